@@ -1,0 +1,94 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "ImageFeed",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "image-feed", targets: ["image-feed"]),
+        .executable(name: "unsplash-sandbox", targets: ["unsplash-sandbox"]),
+        .library(name: "ImageFeedCore", targets: ["ImageFeedCore"]),
+        .library(name: "UnsplashAPI", targets: ["UnsplashAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+    ],
+    targets: [
+        // MARK: C libraries, wrapped as system-library shims with their Debian providers.
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/Shims/CNcursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            path: "Sources/Shims/CJPEG",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            path: "Sources/Shims/CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // libjpeg reports errors by longjmp; this small C target keeps that inside C.
+        .target(
+            name: "CImageCodec",
+            dependencies: ["CJPEG", "CPNG"],
+            path: "Sources/Shims/CImageCodec",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+
+        // MARK: The domain: models, ports, view models. Foundation only.
+        .target(name: "ImageFeedCore"),
+
+        // MARK: Adapters.
+        .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore"]),
+        .target(name: "TerminalImage", dependencies: ["CImageCodec"]),
+        .target(
+            name: "UnsplashSandbox",
+            dependencies: [
+                "UnsplashAPI",
+                "TerminalImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "ImageFeedApp",
+            dependencies: [
+                "ImageFeedCore",
+                "UnsplashAPI",
+                "UnsplashSandbox",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+
+        // MARK: Executables.
+        .executableTarget(
+            name: "image-feed",
+            dependencies: [
+                "ImageFeedApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "unsplash-sandbox",
+            dependencies: [
+                "UnsplashSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests.
+        .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
+        .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox"]),
+        .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
+        .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashSandbox"]),
+    ]
+)

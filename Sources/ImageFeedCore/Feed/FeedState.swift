@@ -1,0 +1,45 @@
+/// Everything the feed pane shows, as a value. The view renders it; `FeedViewModel.update` changes it.
+public struct FeedState: Equatable, Sendable {
+    /// The pane as a whole: the first page is loading, it failed, or there is content.
+    public enum Phase: Equatable, Sendable {
+        case loading
+        case content
+        case failed(ServiceError)
+    }
+
+    /// Loading the pages after the first, shown as a row at the end of the list.
+    public enum NextPage: Equatable, Sendable {
+        case idle
+        case loading(page: Int)
+        case failed(page: Int, ServiceError)
+    }
+
+    /// A modal dialog over the feed.
+    public enum Modal: Equatable, Sendable {
+        /// A like or unlike failed: "Try again" repeats it, "Cancel" closes the dialog.
+        case likeFailed(photoID: String, liked: Bool, ServiceError)
+    }
+
+    public var phase: Phase = .loading
+    public var photos: [Photo] = []
+    /// The number of the page to ask for next; nil once the service said there are no more.
+    public var nextPageNumber: Int? = 1
+    public var nextPage: NextPage = .idle
+    /// Photos whose like or unlike request is running: their heart shows a spinner.
+    public var likesInFlight: Set<String> = []
+    public var modal: Modal?
+    /// Set when the service said the session ended; the shell takes the user to the login screen.
+    public var sessionExpired = false
+    public let perPage: Int
+    /// How close to the end of the list the next page is asked for.
+    public let prefetchDistance: Int
+
+    public init(perPage: Int = maximumPageSize, prefetchDistance: Int = 10) {
+        self.perPage = perPage
+        self.prefetchDistance = prefetchDistance
+    }
+
+    public func photo(id: String) -> Photo? {
+        photos.first { $0.id == id }
+    }
+}

@@ -1,0 +1,124 @@
+/// The feed pane's rules, as a state machine: `update` decides, and returns the effects for the
+/// shell to perform; their results come back as events. No I/O, no clock, no terminal here.
+public enum FeedViewModel {
+    public enum Event: Equatable, Sendable {
+        /// The pane is shown for the first time, or the user asked to reload it.
+        case load
+        /// The user asked to retry after an error (the first page's, or the next page's).
+        case retry
+        /// The list shows the item at this index: near the end, the next page is asked for.
+        case showedItem(index: Int)
+        case pageLoaded(page: Int, Result<Page<Photo>, ServiceError>)
+        /// The user pressed the like button of a photo.
+        case toggleLike(photoID: String)
+        case likeFinished(photoID: String, liked: Bool, Result<Photo, ServiceError>)
+        case modalTryAgain
+        case modalCancel
+        /// A photo's like state changed elsewhere (another pane): keep the heart in step.
+        case likeChangedElsewhere(photoID: String, liked: Bool, likes: Int)
+    }
+
+    public enum Effect: Equatable, Sendable {
+        case loadPage(page: Int, perPage: Int)
+        case setLike(photoID: String, liked: Bool)
+    }
+
+    public static func update(_ state: inout FeedState, _ event: Event) -> [Effect] {
+        switch event {
+        case .load:
+            // Reloading starts again at page 1; what is shown stays until the new page arrives.
+            if case .loading(page: 1) = state.nextPage { return [] }
+            if state.photos.isEmpty { state.phase = .loading }
+            state.nextPage = .loading(page: 1)
+            return [.loadPage(page: 1, perPage: state.perPage)]
+
+        case .retry:
+            switch (state.phase, state.nextPage) {
+            case (.failed, _):
+                return update(&state, .load)
+            case let (_, .failed(page, _)):
+                state.nextPage = .loading(page: page)
+                return [.loadPage(page: page, perPage: state.perPage)]
+            default:
+                return []
+            }
+
+        case let .showedItem(index):
+            guard state.phase == .content, state.nextPage == .idle, let next = state.nextPageNumber,
+                  index >= state.photos.count - state.prefetchDistance else { return [] }
+            state.nextPage = .loading(page: next)
+            return [.loadPage(page: next, perPage: state.perPage)]
+
+        case let .pageLoaded(page, result):
+            // An answer for a page nobody is waiting for (superseded by a reload) is dropped.
+            guard state.nextPage == .loading(page: page) else { return [] }
+            switch result {
+            case let .success(loaded):
+                if page == 1 {
+                    state.photos = uniqued(loaded.items)
+                } else {
+                    let known = Set(state.photos.map(\.id))
+                    state.photos += uniqued(loaded.items).filter { !known.contains($0.id) }
+                }
+                state.nextPageNumber = loaded.nextPage
+                state.nextPage = .idle
+                state.phase = .content
+            case let .failure(error):
+                if error == .sessionExpired { state.sessionExpired = true }
+                if page == 1 && state.photos.isEmpty {
+                    state.phase = .failed(error)
+                    state.nextPage = .idle
+                } else {
+                    state.nextPage = .failed(page: page, error)
+                }
+            }
+            return []
+
+        case let .toggleLike(photoID):
+            guard let photo = state.photo(id: photoID), !state.likesInFlight.contains(photoID) else { return [] }
+            state.likesInFlight.insert(photoID)
+            return [.setLike(photoID: photoID, liked: !photo.likedByUser)]
+
+        case let .likeFinished(photoID, liked, result):
+            state.likesInFlight.remove(photoID)
+            switch result {
+            case let .success(updated):
+                apply(liked: liked, likes: updated.likes, to: photoID, in: &state)
+            case let .failure(error):
+                if error == .sessionExpired {
+                    state.sessionExpired = true
+                } else {
+                    state.modal = .likeFailed(photoID: photoID, liked: liked, error)
+                }
+            }
+            return []
+
+        case .modalTryAgain:
+            guard case let .likeFailed(photoID, liked, _) = state.modal else { return [] }
+            state.modal = nil
+            guard !state.likesInFlight.contains(photoID) else { return [] }
+            state.likesInFlight.insert(photoID)
+            return [.setLike(photoID: photoID, liked: liked)]
+
+        case .modalCancel:
+            state.modal = nil
+            return []
+
+        case let .likeChangedElsewhere(photoID, liked, likes):
+            apply(liked: liked, likes: likes, to: photoID, in: &state)
+            return []
+        }
+    }
+
+    private static func apply(liked: Bool, likes: Int, to photoID: String, in state: inout FeedState) {
+        guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        state.photos[index].likedByUser = liked
+        state.photos[index].likes = likes
+    }
+
+    /// The feed can repeat a photo across pages when new photos arrive while paging; each is shown once.
+    private static func uniqued(_ photos: [Photo]) -> [Photo] {
+        var seen = Set<String>()
+        return photos.filter { seen.insert($0.id).inserted }
+    }
+}

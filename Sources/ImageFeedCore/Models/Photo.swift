@@ -1,0 +1,139 @@
+import Foundation
+
+/// A photograph as the app uses it, whatever service delivered it.
+/// Optional fields are the ones a service may leave out; the screens show only what is present.
+public struct Photo: Identifiable, Hashable, Codable, Sendable {
+    public var id: String
+    public var createdAt: Date?
+    public var updatedAt: Date?
+    public var width: Int
+    public var height: Int
+    /// The photo's dominant colour, "#RRGGBB", shown while the image loads.
+    public var color: String?
+    public var blurHash: String?
+    public var likes: Int
+    public var likedByUser: Bool
+    public var description: String?
+    public var altDescription: String?
+    public var urls: PhotoURLs
+    public var links: PhotoLinks
+    public var user: User?
+    public var exif: Exif?
+    public var location: PhotoLocation?
+    public var tags: [String]
+
+    public init(
+        id: String, createdAt: Date? = nil, updatedAt: Date? = nil, width: Int = 0, height: Int = 0,
+        color: String? = nil, blurHash: String? = nil, likes: Int = 0, likedByUser: Bool = false,
+        description: String? = nil, altDescription: String? = nil, urls: PhotoURLs = PhotoURLs(),
+        links: PhotoLinks = PhotoLinks(), user: User? = nil, exif: Exif? = nil, location: PhotoLocation? = nil,
+        tags: [String] = []
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.width = width
+        self.height = height
+        self.color = color
+        self.blurHash = blurHash
+        self.likes = likes
+        self.likedByUser = likedByUser
+        self.description = description
+        self.altDescription = altDescription
+        self.urls = urls
+        self.links = links
+        self.user = user
+        self.exif = exif
+        self.location = location
+        self.tags = tags
+    }
+
+    /// Width over height; 1 when the size is unknown.
+    public var aspectRatio: Double {
+        width > 0 && height > 0 ? Double(width) / Double(height) : 1
+    }
+
+    /// The text to show under a photo: its description, else the generated alt description.
+    public var caption: String? {
+        description ?? altDescription
+    }
+}
+
+public struct PhotoURLs: Hashable, Codable, Sendable {
+    public var raw: URL?
+    public var full: URL?
+    public var regular: URL?
+    public var small: URL?
+    public var thumb: URL?
+
+    public init(raw: URL? = nil, full: URL? = nil, regular: URL? = nil, small: URL? = nil, thumb: URL? = nil) {
+        self.raw = raw
+        self.full = full
+        self.regular = regular
+        self.small = small
+        self.thumb = thumb
+    }
+}
+
+public struct PhotoLinks: Hashable, Codable, Sendable {
+    /// The photo's page, for people: what "share" copies.
+    public var html: URL?
+    public var download: URL?
+    /// The API endpoint to call when the user downloads the photo, as the API guidelines require.
+    public var downloadLocation: URL?
+
+    public init(html: URL? = nil, download: URL? = nil, downloadLocation: URL? = nil) {
+        self.html = html
+        self.download = download
+        self.downloadLocation = downloadLocation
+    }
+}
+
+/// Camera details; every field is optional because cameras and uploads omit them freely.
+public struct Exif: Hashable, Codable, Sendable {
+    public var make: String?
+    public var model: String?
+    public var name: String?
+    public var exposureTime: String?
+    public var aperture: String?
+    public var focalLength: String?
+    public var iso: Int?
+
+    public init(make: String? = nil, model: String? = nil, name: String? = nil, exposureTime: String? = nil,
+                aperture: String? = nil, focalLength: String? = nil, iso: Int? = nil) {
+        self.make = make
+        self.model = model
+        self.name = name
+        self.exposureTime = exposureTime
+        self.aperture = aperture
+        self.focalLength = focalLength
+        self.iso = iso
+    }
+
+    public var isEmpty: Bool {
+        make == nil && model == nil && name == nil && exposureTime == nil && aperture == nil && focalLength == nil && iso == nil
+    }
+}
+
+public struct PhotoLocation: Hashable, Codable, Sendable {
+    public var name: String?
+    public var city: String?
+    public var country: String?
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(name: String? = nil, city: String? = nil, country: String? = nil, latitude: Double? = nil, longitude: Double? = nil) {
+        self.name = name
+        self.city = city
+        self.country = country
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// "Name", else "City, Country", else whichever of the two is known.
+    public var displayName: String? {
+        if let name { return name }
+        let parts = [city, country].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+}

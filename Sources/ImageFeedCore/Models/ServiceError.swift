@@ -1,0 +1,82 @@
+import Foundation
+
+/// What can go wrong talking to a photo service, each with a message a person can act on.
+public enum ServiceError: Error, Hashable, Sendable {
+    /// No network, the host cannot be found, or the connection was refused or dropped.
+    case noConnection(String)
+    case timeout
+    /// The stored login is no longer accepted (HTTP 401 with a user token).
+    case sessionExpired
+    /// The application's access key was refused (HTTP 401 without a user token).
+    case invalidAccessKey
+    /// The request needs a logged-in user and there is none.
+    case loginRequired
+    /// Nothing is configured to talk to the service (no access key and no token).
+    case notConfigured(String)
+    /// The hourly request quota is used up (HTTP 403 with X-Ratelimit-Remaining: 0).
+    case rateLimited(limit: Int?, resetsAt: Date?)
+    case forbidden(String)
+    case notFound
+    /// HTTP 5xx.
+    case server(status: Int)
+    /// Any other unexpected HTTP status.
+    case http(status: Int, message: String)
+    /// The response could not be read; `field` names where (e.g. `results[3].urls`).
+    case malformedResponse(field: String)
+    case other(String)
+
+    public var message: String {
+        switch self {
+        case let .noConnection(detail):
+            "No connection to the photo service (\(detail)). Check the network and try again."
+        case .timeout:
+            "The photo service did not answer in time. Try again."
+        case .sessionExpired:
+            "Your session has expired. Please log in again."
+        case .invalidAccessKey:
+            "The Unsplash access key was refused. Check UNSPLASH_ACCESS_KEY or the config file."
+        case .loginRequired:
+            "This needs you to be logged in. Log in first."
+        case let .notConfigured(detail):
+            detail
+        case let .rateLimited(limit, resetsAt):
+            Self.rateLimitMessage(limit: limit, resetsAt: resetsAt)
+        case let .forbidden(detail):
+            "The photo service refused the request: \(detail)"
+        case .notFound:
+            "Not found: it may have been deleted."
+        case let .server(status):
+            "The photo service is having trouble (HTTP \(status)). Try again in a moment."
+        case let .http(status, detail):
+            detail.isEmpty ? "Unexpected answer from the photo service (HTTP \(status))."
+                : "Unexpected answer from the photo service (HTTP \(status)): \(detail)"
+        case let .malformedResponse(field):
+            "The photo service sent a response that could not be read (at \(field))."
+        case let .other(detail):
+            detail
+        }
+    }
+
+    /// Worth offering "try again" for: the same request may succeed later.
+    public var isTransient: Bool {
+        switch self {
+        case .noConnection, .timeout, .server, .rateLimited, .malformedResponse: true
+        default: false
+        }
+    }
+
+    private static func rateLimitMessage(limit: Int?, resetsAt: Date?) -> String {
+        let quota = limit.map { " (\($0) requests an hour)" } ?? ""
+        guard let resetsAt else {
+            return "Rate limit reached\(quota). The quota refills within the hour; try again later."
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return "Rate limit reached\(quota). Try again after \(formatter.string(from: resetsAt))."
+    }
+}
+
+extension ServiceError: LocalizedError {
+    public var errorDescription: String? { message }
+}

@@ -1,0 +1,223 @@
+#include "CImageCodec.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <png.h>
+
+// libjpeg calls error_exit on fatal errors and expects it never to return: we longjmp back
+// into the function that started the work. Warnings (damaged data) are counted, never printed:
+// libjpeg's default would write them to stderr, in the middle of a full-screen terminal.
+struct ifc_error_manager {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    int warnings;
+    char *message;
+    size_t message_capacity;
+};
+
+static void ifc_copy_message(j_common_ptr info) {
+    struct ifc_error_manager *manager = (struct ifc_error_manager *)info->err;
+    if (manager->message && manager->message_capacity > 0) {
+        char buffer[JMSG_LENGTH_MAX];
+        (*info->err->format_message)(info, buffer);
+        snprintf(manager->message, manager->message_capacity, "%s", buffer);
+    }
+}
+
+static void ifc_error_exit(j_common_ptr info) {
+    struct ifc_error_manager *manager = (struct ifc_error_manager *)info->err;
+    ifc_copy_message(info);
+    longjmp(manager->escape, 1);
+}
+
+static void ifc_emit_message(j_common_ptr info, int level) {
+    struct ifc_error_manager *manager = (struct ifc_error_manager *)info->err;
+    if (level < 0) {
+        if (manager->warnings == 0) ifc_copy_message(info);
+        manager->warnings += 1;
+    }
+}
+
+static void ifc_output_message(j_common_ptr info) { (void)info; }
+
+static void ifc_set_message(char *message, size_t capacity, const char *text) {
+    if (message && capacity > 0) snprintf(message, capacity, "%s", text);
+}
+
+static void ifc_install_errors(struct ifc_error_manager *manager, char *message, size_t capacity) {
+    jpeg_std_error(&manager->base);
+    manager->base.error_exit = ifc_error_exit;
+    manager->base.emit_message = ifc_emit_message;
+    manager->base.output_message = ifc_output_message;
+    manager->warnings = 0;
+    manager->message = message;
+    manager->message_capacity = capacity;
+}
+
+int ifc_jpeg_size(const uint8_t *data, size_t length, int *width, int *height,
+                  char *message, size_t message_capacity) {
+    if (!data || length == 0) {
+        ifc_set_message(message, message_capacity, "empty JPEG data");
+        return IFC_ERROR;
+    }
+    struct jpeg_decompress_struct info;
+    struct ifc_error_manager errors;
+    info.err = NULL;
+    ifc_install_errors(&errors, message, message_capacity);
+    info.err = &errors.base;
+    if (setjmp(errors.escape)) {
+        jpeg_destroy_decompress(&info);
+        return IFC_ERROR;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)length);
+    jpeg_read_header(&info, TRUE);
+    *width = (int)info.image_width;
+    *height = (int)info.image_height;
+    jpeg_destroy_decompress(&info);
+    return IFC_OK;
+}
+
+int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom,
+                    uint8_t **pixels, int *width, int *height,
+                    char *message, size_t message_capacity) {
+    *pixels = NULL;
+    if (!data || length == 0) {
+        ifc_set_message(message, message_capacity, "empty JPEG data");
+        return IFC_ERROR;
+    }
+    struct jpeg_decompress_struct info;
+    struct ifc_error_manager errors;
+    // volatile: read after longjmp.
+    uint8_t *volatile output = NULL;
+    ifc_install_errors(&errors, message, message_capacity);
+    info.err = &errors.base;
+    if (setjmp(errors.escape)) {
+        free(output);
+        jpeg_destroy_decompress(&info);
+        return IFC_ERROR;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)length);
+    jpeg_read_header(&info, TRUE);
+    if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) scale_denom = 1;
+    info.scale_num = 1;
+    info.scale_denom = (unsigned int)scale_denom;
+    info.out_color_space = JCS_RGB;  // also converts gray and YCbCr; CMYK is refused by libjpeg below
+    info.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&info);
+    if (info.output_components != 3) {
+        ifc_set_message(message, message_capacity, "unsupported JPEG colour space");
+        jpeg_destroy_decompress(&info);
+        return IFC_ERROR;
+    }
+    if ((unsigned long long)info.output_width * info.output_height > 100000000ULL) {
+        ifc_set_message(message, message_capacity, "JPEG too large to decode");
+        jpeg_destroy_decompress(&info);
+        return IFC_ERROR;
+    }
+    size_t stride = (size_t)info.output_width * 3;
+    output = (uint8_t *)malloc(stride * info.output_height);
+    if (!output) {
+        ifc_set_message(message, message_capacity, "out of memory decoding JPEG");
+        jpeg_destroy_decompress(&info);
+        return IFC_ERROR;
+    }
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = output + (size_t)info.output_scanline * stride;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    *width = (int)info.output_width;
+    *height = (int)info.output_height;
+    *pixels = output;
+    int status = errors.warnings > 0 ? IFC_PARTIAL : IFC_OK;
+    jpeg_destroy_decompress(&info);
+    return status;
+}
+
+int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+                    uint8_t **output, size_t *output_length,
+                    char *message, size_t message_capacity) {
+    *output = NULL;
+    *output_length = 0;
+    if (!pixels || width <= 0 || height <= 0 || (components != 1 && components != 3)) {
+        ifc_set_message(message, message_capacity, "invalid image to encode");
+        return IFC_ERROR;
+    }
+    struct jpeg_compress_struct info;
+    struct ifc_error_manager errors;
+    unsigned char *volatile buffer = NULL;
+    unsigned long buffer_length = 0;
+    ifc_install_errors(&errors, message, message_capacity);
+    info.err = &errors.base;
+    if (setjmp(errors.escape)) {
+        jpeg_destroy_compress(&info);
+        free(buffer);
+        return IFC_ERROR;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, (unsigned char **)&buffer, &buffer_length);
+    info.image_width = (JDIMENSION)width;
+    info.image_height = (JDIMENSION)height;
+    info.input_components = components;
+    info.in_color_space = components == 3 ? JCS_RGB : JCS_GRAYSCALE;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
+    jpeg_start_compress(&info, TRUE);
+    size_t stride = (size_t)width * (size_t)components;
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * stride);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    *output = buffer;
+    *output_length = (size_t)buffer_length;
+    return IFC_OK;
+}
+
+int ifc_png_decode(const uint8_t *data, size_t length,
+                   uint8_t **pixels, int *width, int *height,
+                   char *message, size_t message_capacity) {
+    *pixels = NULL;
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!data || length == 0 || !png_image_begin_read_from_memory(&image, data, length)) {
+        ifc_set_message(message, message_capacity, image.message[0] ? image.message : "not a PNG");
+        png_image_free(&image);
+        return IFC_ERROR;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    size_t size = PNG_IMAGE_SIZE(image);
+    if (image.width > 32768 || image.height > 32768) {
+        ifc_set_message(message, message_capacity, "PNG too large");
+        png_image_free(&image);
+        return IFC_ERROR;
+    }
+    uint8_t *output = (uint8_t *)malloc(size);
+    if (!output) {
+        ifc_set_message(message, message_capacity, "out of memory decoding PNG");
+        png_image_free(&image);
+        return IFC_ERROR;
+    }
+    if (!png_image_finish_read(&image, NULL, output, 0, NULL)) {
+        ifc_set_message(message, message_capacity, image.message);
+        free(output);
+        png_image_free(&image);
+        return IFC_ERROR;
+    }
+    *width = (int)image.width;
+    *height = (int)image.height;
+    *pixels = output;
+    int status = (image.warning_or_error & PNG_IMAGE_WARNING) ? IFC_PARTIAL : IFC_OK;
+    png_image_free(&image);
+    return status;
+}
+
+void ifc_free(void *pointer) { free(pointer); }

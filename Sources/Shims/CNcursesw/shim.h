@@ -1,0 +1,12 @@
+#ifndef IMAGEFEED_CNCURSESW_SHIM_H
+#define IMAGEFEED_CNCURSESW_SHIM_H
+// Wide-character curses: cchar_t, setcchar, add_wch and friends need these before the header.
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <locale.h>
+#include <ncursesw/curses.h>
+#endif

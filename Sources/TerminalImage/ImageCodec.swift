@@ -1,0 +1,137 @@
+import CImageCodec
+import Foundation
+
+public enum ImageFormat: Sendable, Equatable {
+    case jpeg
+    case png
+
+    /// Recognises a format by its magic bytes, whatever the URL or Content-Type claimed.
+    public init?(sniffing data: Data) {
+        let bytes = [UInt8](data.prefix(8))
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+            self = .jpeg
+        } else if bytes == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
+            self = .png
+        } else {
+            return nil
+        }
+    }
+}
+
+public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownFormat
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .unknownFormat: "The image is neither JPEG nor PNG."
+        case let .corrupt(reason): "The image could not be decoded: \(reason)."
+        }
+    }
+}
+
+/// The outcome of decoding: the picture, and whether the data was damaged on the way.
+public struct DecodedImage: Sendable {
+    public let image: RGBImage
+    /// libjpeg (or libpng) met damaged data and filled in what it could not read.
+    public let isDamaged: Bool
+    public let format: ImageFormat
+}
+
+public enum ImageCodec {
+    /// The size stored in a JPEG's header, without decoding it.
+    public static func jpegSize(_ data: Data) throws -> (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { raw in
+            ifc_jpeg_size(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &width, &height, &message, message.count)
+        }
+        guard status == IFC_OK else { throw ImageDecodingError.corrupt(messageText(message)) }
+        return (Int(width), Int(height))
+    }
+
+    /// Decodes JPEG or PNG. For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
+    /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `minimumWidth` x `minimumHeight`.
+    public static func decode(_ data: Data, minimumWidth: Int? = nil, minimumHeight: Int? = nil) throws -> DecodedImage {
+        guard let format = ImageFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
+        switch format {
+        case .jpeg:
+            var denominator: Int32 = 1
+            if minimumWidth != nil || minimumHeight != nil {
+                let size = try jpegSize(data)
+                for candidate: Int32 in [8, 4, 2] {
+                    let scaledWidth = (size.width + Int(candidate) - 1) / Int(candidate)
+                    let scaledHeight = (size.height + Int(candidate) - 1) / Int(candidate)
+                    if scaledWidth >= (minimumWidth ?? 0), scaledHeight >= (minimumHeight ?? 0) {
+                        denominator = candidate
+                        break
+                    }
+                }
+            }
+            return try decodeJPEG(data, scaleDenominator: denominator)
+        case .png:
+            return try decodePNG(data)
+        }
+    }
+
+    static func decodeJPEG(_ data: Data, scaleDenominator: Int32) throws -> DecodedImage {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { raw in
+            ifc_jpeg_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, scaleDenominator,
+                            &pixels, &width, &height, &message, message.count)
+        }
+        defer { ifc_free(pixels) }
+        guard status != IFC_ERROR, let pixels else { throw ImageDecodingError.corrupt(messageText(message)) }
+        let count = Int(width) * Int(height) * 3
+        let image = RGBImage(width: Int(width), height: Int(height),
+                             pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return DecodedImage(image: image, isDamaged: status == IFC_PARTIAL, format: .jpeg)
+    }
+
+    static func decodePNG(_ data: Data) throws -> DecodedImage {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { raw in
+            ifc_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &pixels, &width, &height,
+                           &message, message.count)
+        }
+        defer { ifc_free(pixels) }
+        guard status != IFC_ERROR, let pixels else { throw ImageDecodingError.corrupt(messageText(message)) }
+        // Transparent areas are composed over black, the terminal's usual background.
+        let count = Int(width) * Int(height)
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        for index in 0..<count {
+            let alpha = UInt32(pixels[index * 4 + 3])
+            for channel in 0..<3 {
+                rgb[index * 3 + channel] = UInt8((UInt32(pixels[index * 4 + channel]) * alpha + 127) / 255)
+            }
+        }
+        return DecodedImage(image: RGBImage(width: Int(width), height: Int(height), pixels: rgb),
+                            isDamaged: status == IFC_PARTIAL, format: .png)
+    }
+
+    /// Encodes as baseline JPEG at the given quality (1...100).
+    public static func encodeJPEG(_ image: RGBImage, quality: Int = 85) throws -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = image.pixels.withUnsafeBufferPointer { buffer in
+            ifc_jpeg_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, Int32(quality),
+                            &output, &length, &message, message.count)
+        }
+        defer { ifc_free(output) }
+        guard status == IFC_OK, let output else { throw ImageDecodingError.corrupt(messageText(message)) }
+        return Data(bytes: output, count: length)
+    }
+
+    private static func messageText(_ message: [CChar]) -> String {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "unknown error" : text
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ImageFeedCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `HTTPClient` on Foundation's URLSession (libcurl underneath on Linux).
+public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
+    private let session: URLSession
+
+    /// - Parameter timeout: how long a request may wait for data before it fails with `.timeout`.
+    public init(timeout: TimeInterval = 30) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = max(timeout * 4, 120)
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        urlRequest.httpBody = request.body
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: urlRequest)
+        } catch let error as URLError {
+            throw Self.serviceError(for: error)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw ServiceError.noConnection(error.localizedDescription)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw ServiceError.noConnection("not an HTTP response")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            headers[String(describing: name).lowercased()] = String(describing: value)
+        }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+    static func serviceError(for error: URLError) -> ServiceError {
+        switch error.code {
+        case .timedOut:
+            return .timeout
+        case .cancelled:
+            return .other("The request was cancelled.")
+        case .notConnectedToInternet:
+            return .noConnection("not connected to the internet")
+        case .cannotFindHost, .dnsLookupFailed:
+            return .noConnection("cannot find host \(error.failingURL?.host ?? "")")
+        case .cannotConnectToHost:
+            return .noConnection("cannot connect to \(error.failingURL?.host ?? "the host")")
+        case .networkConnectionLost:
+            return .noConnection("the connection was lost")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return .noConnection("secure connection failed")
+        default:
+            return .noConnection(error.localizedDescription)
+        }
+    }
+}

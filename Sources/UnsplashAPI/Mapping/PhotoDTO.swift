@@ -1,0 +1,114 @@
+import Foundation
+import ImageFeedCore
+
+/// A photo as Unsplash's JSON has it, read leniently, mapped to the app's `Photo`.
+struct PhotoDTO: Decodable {
+    let photo: Photo
+
+    init(from decoder: Decoder) throws {
+        let json = try decoder.container(keyedBy: AnyKey.self)
+        let urls = json.nested("urls")
+        let links = json.nested("links")
+        let tags: [String] = (json.optional("tags", as: [TagDTO].self) ?? []).compactMap(\.title)
+        photo = Photo(
+            id: try json.required("id"),
+            createdAt: json.date("created_at"),
+            updatedAt: json.date("updated_at"),
+            width: json.integer("width") ?? 0,
+            height: json.integer("height") ?? 0,
+            color: json.text("color"),
+            blurHash: json.text("blur_hash"),
+            likes: json.integer("likes") ?? 0,
+            likedByUser: json.optional("liked_by_user", as: Bool.self) ?? false,
+            description: json.text("description"),
+            altDescription: json.text("alt_description"),
+            urls: PhotoURLs(raw: urls?.url("raw"), full: urls?.url("full"), regular: urls?.url("regular"),
+                            small: urls?.url("small"), thumb: urls?.url("thumb")),
+            links: PhotoLinks(html: links?.url("html"), download: links?.url("download"),
+                              downloadLocation: links?.url("download_location")),
+            user: json.optional("user", as: UserDTO.self)?.user,
+            exif: json.nested("exif").map(Self.exif).flatMap { $0.isEmpty ? nil : $0 },
+            location: json.nested("location").flatMap(Self.location),
+            tags: tags
+        )
+    }
+
+    private static func exif(_ json: KeyedDecodingContainer<AnyKey>) -> Exif {
+        Exif(make: json.text("make"), model: json.text("model"), name: json.text("name"),
+             exposureTime: json.text("exposure_time"), aperture: json.text("aperture"),
+             focalLength: json.text("focal_length"), iso: json.integer("iso"))
+    }
+
+    private static func location(_ json: KeyedDecodingContainer<AnyKey>) -> PhotoLocation? {
+        let position = json.nested("position")
+        let location = PhotoLocation(name: json.text("name"), city: json.text("city"), country: json.text("country"),
+                                     latitude: position?.double("latitude"), longitude: position?.double("longitude"))
+        return location == PhotoLocation() ? nil : location
+    }
+
+    private struct TagDTO: Decodable {
+        let title: String?
+        init(from decoder: Decoder) throws {
+            title = try decoder.container(keyedBy: AnyKey.self).text("title")
+        }
+    }
+}
+
+struct UserDTO: Decodable {
+    let user: User
+
+    init(from decoder: Decoder) throws {
+        let json = try decoder.container(keyedBy: AnyKey.self)
+        let image = json.nested("profile_image")
+        let links = json.nested("links")
+        user = User(
+            id: try json.required("id"),
+            username: try json.required("username"),
+            name: json.text("name"),
+            firstName: json.text("first_name"),
+            lastName: json.text("last_name"),
+            bio: json.text("bio"),
+            location: json.text("location"),
+            portfolioURL: json.url("portfolio_url"),
+            profileImage: ProfileImage(small: image?.url("small"), medium: image?.url("medium"), large: image?.url("large")),
+            totalLikes: json.integer("total_likes"),
+            totalPhotos: json.integer("total_photos"),
+            htmlLink: links?.url("html")
+        )
+    }
+}
+
+/// `GET /search/photos`: `{"total": …, "total_pages": …, "results": [photo, …]}`.
+struct SearchResultsDTO: Decodable {
+    let total: Int?
+    let totalPages: Int?
+    let results: LossyList<PhotoDTO>
+
+    enum CodingKeys: String, CodingKey {
+        case total
+        case totalPages = "total_pages"
+        case results
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        total = (try? container.decodeIfPresent(Int.self, forKey: .total)) ?? nil
+        totalPages = (try? container.decodeIfPresent(Int.self, forKey: .totalPages)) ?? nil
+        results = try container.decode(LossyList<PhotoDTO>.self, forKey: .results)
+    }
+}
+
+/// `POST`/`DELETE /photos/:id/like`: `{"photo": {…}, "user": {…}}`.
+struct LikeResponseDTO: Decodable {
+    let photo: PhotoDTO
+}
+
+/// The download trigger's answer: `{"url": "…"}`.
+struct DownloadDTO: Decodable {
+    let url: String
+}
+
+/// Unsplash's error body: `{"errors": ["…", …]}`.
+struct ErrorsDTO: Decodable {
+    let errors: [String]
+}

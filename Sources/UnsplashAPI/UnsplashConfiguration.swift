@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where the Unsplash API is and how to authenticate to it.
+public struct UnsplashConfiguration: Sendable, Equatable {
+    public static let defaultAPIBase = URL(string: "https://api.unsplash.com")!
+    public static let defaultOAuthBase = URL(string: "https://unsplash.com")!
+    /// Unsplash's out-of-band redirect: the authorize page shows the code for the user to paste.
+    public static let outOfBandRedirectURI = "urn:ietf:wg:oauth:2.0:oob"
+
+    public var apiBase: URL
+    public var oauthBase: URL
+    /// The application's access key (Unsplash calls it the client id).
+    public var accessKey: String?
+    public var secretKey: String?
+    public var redirectURI: String
+    /// Sent as the User-Agent of every request.
+    public var userAgent: String
+
+    public init(apiBase: URL = defaultAPIBase, oauthBase: URL = defaultOAuthBase, accessKey: String? = nil,
+                secretKey: String? = nil, redirectURI: String = outOfBandRedirectURI,
+                userAgent: String = "ImageFeed (terminal)") {
+        self.apiBase = apiBase
+        self.oauthBase = oauthBase
+        self.accessKey = accessKey
+        self.secretKey = secretKey
+        self.redirectURI = redirectURI
+        self.userAgent = userAgent
+    }
+
+    /// Checks the base URLs: https, or plain http to a loopback address only (the sandbox).
+    public func validate() throws(ConfigurationError) {
+        try Self.checkTransport(apiBase, name: "API base")
+        try Self.checkTransport(oauthBase, name: "OAuth base")
+    }
+
+    public static func checkTransport(_ url: URL, name: String) throws(ConfigurationError) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw ConfigurationError(message: "The \(name) \(url.absoluteString) is not an http(s) URL.")
+        }
+        switch scheme {
+        case "https":
+            return
+        case "http" where isLoopback(host: host):
+            return
+        case "http":
+            throw ConfigurationError(
+                message: "The \(name) \(url.absoluteString) uses plain http; only https is allowed, except on a loopback address.")
+        default:
+            throw ConfigurationError(message: "The \(name) \(url.absoluteString) is not an http(s) URL.")
+        }
+    }
+
+    public static func isLoopback(host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

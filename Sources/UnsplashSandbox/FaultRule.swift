@@ -1,0 +1,77 @@
+import Foundation
+
+/// A fault the sandbox injects into the answers of one route (or every route), for tests and demos.
+///
+/// Written as `ROUTE=KIND[:ARG][xCOUNT]`, for example `photos=status:500`, `image=corrupt`,
+/// `search=latency:2000`, `*=drop`, `like=status:503x1` (only the next request).
+public struct FaultRule: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// Waits `argument` milliseconds before answering (then answers normally).
+        case latency
+        /// Answers with HTTP status `argument` (401, 403, 404, 500, 503, …) and an errors body.
+        case status
+        /// Answers 403 "Rate Limit Exceeded" with `X-Ratelimit-Remaining: 0`.
+        case rateLimit = "ratelimit"
+        /// Answers 200 with a body that is not JSON.
+        case malformed
+        /// Answers 200 with the first half of the real JSON.
+        case truncated
+        /// Closes the connection in the middle of the answer.
+        case drop
+        /// Serves image bytes that are damaged past their header.
+        case corrupt
+    }
+
+    /// The routes: `photos` (the feed), `photo`, `like`, `download`, `me`, `user`, `user-likes`,
+    /// `search`, `image`, `oauth-authorize`, `oauth-token`, or `*` for all.
+    public static let routes = ["photos", "photo", "like", "download", "me", "user", "user-likes", "search",
+                                "image", "oauth-authorize", "oauth-token", "*"]
+
+    public var route: String
+    public var kind: Kind
+    public var argument: Int?
+    /// How many requests it still applies to; nil for every one.
+    public var remaining: Int?
+
+    public init(route: String, kind: Kind, argument: Int? = nil, remaining: Int? = nil) {
+        self.route = route
+        self.kind = kind
+        self.argument = argument
+        self.remaining = remaining
+    }
+
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, Self.routes.contains(parts[0]) else {
+            throw SandboxError.badFault("\(text): expected ROUTE=KIND with ROUTE one of \(Self.routes.joined(separator: ", "))")
+        }
+        var spec = parts[1]
+        var remaining: Int?
+        if let times = spec.lastIndex(of: "x"), let count = Int(spec[spec.index(after: times)...]), count > 0 {
+            remaining = count
+            spec = String(spec[..<times])
+        }
+        let kindAndArgument = spec.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let kind = Kind(rawValue: kindAndArgument.first ?? "") else {
+            throw SandboxError.badFault("\(text): KIND is one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var argument: Int?
+        if kindAndArgument.count == 2 {
+            guard let value = Int(kindAndArgument[1]), value >= 0 else {
+                throw SandboxError.badFault("\(text): the argument must be a whole number")
+            }
+            argument = value
+        }
+        if kind == .latency || kind == .status, argument == nil {
+            throw SandboxError.badFault("\(text): \(kind.rawValue) needs a number (milliseconds or a status)")
+        }
+        if kind == .status, let status = argument, !(100...599).contains(status) {
+            throw SandboxError.badFault("\(text): \(status) is not an HTTP status")
+        }
+        self.init(route: parts[0], kind: kind, argument: argument, remaining: remaining)
+    }
+
+    func applies(to route: String) -> Bool {
+        self.route == "*" || self.route == route
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// What the sandbox remembers while it runs: likes per user, login codes and tokens, quotas, faults.
+/// Shared by concurrent requests, so every access goes through the lock.
+public final class SandboxState: @unchecked Sendable {
+    struct PendingCode {
+        var clientID: String
+        var redirectURI: String
+        var username: String
+        var scope: String
+        var expires: Date
+    }
+
+    struct Session {
+        var username: String
+        var scope: Set<String>
+    }
+
+    struct Quota {
+        var windowStart: Date
+        var used: Int
+    }
+
+    private let lock = NSLock()
+    private var likesByUser: [String: Set<String>] = [:]
+    private var codes: [String: PendingCode] = [:]
+    private var sessions: [String: Session] = [:]
+    private var quotas: [String: Quota] = [:]
+    private var faultRules: [FaultRule]
+    private var downloadCounts: [String: Int] = [:]
+    private var requestCount = 0
+
+    init(faults: [FaultRule]) {
+        faultRules = faults
+    }
+
+    // MARK: Likes
+
+    func likes(of username: String) -> Set<String> {
+        lock.withLock { likesByUser[username] ?? [] }
+    }
+
+    /// The ids a user liked, most recent first.
+    private var likeOrder: [String: [String]] = [:]
+
+    func likedPhotoIDs(of username: String) -> [String] {
+        lock.withLock { likeOrder[username] ?? [] }
+    }
+
+    func setLike(_ liked: Bool, photoID: String, username: String) {
+        lock.withLock {
+            var set = likesByUser[username] ?? []
+            var order = likeOrder[username] ?? []
+            if liked {
+                if set.insert(photoID).inserted { order.insert(photoID, at: 0) }
+            } else {
+                set.remove(photoID)
+                order.removeAll { $0 == photoID }
+            }
+            likesByUser[username] = set
+            likeOrder[username] = order
+        }
+    }
+
+    /// How many users like the photo right now.
+    func likeCount(photoID: String) -> Int {
+        lock.withLock { likesByUser.values.filter { $0.contains(photoID) }.count }
+    }
+
+    // MARK: OAuth
+
+    func issueCode(clientID: String, redirectURI: String, username: String, scope: String, now: Date = Date()) -> String {
+        let code = Self.randomToken()
+        lock.withLock {
+            codes[code] = PendingCode(clientID: clientID, redirectURI: redirectURI, username: username, scope: scope,
+                                      expires: now.addingTimeInterval(600))
+        }
+        return code
+    }
+
+    /// Takes a code out (codes are single-use) if it was issued to this client for this redirect URI.
+    func redeemCode(_ code: String, clientID: String, redirectURI: String, now: Date = Date()) -> PendingCode? {
+        lock.withLock {
+            guard let pending = codes.removeValue(forKey: code), pending.expires > now,
+                  pending.clientID == clientID, pending.redirectURI == redirectURI else { return nil }
+            return pending
+        }
+    }
+
+    /// Makes a bearer token for a user; tests use it to log in without the OAuth pages.
+    public func issueToken(username: String, scope: String = "public read_user write_likes") -> String {
+        let token = Self.randomToken()
+        lock.withLock {
+            sessions[token] = Session(username: username, scope: Set(scope.split(separator: " ").map(String.init)))
+        }
+        return token
+    }
+
+    /// Revokes a token, as a user revoking the application's access would.
+    public func revokeToken(_ token: String) {
+        _ = lock.withLock { sessions.removeValue(forKey: token) }
+    }
+
+    func session(for token: String) -> Session? {
+        lock.withLock { sessions[token] }
+    }
+
+    // MARK: Quotas
+
+    /// Counts one request against the caller's hourly quota; returns what is left, or nil if none was.
+    func spendQuota(caller: String, limit: Int, now: Date = Date()) -> (remaining: Int, resetsAt: Date)? {
+        lock.withLock {
+            var quota = quotas[caller] ?? Quota(windowStart: now, used: 0)
+            if now.timeIntervalSince(quota.windowStart) >= 3_600 {
+                quota = Quota(windowStart: now, used: 0)
+            }
+            let resetsAt = quota.windowStart.addingTimeInterval(3_600)
+            guard quota.used < limit else {
+                quotas[caller] = quota
+                return nil
+            }
+            quota.used += 1
+            quotas[caller] = quota
+            return (limit - quota.used, resetsAt)
+        }
+    }
+
+    func quotaReset(caller: String) -> Date {
+        lock.withLock { (quotas[caller]?.windowStart ?? Date()).addingTimeInterval(3_600) }
+    }
+
+    // MARK: Faults
+
+    public var faults: [FaultRule] {
+        lock.withLock { faultRules }
+    }
+
+    public func setFaults(_ rules: [FaultRule]) {
+        lock.withLock { faultRules = rules }
+    }
+
+    public func addFault(_ rule: FaultRule) {
+        lock.withLock { faultRules.append(rule) }
+    }
+
+    /// The faults that apply to this request of a route; counted ones are used up.
+    func takeFaults(for route: String) -> [FaultRule] {
+        lock.withLock {
+            requestCount += 1
+            var taken: [FaultRule] = []
+            var kept: [FaultRule] = []
+            for var rule in faultRules {
+                if rule.applies(to: route) {
+                    taken.append(rule)
+                    if let remaining = rule.remaining {
+                        rule.remaining = remaining - 1
+                        if remaining - 1 <= 0 { continue }
+                    }
+                }
+                kept.append(rule)
+            }
+            faultRules = kept
+            return taken
+        }
+    }
+
+    // MARK: Downloads
+
+    func countDownload(photoID: String) {
+        lock.withLock { downloadCounts[photoID, default: 0] += 1 }
+    }
+
+    public func downloads(of photoID: String) -> Int {
+        lock.withLock { downloadCounts[photoID] ?? 0 }
+    }
+
+    /// Every request the sandbox answered (faulted or not).
+    public var requestsServed: Int {
+        lock.withLock { requestCount }
+    }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

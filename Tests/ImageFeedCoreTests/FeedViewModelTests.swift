@@ -1,0 +1,215 @@
+import ImageFeedCore
+import XCTest
+
+final class FeedViewModelTests: XCTestCase {
+    // MARK: First page
+
+    func test_initialState_isLoadingWithNothingShown() {
+        let state = FeedState()
+        XCTAssertEqual(state.phase, .loading)
+        XCTAssertTrue(state.photos.isEmpty)
+    }
+
+    func test_load_requestsFirstPageWithThirtyPerPage() {
+        var state = FeedState()
+        XCTAssertEqual(FeedViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)])
+        XCTAssertEqual(state.phase, .loading)
+        XCTAssertEqual(state.nextPage, .loading(page: 1))
+    }
+
+    func test_load_whileFirstPageIsLoading_requestsNothingMore() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        XCTAssertEqual(FeedViewModel.update(&state, .load), [])
+    }
+
+    func test_firstPageSuccess_showsContent() {
+        let state = loadedFeed(["a", "b"], next: 2)
+        XCTAssertEqual(state.phase, .content)
+        XCTAssertEqual(state.photos.map(\.id), ["a", "b"])
+        XCTAssertEqual(state.nextPageNumber, 2)
+        XCTAssertEqual(state.nextPage, .idle)
+    }
+
+    func test_firstPageFailure_showsErrorState() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
+        XCTAssertEqual(state.phase, .failed(.timeout))
+        XCTAssertEqual(state.nextPage, .idle)
+    }
+
+    func test_retryAfterFirstPageFailure_loadsFirstPageAgain() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.server(status: 503))))
+        XCTAssertEqual(FeedViewModel.update(&state, .retry), [.loadPage(page: 1, perPage: 30)])
+        XCTAssertEqual(state.phase, .loading)
+    }
+
+    func test_reloadFailure_keepsShownPhotosAndReportsOnTheLoadingRow() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .load)
+        XCTAssertEqual(state.phase, .content, "photos stay on screen while reloading")
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
+        XCTAssertEqual(state.photos.map(\.id), ["a"])
+        XCTAssertEqual(state.nextPage, .failed(page: 1, .timeout))
+    }
+
+    func test_reloadSuccess_replacesPhotos() {
+        var state = loadedFeed(["a", "b"])
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(["z", "a"], number: 1, next: 2))))
+        XCTAssertEqual(state.photos.map(\.id), ["z", "a"])
+    }
+
+    func test_sessionExpiredOnLoad_flagsTheSession() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.sessionExpired)))
+        XCTAssertTrue(state.sessionExpired)
+    }
+
+    // MARK: Next pages
+
+    func test_showingAnItemNearTheEnd_requestsNextPage() {
+        var state = loadedFeed(["a", "b", "c"], next: 2, prefetchDistance: 2)
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 0)), [], "far from the end")
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 1)), [.loadPage(page: 2, perPage: 30)])
+        XCTAssertEqual(state.nextPage, .loading(page: 2))
+    }
+
+    func test_showingItems_whileNextPageIsLoading_neverRequestsAPageTwice() {
+        var state = loadedFeed(["a", "b", "c"], next: 2)
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 2)).count, 1)
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 2)), [])
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 1)), [])
+    }
+
+    func test_nextPageSuccess_appendsPhotosWithoutDuplicates() {
+        var state = loadedFeed(["a", "b"], next: 2)
+        _ = FeedViewModel.update(&state, .showedItem(index: 1))
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 2, .success(makePage(["b", "c", "c"], number: 2, next: 3))))
+        XCTAssertEqual(state.photos.map(\.id), ["a", "b", "c"])
+        XCTAssertEqual(state.nextPageNumber, 3)
+        XCTAssertEqual(state.nextPage, .idle)
+    }
+
+    func test_lastPage_stopsRequestingPages() {
+        var state = loadedFeed(["a"], next: nil)
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 0)), [])
+    }
+
+    func test_nextPageFailure_keepsPhotosAndOffersRetryForThatPage() {
+        var state = loadedFeed(["a", "b"], next: 2)
+        _ = FeedViewModel.update(&state, .showedItem(index: 1))
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 2, .failure(.noConnection("offline"))))
+        XCTAssertEqual(state.phase, .content)
+        XCTAssertEqual(state.photos.count, 2)
+        XCTAssertEqual(state.nextPage, .failed(page: 2, .noConnection("offline")))
+        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 1)), [], "no automatic retry into an error")
+        XCTAssertEqual(FeedViewModel.update(&state, .retry), [.loadPage(page: 2, perPage: 30)])
+    }
+
+    func test_answerForAPageNobodyWaitsFor_isIgnored() {
+        var state = loadedFeed(["a"], next: 2)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 2, .success(makePage(["x"], number: 2, next: 3))))
+        XCTAssertEqual(state.photos.map(\.id), ["a"])
+    }
+
+    // MARK: Likes
+
+    func test_toggleLike_marksRequestInFlightAndAsksToLike() {
+        var state = loadedFeed(["a"])
+        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "a")), [.setLike(photoID: "a", liked: true)])
+        XCTAssertEqual(state.likesInFlight, ["a"])
+        XCTAssertFalse(state.photos[0].likedByUser, "the heart changes only on success")
+    }
+
+    func test_toggleLike_onLikedPhoto_asksToUnlike() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(
+            Page(items: [makePhoto("a", liked: true)], number: 1, perPage: 30, nextPage: nil))))
+        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "a")), [.setLike(photoID: "a", liked: false)])
+    }
+
+    func test_secondPressWhileLikeInFlight_sendsNothing() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "a")), [])
+    }
+
+    func test_likeSuccess_turnsHeartRedAndUpdatesCount() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .success(makePhoto("a", liked: true, likes: 4))))
+        XCTAssertTrue(state.photos[0].likedByUser)
+        XCTAssertEqual(state.photos[0].likes, 4)
+        XCTAssertTrue(state.likesInFlight.isEmpty)
+        XCTAssertNil(state.modal)
+    }
+
+    func test_likeFailure_showsTryAgainModalAndLeavesHeartAsItWas() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.server(status: 500))))
+        XCTAssertEqual(state.modal, .likeFailed(photoID: "a", liked: true, .server(status: 500)))
+        XCTAssertFalse(state.photos[0].likedByUser)
+        XCTAssertTrue(state.likesInFlight.isEmpty)
+    }
+
+    func test_likeFailureTryAgain_repeatsTheSameRequest() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.timeout)))
+        XCTAssertEqual(FeedViewModel.update(&state, .modalTryAgain), [.setLike(photoID: "a", liked: true)])
+        XCTAssertNil(state.modal)
+        XCTAssertEqual(state.likesInFlight, ["a"])
+    }
+
+    func test_likeFailureCancel_closesModalAndChangesNothing() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.timeout)))
+        XCTAssertEqual(FeedViewModel.update(&state, .modalCancel), [])
+        XCTAssertNil(state.modal)
+        XCTAssertFalse(state.photos[0].likedByUser)
+    }
+
+    func test_unlikeFailure_showsTryAgainModalForTheUnlike() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(
+            Page(items: [makePhoto("a", liked: true)], number: 1, perPage: 30, nextPage: nil))))
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: false, .failure(.timeout)))
+        XCTAssertEqual(state.modal, .likeFailed(photoID: "a", liked: false, .timeout))
+        XCTAssertTrue(state.photos[0].likedByUser)
+    }
+
+    func test_likeSessionExpired_flagsSessionInsteadOfTryAgain() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.sessionExpired)))
+        XCTAssertTrue(state.sessionExpired)
+        XCTAssertNil(state.modal)
+    }
+
+    func test_toggleLike_onUnknownPhoto_sendsNothing() {
+        var state = loadedFeed(["a"])
+        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "nope")), [])
+    }
+
+    func test_likeChangedElsewhere_updatesTheHeart() {
+        var state = loadedFeed(["a", "b"])
+        _ = FeedViewModel.update(&state, .likeChangedElsewhere(photoID: "b", liked: true, likes: 9))
+        XCTAssertTrue(state.photos[1].likedByUser)
+        XCTAssertEqual(state.photos[1].likes, 9)
+    }
+
+    func test_modalTryAgain_withoutModal_doesNothing() {
+        var state = loadedFeed(["a"])
+        XCTAssertEqual(FeedViewModel.update(&state, .modalTryAgain), [])
+    }
+}
