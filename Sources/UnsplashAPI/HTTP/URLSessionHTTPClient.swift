@@ -8,15 +8,18 @@ import FoundationNetworking
 public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     private let session: URLSession
 
-    /// - Parameter timeout: how long a request may wait for data before it fails with `.timeout`.
-    public init(timeout: TimeInterval = 30) {
+    /// - Parameters:
+    ///   - timeout: how long a request may wait for data before it fails with `.timeout`.
+    ///   - followRedirects: false returns a 3xx answer as it is (the OAuth authorize step reads its `Location`).
+    public init(timeout: TimeInterval = 30, followRedirects: Bool = true) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = max(timeout * 4, 120)
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration,
+                             delegate: followRedirects ? nil : RedirectRefusal(), delegateQueue: nil)
     }
 
     deinit {
@@ -71,5 +74,13 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         default:
             return .noConnection(error.localizedDescription)
         }
+    }
+}
+
+/// Answers every redirect with "don't follow", so the 3xx response itself is returned.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }

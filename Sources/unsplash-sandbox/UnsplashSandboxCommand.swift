@@ -44,8 +44,9 @@ struct UnsplashSandboxCommand: AsyncParsableCommand {
                                        rateLimit: rateLimit, faults: rules)
         let server = try SandboxServer(settings: settings)
         let app = server.application(host: host, port: port) { bound in
-            print("unsplash-sandbox listening on http://\(host):\(bound) (\(server.catalog.feed.count) feed photos)")
-            fflush(stdout)
+            // Written unbuffered: scripts wait for this line to know the port.
+            let line = "unsplash-sandbox listening on http://\(host):\(bound) (\(server.catalog.feed.count) feed photos)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
         }
         try await app.runService()
     }

@@ -1,0 +1,136 @@
+import Foundation
+import TOMLKit
+import UnsplashAPI
+
+/// Settings from the config file, overridden by the environment, overridden by flags.
+public struct AppConfiguration: Sendable, Equatable {
+    public static let defaultRedirectURI = "http://127.0.0.1:8765/callback"
+
+    public var accessKey: String?
+    public var secretKey: String?
+    public var redirectURI = defaultRedirectURI
+    public var apiBase = UnsplashConfiguration.defaultAPIBase
+    public var oauthBase = UnsplashConfiguration.defaultOAuthBase
+    /// `IMAGE_FEED_TOKEN`: use this token and store nothing.
+    public var tokenOverride: String?
+    public var downloadsDirectory: URL
+    public var paths: XDGPaths
+    /// Where the settings came from, for messages.
+    public var configFile: URL
+
+    /// The flags that override the file and the environment.
+    public struct Overrides: Sendable, Equatable {
+        public var apiBase: String?
+        public var configFile: String?
+        public init(apiBase: String? = nil, configFile: String? = nil) {
+            self.apiBase = apiBase
+            self.configFile = configFile
+        }
+    }
+
+    /// Keys the config file may hold, and what each is.
+    static let fileKeys: [String: String] = [
+        "access_key": "the Unsplash application's access key",
+        "secret_key": "the Unsplash application's secret key",
+        "redirect_uri": "the OAuth redirect URI registered for the application",
+        "api_base": "the API's base URL",
+        "oauth_base": "where /oauth/authorize and /oauth/token live",
+        "downloads_dir": "the folder downloads are saved to",
+    ]
+
+    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
+                            overrides: Overrides = Overrides()) throws(ConfigurationError) -> AppConfiguration {
+        let paths = XDGPaths(environment: environment)
+        let file = (overrides.configFile ?? environment["IMAGE_FEED_CONFIG"]).map { URL(fileURLWithPath: $0) } ?? paths.configFile
+        var configuration = AppConfiguration(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
+
+        if FileManager.default.fileExists(atPath: file.path) {
+            let text: String
+            do {
+                text = try String(contentsOf: file, encoding: .utf8)
+            } catch {
+                throw ConfigurationError(message: "\(file.path): cannot be read (\(error.localizedDescription)).")
+            }
+            try configuration.apply(fileText: text, file: file)
+        }
+
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let key = value("UNSPLASH_ACCESS_KEY") { configuration.accessKey = key }
+        if let key = value("UNSPLASH_SECRET_KEY") { configuration.secretKey = key }
+        if let uri = value("UNSPLASH_REDIRECT_URI") { configuration.redirectURI = uri }
+        if let base = value("IMAGE_FEED_API_BASE") { configuration.apiBase = try url(base, from: "IMAGE_FEED_API_BASE") }
+        if let base = value("IMAGE_FEED_OAUTH_BASE") { configuration.oauthBase = try url(base, from: "IMAGE_FEED_OAUTH_BASE") }
+        if let token = value("IMAGE_FEED_TOKEN") { configuration.tokenOverride = token }
+        if let folder = value("IMAGE_FEED_DOWNLOADS") { configuration.downloadsDirectory = expand(folder, environment: environment) }
+
+        if let base = overrides.apiBase { configuration.apiBase = try url(base, from: "--api-base") }
+        try configuration.unsplash.validate()
+        return configuration
+    }
+
+    /// The API client's part of the settings.
+    public var unsplash: UnsplashConfiguration {
+        UnsplashConfiguration(apiBase: apiBase, oauthBase: oauthBase, accessKey: accessKey, secretKey: secretKey,
+                              redirectURI: redirectURI)
+    }
+
+    mutating func apply(fileText text: String, file: URL) throws(ConfigurationError) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(message: "\(file.path), line \(error.source.begin.line): \(error.description).")
+        } catch {
+            throw ConfigurationError(message: "\(file.path): \(error).")
+        }
+        for key in table.keys.sorted() {
+            let line = Self.line(of: key, in: text)
+            let place = "\(file.path), line \(line), key \(key)"
+            guard Self.fileKeys[key] != nil else {
+                let known = Self.fileKeys.keys.sorted().joined(separator: ", ")
+                throw ConfigurationError(message: "\(place): unknown setting. Known settings: \(known).")
+            }
+            guard let string = table[key]?.string else {
+                throw ConfigurationError(message: "\(place): expected a string in quotes (\(Self.fileKeys[key]!)).")
+            }
+            switch key {
+            case "access_key": accessKey = string
+            case "secret_key": secretKey = string
+            case "redirect_uri": redirectURI = string
+            case "api_base": apiBase = try Self.url(string, from: place)
+            case "oauth_base": oauthBase = try Self.url(string, from: place)
+            case "downloads_dir": downloadsDirectory = Self.expand(string, environment: ProcessInfo.processInfo.environment)
+            default: break
+            }
+        }
+    }
+
+    /// The 1-based line where a top-level key is set; 1 when it cannot be found.
+    static func line(of key: String, in text: String) -> Int {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
+                let rest = trimmed.dropFirst(spelling.count).trimmingCharacters(in: .whitespaces)
+                if rest.hasPrefix("=") { return index + 1 }
+            }
+        }
+        return 1
+    }
+
+    static func url(_ text: String, from source: String) throws(ConfigurationError) -> URL {
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw ConfigurationError(message: "\(source): \(text) is not a URL.")
+        }
+        return url
+    }
+
+    static func expand(_ path: String, environment: [String: String]) -> URL {
+        if path == "~" || path.hasPrefix("~/") {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            return URL(fileURLWithPath: home + path.dropFirst())
+        }
+        return URL(fileURLWithPath: path)
+    }
+}

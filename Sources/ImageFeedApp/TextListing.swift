@@ -1,0 +1,19 @@
+import Foundation
+import ImageFeedCore
+
+/// A plain-text line per photo, for `image-feed` run without the full-screen interface.
+public enum TextListing {
+    public static func line(for photo: Photo) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "d MMM yyyy"
+        let date = photo.createdAt.map { formatter.string(from: $0) } ?? ""
+        let heart = photo.likedByUser ? "♥" : "♡"
+        let caption = UntrustedText.sanitize(photo.caption ?? "")
+        let author = photo.user.map { UntrustedText.sanitize($0.displayName) } ?? ""
+        var parts = ["\(heart) \(photo.likes)", date, photo.id]
+        if !author.isEmpty { parts.append("by \(author)") }
+        if !caption.isEmpty { parts.append(caption) }
+        return parts.filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+}

@@ -1,0 +1,197 @@
+import ArgumentParser
+import Foundation
+import ImageFeedApp
+import ImageFeedCore
+import UnsplashAPI
+
+/// Options every command takes.
+struct ServiceOptions: ParsableArguments {
+    @Flag(help: "Use the built-in Unsplash sandbox on loopback: no network, no API key.")
+    var demo = false
+
+    @Option(help: "The API's base URL (default https://api.unsplash.com, or IMAGE_FEED_API_BASE).")
+    var apiBase: String?
+
+    @Option(help: "The config file (default $XDG_CONFIG_HOME/image-feed/config.toml).")
+    var config: String?
+
+    /// Loads the configuration and builds the app; on failure prints the reason and exits non-zero.
+    func makeContext() async throws -> AppContext {
+        do {
+            let configuration = try AppConfiguration.load(
+                overrides: AppConfiguration.Overrides(apiBase: apiBase, configFile: config))
+            return try await AppContext.make(configuration: configuration, demo: demo)
+        } catch let error as ConfigurationError {
+            throw Failure(message: error.message)
+        } catch {
+            throw Failure(message: String(describing: error))
+        }
+    }
+}
+
+/// An error to report on stderr as "image-feed: MESSAGE", exiting with status 1.
+struct Failure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Runs a command's work, stops the in-process sandbox afterwards, and turns errors into messages.
+func withContext(_ options: ServiceOptions, _ work: (AppContext) async throws -> Void) async throws {
+    let context = try await options.makeContext()
+    do {
+        try await work(context)
+        await context.stop()
+    } catch {
+        await context.stop()
+        let message: String
+        switch error {
+        case let error as ServiceError: message = error.message
+        case let error as OAuthError: message = error.message
+        case let error as Failure: message = error.message
+        default: message = String(describing: error)
+        }
+        FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+/// `me` needs a user: the demo logs in to the sandbox; otherwise a stored or given token.
+func requireLogin(_ context: AppContext) async throws {
+    if context.isDemo {
+        try await context.logInToDemo()
+    } else if !context.client.isLoggedIn {
+        throw Failure(message: "Not logged in. Set IMAGE_FEED_TOKEN to an Unsplash access token, or use --demo.")
+    }
+}
+
+@main
+struct ImageFeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image-feed",
+        abstract: "Browse Unsplash from the terminal.",
+        discussion: """
+            Run with no command to browse. The commands below print JSON for scripts.
+            Settings come from $XDG_CONFIG_HOME/image-feed/config.toml, then the environment
+            (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE,
+            IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN), then flags.
+            """,
+        subcommands: [Browse.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self, MeCommand.self],
+        defaultSubcommand: Browse.self)
+}
+
+struct Browse: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse", abstract: "Browse the feed (the default command).")
+
+    @OptionGroup var options: ServiceOptions
+
+    func run() async throws {
+        try await withContext(options) { context in
+            // The full-screen interface is not part of this build yet: list the first page as text.
+            let page = try await context.client.feed(page: 1, perPage: maximumPageSize)
+            let source = context.isDemo ? "the demo sandbox at \(context.configuration.apiBase.absoluteString)"
+                : context.configuration.apiBase.absoluteString
+            print("ImageFeed: the newest \(page.items.count) photos from \(source)")
+            print("(The full-screen terminal interface is not in this build; `image-feed --help` lists the commands.)")
+            print("")
+            for photo in page.items { print(TextListing.line(for: photo)) }
+        }
+    }
+}
+
+struct FeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed", abstract: "Print the editorial feed as JSON: an array of photos.")
+
+    @OptionGroup var options: ServiceOptions
+
+    @Option(help: "How many pages to fetch.")
+    var pages = 1
+
+    @Option(help: "Photos a page (1-30).")
+    var perPage = maximumPageSize
+
+    func validate() throws {
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1.") }
+        guard (1...maximumPageSize).contains(perPage) else { throw ValidationError("--per-page must be 1 to 30.") }
+    }
+
+    func run() async throws {
+        try await withContext(options) { context in
+            var photos: [Photo] = []
+            var next: Int? = 1
+            var fetched = 0
+            while let page = next, fetched < pages {
+                let result = try await context.client.feed(page: page, perPage: perPage)
+                let known = Set(photos.map(\.id))
+                photos += result.items.filter { !known.contains($0.id) }
+                next = result.nextPage
+                fetched += 1
+            }
+            print(try JSONOutput.encode(photos))
+        }
+    }
+}
+
+struct PhotoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "photo", abstract: "Print one photo as JSON.")
+
+    @OptionGroup var options: ServiceOptions
+
+    @Argument(help: "The photo's id.")
+    var id: String
+
+    func run() async throws {
+        try await withContext(options) { context in
+            print(try JSONOutput.encode(try await context.client.photo(id: id)))
+        }
+    }
+}
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Search photos; print a page of results as JSON.")
+
+    @OptionGroup var options: ServiceOptions
+
+    @Argument(help: "What to look for.")
+    var query: String
+
+    @Option(help: "The page to print.")
+    var page = 1
+
+    @Option(help: "Photos a page (1-30).")
+    var perPage = maximumPageSize
+
+    @Option(help: "relevant or latest.")
+    var orderBy: String = SearchOrder.relevant.rawValue
+
+    func validate() throws {
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("The query is empty.") }
+        guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
+        guard (1...maximumPageSize).contains(perPage) else { throw ValidationError("--per-page must be 1 to 30.") }
+        guard SearchOrder(rawValue: orderBy) != nil else { throw ValidationError("--order-by is relevant or latest.") }
+    }
+
+    func run() async throws {
+        try await withContext(options) { context in
+            let result = try await context.client.search(query: query, page: page, perPage: perPage,
+                                                         order: SearchOrder(rawValue: orderBy) ?? .relevant)
+            print(try JSONOutput.encode(JSONOutput.PageDocument(result)))
+        }
+    }
+}
+
+struct MeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "me", abstract: "Print the logged-in user's profile as JSON.")
+
+    @OptionGroup var options: ServiceOptions
+
+    func run() async throws {
+        try await withContext(options) { context in
+            try await requireLogin(context)
+            print(try JSONOutput.encode(try await context.client.me()))
+        }
+    }
+}
