@@ -87,7 +87,7 @@ let package = Package(
 
         // MARK: Tests.
         .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
-        .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox"]),
+        .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashSandbox"]),
     ]

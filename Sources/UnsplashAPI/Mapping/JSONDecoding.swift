@@ -8,6 +8,10 @@ enum UnsplashJSON {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
+            // Not JSON at all (an HTML error page, a cut-off body) is reported as the body, not a field.
+            guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+                throw .malformedResponse(field: "body")
+            }
             throw .malformedResponse(field: fieldPath(of: error))
         } catch {
             throw .malformedResponse(field: "body")

@@ -1,0 +1,31 @@
+# ImageFeed: `make demo` runs the app on the demo sandbox, `make test` runs every test.
+SHELL := /bin/bash
+SWIFT ?= swift
+
+# Debian packages the build and the tests need (headers of the C libraries, tmux for end-to-end tests).
+DEB_PACKAGES := libncurses-dev libjpeg62-turbo-dev libpng-dev libsqlite3-dev tmux pkg-config
+# PyPI tools the tests use: none yet (kept here so one command installs everything).
+PY_PACKAGES :=
+
+.PHONY: all deps build demo test sandbox clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh "$(DEB_PACKAGES)" "$(PY_PACKAGES)"
+
+build: deps
+	$(SWIFT) build
+
+demo: deps
+	$(SWIFT) run image-feed --demo
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+sandbox: deps
+	$(SWIFT) run unsplash-sandbox --port 8765
+
+clean:
+	rm -rf .build

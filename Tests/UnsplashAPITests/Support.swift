@@ -1,0 +1,78 @@
+import Foundation
+import ImageFeedCore
+import UnsplashAPI
+import UnsplashSandbox
+import XCTest
+
+/// Answers every request with the next canned response (or error) and records the requests.
+final class StubHTTPClient: HTTPClient, @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [Result<HTTPResponse, Error>]
+    private(set) var requests: [HTTPRequest] = []
+
+    init(_ answers: [Result<HTTPResponse, Error>]) {
+        self.answers = answers
+    }
+
+    convenience init(status: Int = 200, headers: [String: String] = [:], json: String) {
+        self.init([.success(HTTPResponse(status: status, headers: headers, body: Data(json.utf8)))])
+    }
+
+    var lastRequest: HTTPRequest? { lock.withLock { requests.last } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let answer: Result<HTTPResponse, Error> = lock.withLock {
+            requests.append(request)
+            return answers.count > 1 ? answers.removeFirst() : answers[0]
+        }
+        return try answer.get()
+    }
+}
+
+let testConfiguration = UnsplashConfiguration(
+    apiBase: URL(string: "https://api.example.test")!, oauthBase: URL(string: "https://auth.example.test")!,
+    accessKey: "app-key", secretKey: "app-secret", redirectURI: "http://127.0.0.1:8765/callback")
+
+func makeClient(_ http: StubHTTPClient, token: String? = nil) -> UnsplashClient {
+    UnsplashClient(configuration: testConfiguration, http: http, token: token)
+}
+
+/// Asserts that `work` throws exactly `expected`.
+func assertThrows<T>(_ expected: ServiceError, file: StaticString = #filePath, line: UInt = #line,
+                     _ work: () async throws -> T) async {
+    do {
+        _ = try await work()
+        XCTFail("expected \(expected), got a result", file: file, line: line)
+    } catch {
+        XCTAssertEqual(error as? ServiceError, expected, file: file, line: line)
+    }
+}
+
+/// A sandbox on a free loopback port for one test, and clients pointed at it.
+struct SandboxFixture {
+    let running: RunningSandbox
+    let http = URLSessionHTTPClient(timeout: 5, followRedirects: false)
+
+    static func start(_ settings: SandboxSettings = SandboxSettings()) async throws -> SandboxFixture {
+        SandboxFixture(running: try await RunningSandbox.start(try SandboxServer(settings: settings)))
+    }
+
+    var configuration: UnsplashConfiguration {
+        UnsplashConfiguration(apiBase: running.baseURL, oauthBase: running.baseURL,
+                              accessKey: SandboxSettings.demoAccessKey, secretKey: SandboxSettings.demoSecretKey,
+                              redirectURI: "http://127.0.0.1:8765/callback")
+    }
+
+    func client(loggedInAs username: String? = nil) -> UnsplashClient {
+        UnsplashClient(configuration: configuration, http: http,
+                       token: username.map { running.server.state.issueToken(username: $0) })
+    }
+
+    func fault(_ rule: String) throws {
+        running.server.state.setFaults([try FaultRule(parsing: rule)])
+    }
+
+    func stop() async {
+        await running.stop()
+    }
+}
