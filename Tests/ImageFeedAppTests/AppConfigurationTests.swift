@@ -1,0 +1,105 @@
+import Foundation
+import ImageFeedApp
+import UnsplashAPI
+import XCTest
+
+final class AppConfigurationTests: XCTestCase {
+    func test_defaults_withoutFileOrEnvironment() throws {
+        let folder = try TemporaryFolder()
+        let configuration = try AppConfiguration.load(environment: folder.environment)
+        XCTAssertEqual(configuration.apiBase.absoluteString, "https://api.unsplash.com")
+        XCTAssertEqual(configuration.oauthBase.absoluteString, "https://unsplash.com")
+        XCTAssertNil(configuration.accessKey)
+        XCTAssertEqual(configuration.redirectURI, "http://127.0.0.1:8765/callback")
+        XCTAssertEqual(configuration.paths.tokenFile.path, folder.url.path + "/state/image-feed/token")
+        XCTAssertEqual(configuration.configFile.path, folder.url.path + "/config/image-feed/config.toml")
+    }
+
+    func test_file_isOverriddenByEnvironment_isOverriddenByFlags() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("""
+            # my app
+            access_key = "file-key"
+            secret_key = "file-secret"
+            api_base = "https://file.example.test"
+            redirect_uri = "urn:ietf:wg:oauth:2.0:oob"
+            """, to: "config/image-feed/config.toml")
+        let fromFile = try AppConfiguration.load(environment: folder.environment)
+        XCTAssertEqual(fromFile.accessKey, "file-key")
+        XCTAssertEqual(fromFile.secretKey, "file-secret")
+        XCTAssertEqual(fromFile.apiBase.absoluteString, "https://file.example.test")
+        XCTAssertEqual(fromFile.redirectURI, "urn:ietf:wg:oauth:2.0:oob")
+
+        var environment = folder.environment
+        environment["UNSPLASH_ACCESS_KEY"] = "env-key"
+        environment["IMAGE_FEED_API_BASE"] = "https://env.example.test"
+        environment["IMAGE_FEED_TOKEN"] = "env-token"
+        let fromEnvironment = try AppConfiguration.load(environment: environment)
+        XCTAssertEqual(fromEnvironment.accessKey, "env-key")
+        XCTAssertEqual(fromEnvironment.secretKey, "file-secret")
+        XCTAssertEqual(fromEnvironment.apiBase.absoluteString, "https://env.example.test")
+        XCTAssertEqual(fromEnvironment.tokenOverride, "env-token")
+
+        let fromFlags = try AppConfiguration.load(environment: environment,
+                                                  overrides: .init(apiBase: "http://127.0.0.1:9999"))
+        XCTAssertEqual(fromFlags.apiBase.absoluteString, "http://127.0.0.1:9999")
+    }
+
+    func test_badFile_namesFileLineAndKey() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("access_key = \"k\"\n\nsecret_key = 42\n", to: "config/image-feed/config.toml")
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            let message = (error as? ConfigurationError)?.message ?? ""
+            XCTAssertTrue(message.contains(file.path), message)
+            XCTAssertTrue(message.contains("line 3"), message)
+            XCTAssertTrue(message.contains("secret_key"), message)
+        }
+    }
+
+    func test_unknownKey_isNamedWithItsLine() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("access_key = \"k\"\nacess_key = \"typo\"\n", to: "config/image-feed/config.toml")
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            let message = (error as? ConfigurationError)?.message ?? ""
+            XCTAssertTrue(message.contains("line 2, key acess_key"), message)
+            XCTAssertTrue(message.contains("access_key"), "lists the known settings: \(message)")
+        }
+    }
+
+    func test_syntaxError_namesFileAndLine() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("access_key = \"k\"\nsecret_key = \"unterminated\n", to: "config/image-feed/config.toml")
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            let message = (error as? ConfigurationError)?.message ?? ""
+            XCTAssertTrue(message.hasPrefix(file.path + ", line 2"), message)
+        }
+    }
+
+    func test_plainHTTPToARemoteHost_isRefused() throws {
+        let folder = try TemporaryFolder()
+        var environment = folder.environment
+        environment["IMAGE_FEED_API_BASE"] = "http://api.unsplash.com"
+        XCTAssertThrowsError(try AppConfiguration.load(environment: environment)) { error in
+            XCTAssertTrue(((error as? ConfigurationError)?.message ?? "").contains("plain http"))
+        }
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment,
+                                                       overrides: .init(apiBase: "http://192.168.1.2:8080")))
+    }
+
+    func test_configFileFlag_andEnvironmentVariable_chooseTheFile() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("access_key = \"elsewhere\"\n", to: "other.toml")
+        var environment = folder.environment
+        environment["IMAGE_FEED_CONFIG"] = file.path
+        XCTAssertEqual(try AppConfiguration.load(environment: environment).accessKey, "elsewhere")
+        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment,
+                                                 overrides: .init(configFile: file.path)).accessKey, "elsewhere")
+    }
+
+    func test_relativeXDGPaths_areIgnored() {
+        let paths = XDGPaths(environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "relative/dir"])
+        XCTAssertEqual(paths.config.path, "/home/u/.config/image-feed")
+        XCTAssertEqual(paths.state.path, "/home/u/.local/state/image-feed")
+        XCTAssertEqual(paths.cache.path, "/home/u/.cache/image-feed")
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import ImageFeedApp
+import UnsplashSandbox
+import XCTest
+
+/// The `image-feed` binary's JSON commands, run as a script would run them, against the sandbox.
+final class CommandLineTests: XCTestCase {
+    var sandbox: RunningSandbox!
+    var folder: TemporaryFolder!
+
+    override func setUp() async throws {
+        sandbox = try await RunningSandbox.start(try SandboxServer())
+        folder = try TemporaryFolder()
+    }
+
+    override func tearDown() async throws {
+        await sandbox.stop()
+    }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        func json() throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        }
+    }
+
+    /// The environment of a user with the sandbox's access key and a private home.
+    var sandboxEnvironment: [String: String] {
+        var environment = folder.environment
+        environment["UNSPLASH_ACCESS_KEY"] = SandboxSettings.demoAccessKey
+        environment["IMAGE_FEED_API_BASE"] = sandbox.baseURL.absoluteString
+        return environment
+    }
+
+    static var executable: URL {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("image-feed"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("image-feed"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/image-feed"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    func run(_ arguments: [String], environment: [String: String]) async throws -> Outcome {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both pipes while the process runs, so a large output cannot block it.
+        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        let (stdout, stderr) = await (out, err)
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func test_feed_printsPagesAsAJSONArray() async throws {
+        let outcome = try await run(["feed", "--pages", "2", "--per-page", "5"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let photos = try XCTUnwrap(try outcome.json() as? [[String: Any]])
+        XCTAssertEqual(photos.count, 10)
+        XCTAssertEqual(Set(photos.compactMap { $0["id"] as? String }).count, 10)
+        XCTAssertNotNil(photos[0]["urls"] as? [String: Any])
+        XCTAssertNotNil(photos[0]["created_at"] as? String)
+    }
+
+    func test_photo_printsOnePhoto() async throws {
+        let id = sandbox.server.catalog.feed[6].id
+        let outcome = try await run(["photo", id], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let photo = try XCTUnwrap(try outcome.json() as? [String: Any])
+        XCTAssertEqual(photo["id"] as? String, id)
+        XCTAssertNotNil(photo["exif"])
+    }
+
+    func test_search_printsAPageOfResults() async throws {
+        let outcome = try await run(["search", "coffee", "--order-by", "latest", "--per-page", "3"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let page = try XCTUnwrap(try outcome.json() as? [String: Any])
+        XCTAssertEqual((page["photos"] as? [Any])?.count, 3)
+        XCTAssertEqual(page["next_page"] as? Int, 2)
+        XCTAssertNotNil(page["total"] as? Int)
+    }
+
+    func test_me_withToken_printsTheProfile() async throws {
+        var environment = sandboxEnvironment
+        environment["IMAGE_FEED_TOKEN"] = sandbox.server.state.issueToken(username: "demo")
+        let outcome = try await run(["me"], environment: environment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertEqual((try outcome.json() as? [String: Any])?["username"] as? String, "demo")
+    }
+
+    func test_me_withoutLogin_failsWithAMessage() async throws {
+        let outcome = try await run(["me"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("Not logged in"), outcome.stderr)
+        XCTAssertTrue(outcome.stdout.isEmpty)
+    }
+
+    func test_me_withRevokedToken_saysTheSessionExpired() async throws {
+        var environment = sandboxEnvironment
+        environment["IMAGE_FEED_TOKEN"] = "revoked-or-never-issued"
+        let outcome = try await run(["me"], environment: environment)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("session has expired"), outcome.stderr)
+    }
+
+    func test_serviceErrors_goToStderrWithNonZeroStatus() async throws {
+        sandbox.server.state.setFaults([try FaultRule(parsing: "photos=status:503")])
+        let outcome = try await run(["feed"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.hasPrefix("image-feed: "), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("HTTP 503"), outcome.stderr)
+        let missing = try await run(["photo", "no-such-photo"], environment: sandboxEnvironment)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("Not found"), missing.stderr)
+    }
+
+    func test_withoutAccessKey_saysWhatToConfigure() async throws {
+        let outcome = try await run(["feed"], environment: folder.environment)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("UNSPLASH_ACCESS_KEY"), outcome.stderr)
+    }
+
+    func test_badConfigFile_isNamedInTheError() async throws {
+        let file = try folder.write("access_key = [1, 2]\n", to: "config/image-feed/config.toml")
+        let outcome = try await run(["feed"], environment: folder.environment)
+        XCTAssertNotEqual(outcome.status, 0)
+        XCTAssertTrue(outcome.stderr.contains("\(file.path), line 1, key access_key"), outcome.stderr)
+    }
+
+    func test_demo_runsOnItsOwnSandboxAndLogsIn() async throws {
+        let feed = try await run(["feed", "--demo", "--per-page", "3"], environment: folder.environment)
+        XCTAssertEqual(feed.status, 0, feed.stderr)
+        XCTAssertEqual((try feed.json() as? [Any])?.count, 3)
+        let me = try await run(["me", "--demo"], environment: folder.environment)
+        XCTAssertEqual(me.status, 0, me.stderr)
+        XCTAssertEqual((try me.json() as? [String: Any])?["username"] as? String, "demo")
+        let stateFolder = folder.url.appendingPathComponent("state")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stateFolder.path), "the demo stores no token")
+    }
+
+    func test_browse_listsTheFeedAsText() async throws {
+        let outcome = try await run(["--demo"], environment: folder.environment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("Chelsea the cat"), outcome.stdout)
+        XCTAssertFalse(outcome.stdout.contains("\u{1B}"))
+    }
+}
