@@ -66,7 +66,6 @@ PHOTOS = [
      ["clock", "time", "motion blur"], {"exposure_time": "1/8"}, None),
     ("cell.jpg", "labs", "A cell floating in saline, seen by its phase.", "gray blob on a striped background",
      ["cell", "science", "hologram"], None, None),
-    ("moon.jpg", "nasa", "The surface of the moon.", "grayscale lunar surface", ["moon", "space", "crater"], None, None),
 ]
 
 
