@@ -22,7 +22,7 @@ demo: deps
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 sandbox: deps
 	$(SWIFT) run unsplash-sandbox --port 8765

@@ -52,7 +52,6 @@ let package = Package(
         .target(
             name: "UnsplashSandbox",
             dependencies: [
-                "UnsplashAPI",
                 "TerminalImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -3,10 +3,30 @@ import Foundation
 /// The JSON documents of the Unsplash API, in its own shapes (snake_case keys, ISO 8601 dates,
 /// absolute URLs), as the sandbox sends them.
 enum APIDocuments {
+    /// An optional field that is sent as `null` when it has no value, as Unsplash sends it,
+    /// rather than left out (what Swift's synthesized encoding does for optionals).
+    @propertyWrapper
+    struct Null<Value: Encodable>: Encodable {
+        var wrappedValue: Value?
+
+        init(wrappedValue: Value?) {
+            self.wrappedValue = wrappedValue
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let wrappedValue {
+                try container.encode(wrappedValue)
+            } else {
+                try container.encodeNil()
+            }
+        }
+    }
+
     struct ProfileImage: Encodable {
-        var small: String?
-        var medium: String?
-        var large: String?
+        @Null var small: String?
+        @Null var medium: String?
+        @Null var large: String?
     }
 
     struct UserLinks: Encodable {
@@ -20,12 +40,12 @@ enum APIDocuments {
         var id: String
         var updatedAt: String
         var username: String
-        var name: String?
-        var firstName: String?
-        var lastName: String?
-        var bio: String?
-        var location: String?
-        var portfolioUrl: String?
+        @Null var name: String?
+        @Null var firstName: String?
+        @Null var lastName: String?
+        @Null var bio: String?
+        @Null var location: String?
+        @Null var portfolioUrl: String?
         var totalLikes: Int
         var totalPhotos: Int
         var totalCollections: Int
@@ -54,20 +74,20 @@ enum APIDocuments {
     }
 
     struct Location: Encodable {
-        var name: String?
-        var city: String?
-        var country: String?
-        var position: Position?
+        @Null var name: String?
+        @Null var city: String?
+        @Null var country: String?
+        @Null var position: Position?
     }
 
     struct Exif: Encodable {
-        var make: String?
-        var model: String?
-        var name: String?
-        var exposureTime: String?
-        var aperture: String?
-        var focalLength: String?
-        var iso: Int?
+        @Null var make: String?
+        @Null var model: String?
+        @Null var name: String?
+        @Null var exposureTime: String?
+        @Null var aperture: String?
+        @Null var focalLength: String?
+        @Null var iso: Int?
     }
 
     struct Tag: Encodable {
@@ -80,13 +100,13 @@ enum APIDocuments {
         var slug: String
         var createdAt: String
         var updatedAt: String
-        var promotedAt: String?
+        @Null var promotedAt: String?
         var width: Int
         var height: Int
         var color: String
         var blurHash: String
-        var description: String?
-        var altDescription: String?
+        @Null var description: String?
+        @Null var altDescription: String?
         var urls: URLs
         var links: PhotoLinks
         var likes: Int

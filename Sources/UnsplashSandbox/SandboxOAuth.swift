@@ -48,10 +48,9 @@ extension SandboxServer {
     func authorize(_ request: Request) async -> Response {
         let faults = state.takeFaults(for: "oauth-authorize")
         if let status = faults.first(where: { $0.kind == .status })?.argument {
-            return Self.html(HTTPResponse.Status(code: status), title: "Error", body: "<p>Fault injected.</p>")
+            return Self.html(Self.status(status), title: "Error", body: "<p>Fault injected.</p>")
         }
-        var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
+        let values = Self.query(request)
         switch authorizeRequest(from: values) {
         case let .failure(page):
             return page
@@ -122,7 +121,7 @@ extension SandboxServer {
             try? await Task.sleep(nanoseconds: UInt64(fault.argument ?? 0) * 1_000_000)
         }
         if let status = faults.first(where: { $0.kind == .status })?.argument {
-            return Self.errors(HTTPResponse.Status(code: status), ["fault injected"])
+            return Self.errors(Self.status(status), [Self.status(status).reasonPhrase])
         }
         var request = request
         guard let buffer = try? await request.collectBody(upTo: 65_536) else {
@@ -134,8 +133,8 @@ extension SandboxServer {
            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] {
             values = object.compactMapValues { $0 as? String }
         }
-        for (key, value) in request.uri.queryParameters where values[String(key)] == nil {
-            values[String(key)] = String(value)
+        for (key, value) in Self.query(request) where values[key] == nil {
+            values[key] = value
         }
         guard values["grant_type"] == "authorization_code" else {
             return tokenError(.badRequest, "unsupported_grant_type",

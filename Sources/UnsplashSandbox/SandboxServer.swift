@@ -125,7 +125,7 @@ public final class SandboxServer: Sendable {
             }
             return Caller(key: key, username: nil, scope: ["public"])
         }
-        if let key = request.uri.queryParameters["client_id"].map(String.init), key == settings.accessKey {
+        if let key = Self.query(request)["client_id"], key == settings.accessKey {
             return Caller(key: key, username: nil, scope: ["public"])
         }
         throw APIFailure(status: .unauthorized, message: "OAuth error: The access token is invalid")
@@ -159,7 +159,7 @@ public final class SandboxServer: Sendable {
         }
         var response: Response
         if let status = faults.first(where: { $0.kind == .status })?.argument {
-            let code = HTTPResponse.Status(code: status)
+            let code = Self.status(status)
             response = Self.errors(code, [status == 401 ? "OAuth error: The access token is invalid" : code.reasonPhrase])
         } else {
             do {
@@ -217,7 +217,7 @@ public final class SandboxServer: Sendable {
     // MARK: Handlers
 
     private func pageParameters(_ request: Request) -> (page: Int, perPage: Int) {
-        let query = request.uri.queryParameters
+        let query = Self.query(request)
         let page = query["page"].flatMap { Int($0) }.map { max(1, $0) } ?? 1
         let perPage = query["per_page"].flatMap { Int($0) }.map { min(max(1, $0), 30) } ?? 10
         return (page, perPage)
@@ -255,8 +255,8 @@ public final class SandboxServer: Sendable {
     private func linkHeader(request: Request, page: Int, lastPage: Int) -> String {
         func link(_ number: Int, _ relation: String) -> String {
             var components = URLComponents()
-            var items = request.uri.queryParameters.filter { $0.key != "page" }
-                .map { URLQueryItem(name: String($0.key), value: String($0.value)) }
+            var items = Self.query(request).filter { $0.key != "page" }.sorted { $0.key < $1.key }
+                .map { URLQueryItem(name: $0.key, value: $0.value) }
             items.append(URLQueryItem(name: "page", value: String(number)))
             components.queryItems = items
             return "<\(baseURL(request))\(request.uri.path)?\(components.percentEncodedQuery ?? "")>; rel=\"\(relation)\""
@@ -302,8 +302,8 @@ public final class SandboxServer: Sendable {
     }
 
     private func search(_ request: Request, caller: Caller) throws -> Response {
-        let query = request.uri.queryParameters
-        guard let text = query["query"].map({ String($0) }), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        let query = Self.query(request)
+        guard let text = query["query"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw APIFailure(status: .badRequest, message: "query is missing")
         }
         let (page, perPage) = pageParameters(request)
@@ -351,15 +351,14 @@ public final class SandboxServer: Sendable {
             try? await Task.sleep(nanoseconds: UInt64(fault.argument ?? 0) * 1_000_000)
         }
         if let status = faults.first(where: { $0.kind == .status })?.argument {
-            return Self.errors(HTTPResponse.Status(code: status), ["fault injected"])
+            return Self.errors(Self.status(status), [Self.status(status).reasonPhrase])
         }
         // Only plain file names from the catalog's folders are served.
         let name = file.lastPathComponent
         guard !name.hasPrefix("."), !name.contains("/"), FileManager.default.fileExists(atPath: file.path) else {
             return Self.errors(.notFound, ["Couldn't find image"])
         }
-        var query: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        let query = Self.query(request)
         do {
             var data = try images.jpeg(for: SandboxImages.request(path: file.path, query: query), file: file)
             if faults.contains(where: { $0.kind == .corrupt }) { data = SandboxImages.corrupt(data) }
@@ -446,6 +445,18 @@ public final class SandboxServer: Sendable {
             links: APIDocuments.UserLinks(
                 self: "\(base)/users/\(user.username)", html: "\(base)/@\(user.username)",
                 photos: "\(base)/users/\(user.username)/photos", likes: "\(base)/users/\(user.username)/likes"))
+    }
+
+    /// The query as a form decodes it: `+` is a space, `%XX` a byte; the first of repeated names wins.
+    static func query(_ request: Request) -> [String: String] {
+        formValues(request.uri.query ?? "")
+    }
+
+    /// A status with its reason phrase, for statuses given as numbers (faults).
+    static func status(_ code: Int) -> HTTPResponse.Status {
+        let known: [HTTPResponse.Status] = [.badRequest, .unauthorized, .forbidden, .notFound, .tooManyRequests,
+                                            .internalServerError, .badGateway, .serviceUnavailable, .gatewayTimeout]
+        return known.first { $0.code == code } ?? HTTPResponse.Status(code: code, reasonPhrase: "Error \(code)")
     }
 
     func json<T: Encodable>(_ value: T) throws -> Response {

@@ -28,7 +28,7 @@ final class ImageCodecTests: XCTestCase {
     }
 
     func test_grayscaleJPEG_decodesToRGB() throws {
-        let decoded = try ImageCodec.decode(try photo("moon.jpg"))
+        let decoded = try ImageCodec.decode(try photo("coins.jpg"))
         let pixel = decoded.image.pixel(x: 100, y: 100)
         XCTAssertEqual(pixel.red, pixel.green)
         XCTAssertEqual(pixel.green, pixel.blue)

@@ -267,6 +267,17 @@ final class SandboxClientTests: XCTestCase {
         await assertThrows(.timeout) { try await client.feed(page: 1, perPage: 30) }
     }
 
+    func test_stoppedServer_isNoConnection() async throws {
+        let client = sandbox.client()
+        await sandbox.stop()
+        do {
+            _ = try await client.feed(page: 1, perPage: 30)
+            XCTFail("expected no connection")
+        } catch {
+            guard case .noConnection = error as? ServiceError else { return XCTFail("got \(error)") }
+        }
+    }
+
     func test_fault_countedFault_appliesOnlyThatManyTimes() async throws {
         try sandbox.fault("photos=status:500x1")
         let client = sandbox.client()
