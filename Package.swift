@@ -64,6 +64,7 @@ let package = Package(
                 "ImageFeedCore",
                 "UnsplashAPI",
                 "UnsplashSandbox",
+                "TerminalImage",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

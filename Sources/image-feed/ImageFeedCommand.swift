@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageFeedApp
 import ImageFeedCore
+import TerminalImage
 import UnsplashAPI
 
 /// Options every command takes.
@@ -75,7 +76,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
             (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE,
             IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN), then flags.
             """,
-        subcommands: [Browse.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self, MeCommand.self],
+        subcommands: [Browse.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self, MeCommand.self, RenderCommand.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -192,6 +193,45 @@ struct MeCommand: AsyncParsableCommand {
         try await withContext(options) { context in
             try await requireLogin(context)
             print(try JSONOutput.encode(try await context.client.me()))
+        }
+    }
+}
+
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Draw one photo (a JPEG or PNG file or URL) on standard output.")
+
+    @Argument(help: "A file path, or an https URL (http only on loopback).")
+    var source: String
+
+    @Option(help: "Width in cells (default: the terminal's, or 80).")
+    var cols: Int?
+
+    @Option(help: "Height in cells (default: the terminal's less one line, or 24).")
+    var rows: Int?
+
+    @Option(help: "truecolor, 256, 16 or none (default: from COLORTERM, TERM and NO_COLOR).")
+    var colors: String?
+
+    func validate() throws {
+        if let cols, !(1...2_000).contains(cols) { throw ValidationError("--cols must be 1 to 2000.") }
+        if let rows, !(1...2_000).contains(rows) { throw ValidationError("--rows must be 1 to 2000.") }
+        if let colors, ColorMode(rawValue: colors) == nil { throw ValidationError("--colors is truecolor, 256, 16 or none.") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = TerminalEnvironment.size()
+        let mode = colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
+        do {
+            let data = try await PictureCommand.load(source, http: URLSessionHTTPClient())
+            let text = try PictureCommand.render(data, columns: cols ?? terminal?.columns ?? 80,
+                                                 rows: rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24,
+                                                 mode: mode, unicode: TerminalEnvironment.isUTF8(environment))
+            FileHandle.standardOutput.write(Data(text.utf8))
+        } catch {
+            FileHandle.standardError.write(Data("image-feed: \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }

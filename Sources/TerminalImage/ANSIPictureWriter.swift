@@ -1,0 +1,43 @@
+/// Writes a cell picture as text with ANSI colour escapes, for printing outside a full-screen interface.
+public enum ANSIPictureWriter {
+    public static func text(_ picture: CellPicture) -> String {
+        var output = ""
+        output.reserveCapacity(picture.columns * picture.rows * 20)
+        for row in 0..<picture.rows {
+            // Each row starts and ends in the terminal's own colours.
+            var foreground = TerminalColor.standard
+            var background = TerminalColor.standard
+            for column in 0..<picture.columns {
+                let cell = picture[column, row]
+                var codes: [String] = []
+                if cell.foreground != foreground, cell.glyph != " " {
+                    codes.append(sgr(cell.foreground, background: false))
+                    foreground = cell.foreground
+                }
+                if cell.background != background {
+                    codes.append(sgr(cell.background, background: true))
+                    background = cell.background
+                }
+                if !codes.isEmpty { output += "\u{1B}[" + codes.joined(separator: ";") + "m" }
+                output.append(cell.glyph)
+            }
+            output += foreground == .standard && background == .standard ? "\n" : "\u{1B}[0m\n"
+        }
+        return output
+    }
+
+    static func sgr(_ color: TerminalColor, background: Bool) -> String {
+        switch color {
+        case .standard:
+            return background ? "49" : "39"
+        case let .indexed(index) where index < 8:
+            return String((background ? 40 : 30) + Int(index))
+        case let .indexed(index) where index < 16:
+            return String((background ? 100 : 90) + Int(index) - 8)
+        case let .indexed(index):
+            return (background ? "48;5;" : "38;5;") + String(index)
+        case let .rgb(rgb):
+            return (background ? "48;2;" : "38;2;") + "\(rgb.red);\(rgb.green);\(rgb.blue)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// A colour as a terminal cell takes it.
+public enum TerminalColor: Hashable, Sendable {
+    /// The terminal's own foreground or background.
+    case standard
+    /// One of the palette's 256 colours (0–15 are the ANSI colours).
+    case indexed(UInt8)
+    case rgb(RGB)
+}
+
+/// A picture turned into terminal cells: a glyph with a foreground and a background colour each.
+public struct CellPicture: Sendable, Equatable {
+    public struct Cell: Hashable, Sendable {
+        public var glyph: Character
+        public var foreground: TerminalColor
+        public var background: TerminalColor
+
+        public init(glyph: Character, foreground: TerminalColor, background: TerminalColor) {
+            self.glyph = glyph
+            self.foreground = foreground
+            self.background = background
+        }
+    }
+
+    public let columns: Int
+    public let rows: Int
+    public var cells: [Cell]
+
+    public init(columns: Int, rows: Int, cells: [Cell]) {
+        precondition(cells.count == columns * rows, "cell count must match size")
+        self.columns = columns
+        self.rows = rows
+        self.cells = cells
+    }
+
+    public subscript(column: Int, row: Int) -> Cell {
+        cells[row * columns + column]
+    }
+
+    /// The largest cell size with the picture's shape that fits in `columns` x `rows`, for half-block
+    /// cells (two square pixels a cell, one above the other).
+    public static func fittedSize(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        guard pixelWidth > 0, pixelHeight > 0, columns > 0, rows > 0 else { return (0, 0) }
+        let aspect = Double(pixelWidth) / Double(pixelHeight)
+        var width = columns
+        var height = Int((Double(width) / aspect / 2).rounded())
+        if height > rows {
+            height = rows
+            width = Int((Double(height) * 2 * aspect).rounded())
+        }
+        return (max(1, min(width, columns)), max(1, min(height, rows)))
+    }
+}

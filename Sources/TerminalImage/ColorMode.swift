@@ -1,0 +1,109 @@
+/// How many colours the terminal can show, and so how pictures are coloured.
+public enum ColorMode: String, Sendable, CaseIterable {
+    /// 24-bit colour.
+    case truecolor
+    /// The xterm 256-colour palette (pictures use its 6x6x6 cube and gray ramp).
+    case palette256 = "256"
+    /// The 16 ANSI colours.
+    case palette16 = "16"
+    /// No colour: pictures become shades of ASCII characters.
+    case none
+}
+
+/// The xterm palettes, and the nearest palette colour to any colour, judged in OKLab (a perceptual space).
+public enum Palette {
+    /// The 256-colour palette's RGB values (xterm's defaults; 0–15 vary by terminal theme).
+    public static let xterm256: [RGB] = {
+        var colors = ansi16
+        let levels: [UInt8] = [0, 95, 135, 175, 215, 255]
+        for red in levels { for green in levels { for blue in levels { colors.append(RGB(red, green, blue)) } } }
+        for step in 0..<24 {
+            let gray = UInt8(8 + step * 10)
+            colors.append(RGB(gray, gray, gray))
+        }
+        return colors
+    }()
+
+    /// The 16 ANSI colours as xterm shows them by default.
+    public static let ansi16: [RGB] = [
+        RGB(0, 0, 0), RGB(205, 0, 0), RGB(0, 205, 0), RGB(205, 205, 0), RGB(0, 0, 238), RGB(205, 0, 205),
+        RGB(0, 205, 205), RGB(229, 229, 229), RGB(127, 127, 127), RGB(255, 0, 0), RGB(0, 255, 0),
+        RGB(255, 255, 0), RGB(92, 92, 255), RGB(255, 0, 255), RGB(0, 255, 255), RGB(255, 255, 255),
+    ]
+
+    /// The palette index (16...255) nearest to a colour. Indexes 0–15 are left out: themes redefine them.
+    public static func nearest256(_ color: RGB) -> UInt8 {
+        lookup256[lookupIndex(color)]
+    }
+
+    /// The ANSI colour index (0...15) nearest to a colour.
+    public static func nearest16(_ color: RGB) -> UInt8 {
+        lookup16[lookupIndex(color)]
+    }
+
+    /// Colours are looked up at 5 bits a channel: finer than the palette's steps (40 and more), and a
+    /// 32 KiB table built once, on first use.
+    private static func lookupIndex(_ color: RGB) -> Int {
+        Int(color.red >> 3) << 10 | Int(color.green >> 3) << 5 | Int(color.blue >> 3)
+    }
+
+    private static let lookup256: [UInt8] = buildLookup(candidates: Array(16..<256))
+    private static let lookup16: [UInt8] = buildLookup(candidates: Array(0..<16))
+
+    private static func buildLookup(candidates: [Int]) -> [UInt8] {
+        let palette = candidates.map { (index: UInt8($0), lab: OKLab(xterm256[$0])) }
+        var table = [UInt8](repeating: 0, count: 32 * 32 * 32)
+        for red in 0..<32 {
+            for green in 0..<32 {
+                for blue in 0..<32 {
+                    // The centre of the 8x8x8 block this entry stands for.
+                    let color = RGB(UInt8(red << 3 | 4), UInt8(green << 3 | 4), UInt8(blue << 3 | 4))
+                    let lab = OKLab(color)
+                    var best = palette[0].index
+                    var bestDistance = Float.greatestFiniteMagnitude
+                    for candidate in palette {
+                        let distance = lab.distanceSquared(to: candidate.lab)
+                        if distance < bestDistance {
+                            bestDistance = distance
+                            best = candidate.index
+                        }
+                    }
+                    table[red << 10 | green << 5 | blue] = best
+                }
+            }
+        }
+        return table
+    }
+}
+
+/// A colour in OKLab (Björn Ottosson's perceptual space): distances there track how different colours look.
+public struct OKLab: Sendable {
+    public var lightness: Float
+    public var a: Float
+    public var b: Float
+
+    public init(_ color: RGB) {
+        let red = SRGB.toLinear[Int(color.red)]
+        let green = SRGB.toLinear[Int(color.green)]
+        let blue = SRGB.toLinear[Int(color.blue)]
+        let l = cbrtf(0.412_221_470_8 * red + 0.536_332_536_3 * green + 0.051_445_992_9 * blue)
+        let m = cbrtf(0.211_903_498_2 * red + 0.680_699_545_1 * green + 0.107_396_956_6 * blue)
+        let s = cbrtf(0.088_302_461_9 * red + 0.281_718_837_6 * green + 0.629_978_700_5 * blue)
+        lightness = 0.210_454_255_3 * l + 0.793_617_785_0 * m - 0.004_072_046_8 * s
+        a = 1.977_998_495_1 * l - 2.428_592_205_0 * m + 0.450_593_709_9 * s
+        b = 0.025_904_037_1 * l + 0.782_771_766_2 * m - 0.808_675_766_0 * s
+    }
+
+    public func distanceSquared(to other: OKLab) -> Float {
+        let dl = lightness - other.lightness
+        let da = a - other.a
+        let db = b - other.b
+        return dl * dl + da * da + db * db
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
