@@ -49,6 +49,7 @@ let package = Package(
         // MARK: Adapters.
         .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore"]),
         .target(name: "TerminalImage", dependencies: ["CImageCodec"]),
+        .target(name: "TerminalUI", dependencies: ["ImageFeedCore", "TerminalImage", "CNcursesw"]),
         .target(
             name: "UnsplashSandbox",
             dependencies: [
@@ -65,6 +66,7 @@ let package = Package(
                 "UnsplashAPI",
                 "UnsplashSandbox",
                 "TerminalImage",
+                "TerminalUI",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -89,6 +91,7 @@ let package = Package(
         .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashSandbox"]),
     ]
 )

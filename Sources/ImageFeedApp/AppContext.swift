@@ -12,7 +12,7 @@ public final class AppContext: Sendable {
     public let tokenStore: FileTokenStore?
     /// The in-process sandbox of `--demo`.
     public let sandbox: RunningSandbox?
-    let http: any HTTPClient
+    public let http: any HTTPClient
 
     init(configuration: AppConfiguration, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
          sandbox: RunningSandbox?, http: any HTTPClient) {

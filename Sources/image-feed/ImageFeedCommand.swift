@@ -82,18 +82,28 @@ struct ImageFeedCommand: AsyncParsableCommand {
 
 struct Browse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "browse", abstract: "Browse the feed (the default command).")
+        commandName: "browse", abstract: "Browse the feed full screen (the default command).")
 
     @OptionGroup var options: ServiceOptions
 
+    @Flag(help: "Print the newest photos as text instead of opening the full-screen interface.")
+    var plain = false
+
     func run() async throws {
+        let interactive = !plain && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         try await withContext(options) { context in
-            // The full-screen interface is not part of this build yet: list the first page as text.
+            if interactive {
+                // The demo logs in to the sandbox through the real OAuth exchange, approved without the page.
+                if context.isDemo { try await context.logInToDemo() }
+                if let message = try InteractiveSession.run(context: context) {
+                    FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+                }
+                return
+            }
             let page = try await context.client.feed(page: 1, perPage: maximumPageSize)
             let source = context.isDemo ? "the demo sandbox at \(context.configuration.apiBase.absoluteString)"
                 : context.configuration.apiBase.absoluteString
             print("ImageFeed: the newest \(page.items.count) photos from \(source)")
-            print("(The full-screen terminal interface is not in this build; `image-feed --help` lists the commands.)")
             print("")
             for photo in page.items { print(TextListing.line(for: photo)) }
         }

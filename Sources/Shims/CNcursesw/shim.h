@@ -8,5 +8,10 @@
 #define NCURSES_WIDECHAR 1
 #endif
 #include <locale.h>
+#include <langinfo.h>
 #include <ncursesw/curses.h>
+
+// curses' globals, as functions: Swift 6 refuses to read mutable C globals directly.
+static inline WINDOW *imagefeed_stdscr(void) { return stdscr; }
+static inline int imagefeed_colors(void) { return COLORS; }
 #endif

@@ -54,7 +54,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }
 
-    static func serviceError(for error: URLError) -> ServiceError {
+    public static func serviceError(for error: URLError) -> ServiceError {
         switch error.code {
         case .timedOut:
             return .timeout

@@ -1,0 +1,33 @@
+import Foundation
+import ImageFeedCore
+import UnsplashAPI
+
+/// Image bytes over HTTP(S): https anywhere, plain http only on loopback (the sandbox).
+public struct HTTPImageSource: ImageSource {
+    private let http: any HTTPClient
+
+    public init(http: any HTTPClient) {
+        self.http = http
+    }
+
+    public func imageData(at url: URL) async throws(ServiceError) -> Data {
+        guard let scheme = url.scheme?.lowercased(),
+              scheme == "https" || (scheme == "http" && UnsplashConfiguration.isLoopback(host: url.host ?? "")) else {
+            throw .other("Images are fetched over https only (\(url.host ?? "no host")).")
+        }
+        let response: HTTPResponse
+        do {
+            response = try await http.send(HTTPRequest(url: url, headers: ["Accept": "image/jpeg,image/png,image/*"]))
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .noConnection(String(describing: error))
+        }
+        switch response.status {
+        case 200..<300: return response.body
+        case 404: throw .notFound
+        case 500...599: throw .server(status: response.status)
+        default: throw .http(status: response.status, message: "")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import ImageFeedCore
+import UnsplashAPI
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Saves a photo's full-size file to the downloads folder, after telling Unsplash about the download
+/// (`links.download_location`), as the API guidelines require.
+public struct PhotoDownloader: Sendable {
+    public let folder: URL
+    private let client: UnsplashClient
+
+    public init(folder: URL, client: UnsplashClient) {
+        self.folder = folder
+        self.client = client
+    }
+
+    /// Downloads and returns the path of the saved file; `progress` gets fractions as bytes arrive.
+    public func download(_ photo: Photo, progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> String {
+        let fileURL = try await client.trackDownload(of: photo)
+        guard let scheme = fileURL.scheme?.lowercased(),
+              scheme == "https" || (scheme == "http" && UnsplashConfiguration.isLoopback(host: fileURL.host ?? "")) else {
+            throw .other("The download address is not https.")
+        }
+        let data = try await ProgressFetch.fetch(fileURL, progress: progress)
+        let name = Self.fileName(for: photo, data: data)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let target = folder.appendingPathComponent(name)
+            try data.write(to: target, options: .atomic)
+            return target.path
+        } catch {
+            throw .other("The photo could not be saved in \(folder.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// "author-photoid.jpg" (".png" for a PNG), with only safe characters.
+    static func fileName(for photo: Photo, data: Data) -> String {
+        let isPNG = data.starts(with: [0x89, 0x50, 0x4E, 0x47])
+        let author = photo.user?.username ?? "unsplash"
+        let base = "\(author)-\(photo.id)".map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
+        return String(base) + (isPNG ? ".png" : ".jpg")
+    }
+}
+
+/// A GET whose progress is reported as the body arrives.
+enum ProgressFetch {
+    static func fetch(_ url: URL, progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> Data {
+        let delegate = ProgressDelegate(progress: progress)
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let result: Result<(Data, Int), Error> = await withCheckedContinuation { continuation in
+            delegate.finish = { continuation.resume(returning: $0) }
+            session.dataTask(with: URLRequest(url: url, timeoutInterval: 60)).resume()
+        }
+        switch result {
+        case let .success((data, status)):
+            guard (200..<300).contains(status) else {
+                throw status >= 500 ? .server(status: status) : status == 404 ? .notFound : .http(status: status, message: "")
+            }
+            return data
+        case let .failure(error as URLError):
+            throw URLSessionHTTPClient.serviceError(for: error)
+        case let .failure(error):
+            throw .noConnection(error.localizedDescription)
+        }
+    }
+
+    private final class ProgressDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        private var expected: Int64 = -1
+        private var status = 0
+        private var lastReported = -1.0
+        let progress: @Sendable (Double?) -> Void
+        var finish: ((Result<(Data, Int), Error>) -> Void)?
+
+        init(progress: @escaping @Sendable (Double?) -> Void) {
+            self.progress = progress
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            lock.withLock {
+                expected = response.expectedContentLength
+                status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive chunk: Data) {
+            let fraction: Double? = lock.withLock {
+                data.append(chunk)
+                guard expected > 0 else { return nil }
+                let value = min(1, Double(data.count) / Double(expected))
+                // Report in steps of 2% at most, so the screen is not flooded.
+                guard value - lastReported >= 0.02 || value == 1 else { return -1 }
+                lastReported = value
+                return value
+            }
+            if fraction != -1 { progress(fraction) }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            let outcome: Result<(Data, Int), Error> = lock.withLock {
+                if let error { return .failure(error) }
+                return .success((data, status))
+            }
+            finish?(outcome)
+            finish = nil
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// The full-screen viewer of one photo: zoom, pan, rotation, like, share and download.
+public struct ViewerState: Equatable, Sendable {
+    public enum Modal: Equatable, Sendable {
+        /// Liking or unliking failed: "Try again" repeats it.
+        case likeFailed(liked: Bool, ServiceError)
+        /// The photo could not be fetched.
+        case loadFailed(ServiceError)
+        case downloadFailed(String)
+    }
+
+    public enum Download: Equatable, Sendable {
+        case idle
+        /// A fraction 0...1, or nil while the size is unknown.
+        case running(Double?)
+        case finished(path: String)
+    }
+
+    public var photo: Photo
+    /// 1 is the whole photo fitted to the screen; each step in or out multiplies or divides by 1.5.
+    public var zoom: Double = 1
+    /// The centre of the view within the photo, as fractions of its width and height from its middle
+    /// (-0.5...0.5): (0, 0) is centred.
+    public var panX: Double = 0
+    public var panY: Double = 0
+    /// Clockwise quarter turns, 0...3.
+    public var quarterTurns = 0
+    public var likeInFlight = false
+    public var modal: Modal?
+    /// A one-line message at the bottom (the link that was copied, where a download went).
+    public var notice: String?
+    public var download: Download = .idle
+    public var sessionExpired = false
+
+    public static let maximumZoom = 8.0
+
+    public init(photo: Photo) {
+        self.photo = photo
+    }
+}
+
+public enum ViewerViewModel {
+    public enum Event: Equatable, Sendable {
+        case zoomIn
+        case zoomOut
+        /// Moves the view by a fraction of what is visible: (1, 0) is one screen to the right.
+        case pan(dx: Double, dy: Double)
+        case rotate
+        case reset
+        case toggleLike
+        case likeFinished(liked: Bool, Result<Photo, ServiceError>)
+        case share
+        /// The link was copied to the clipboard (OSC 52), and maybe opened in a browser.
+        case shared(opened: Bool)
+        case download
+        case downloadProgress(Double?)
+        case downloadFinished(Result<String, ServiceError>)
+        case imageFailed(ServiceError)
+        case modalTryAgain
+        case modalDismiss
+        case dismissNotice
+    }
+
+    public enum Effect: Equatable, Sendable {
+        case setLike(photoID: String, liked: Bool)
+        case share(URL)
+        case download(Photo)
+        case reloadImage
+    }
+
+    public static func update(_ state: inout ViewerState, _ event: Event) -> [Effect] {
+        switch event {
+        case .zoomIn:
+            state.zoom = min(ViewerState.maximumZoom, state.zoom * 1.5)
+            clampPan(&state)
+        case .zoomOut:
+            state.zoom = max(1, state.zoom / 1.5)
+            if state.zoom < 1.01 { state.zoom = 1 }
+            clampPan(&state)
+        case let .pan(dx, dy):
+            guard state.zoom > 1 else { return [] }
+            // A screen is 1/zoom of the photo; the keys move by a part of that, in the rotated frame.
+            let (x, y) = rotated(dx: dx / state.zoom, dy: dy / state.zoom, quarterTurns: state.quarterTurns)
+            state.panX += x
+            state.panY += y
+            clampPan(&state)
+        case .rotate:
+            state.quarterTurns = (state.quarterTurns + 1) % 4
+        case .reset:
+            state.zoom = 1
+            state.panX = 0
+            state.panY = 0
+            state.quarterTurns = 0
+        case .toggleLike:
+            guard !state.likeInFlight else { return [] }
+            state.likeInFlight = true
+            return [.setLike(photoID: state.photo.id, liked: !state.photo.likedByUser)]
+        case let .likeFinished(liked, result):
+            state.likeInFlight = false
+            switch result {
+            case let .success(updated):
+                state.photo.likedByUser = liked
+                state.photo.likes = updated.likes
+            case .failure(.sessionExpired):
+                state.sessionExpired = true
+            case let .failure(error):
+                state.modal = .likeFailed(liked: liked, error)
+            }
+        case .share:
+            guard let link = state.photo.links.html else {
+                state.notice = "This photo has no page to share."
+                return []
+            }
+            return [.share(link)]
+        case let .shared(opened):
+            let link = state.photo.links.html?.absoluteString ?? ""
+            state.notice = opened ? "Link copied and opened in the browser: \(link)" : "Link copied to the clipboard: \(link)"
+        case .download:
+            if case .running = state.download { return [] }
+            state.download = .running(nil)
+            return [.download(state.photo)]
+        case let .downloadProgress(fraction):
+            if case .running = state.download { state.download = .running(fraction) }
+        case let .downloadFinished(result):
+            switch result {
+            case let .success(path):
+                state.download = .finished(path: path)
+                state.notice = "Saved to \(path)"
+            case let .failure(error):
+                state.download = .idle
+                if error == .sessionExpired { state.sessionExpired = true } else { state.modal = .downloadFailed(error.message) }
+            }
+        case let .imageFailed(error):
+            state.modal = .loadFailed(error)
+        case .modalTryAgain:
+            let modal = state.modal
+            state.modal = nil
+            switch modal {
+            case let .likeFailed(liked, _):
+                guard !state.likeInFlight else { return [] }
+                state.likeInFlight = true
+                return [.setLike(photoID: state.photo.id, liked: liked)]
+            case .loadFailed:
+                return [.reloadImage]
+            case .downloadFailed:
+                state.download = .running(nil)
+                return [.download(state.photo)]
+            case nil:
+                return []
+            }
+        case .modalDismiss:
+            state.modal = nil
+        case .dismissNotice:
+            state.notice = nil
+        }
+        return []
+    }
+
+    /// The pan keeps the view inside the photo: at zoom z the centre can move (1 - 1/z) / 2 each way.
+    private static func clampPan(_ state: inout ViewerState) {
+        let limit = (1 - 1 / state.zoom) / 2
+        state.panX = min(limit, max(-limit, state.panX))
+        state.panY = min(limit, max(-limit, state.panY))
+    }
+
+    /// A move on screen, turned into a move on the photo when the photo is shown rotated.
+    private static func rotated(dx: Double, dy: Double, quarterTurns: Int) -> (Double, Double) {
+        switch quarterTurns % 4 {
+        case 1: (dy, -dx)
+        case 2: (-dx, -dy)
+        case 3: (-dy, dx)
+        default: (dx, dy)
+        }
+    }
+}

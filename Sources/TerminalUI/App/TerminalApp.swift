@@ -1,0 +1,181 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The run loop: the one thread that talks to the terminal. It reads input, asks the view models what
+/// it means, hands their effects to async work, takes the results back as events, and draws.
+public final class TerminalApp {
+    /// What other threads hand to the run loop.
+    enum Message: Sendable {
+        case event(AppViewModel.Event)
+        case picture(ImagePipeline.Result)
+    }
+
+    /// A thread-safe mailbox; posting wakes the run loop.
+    final class Inbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var messages: [Message] = []
+        private let wake: @Sendable () -> Void
+
+        init(wake: @escaping @Sendable () -> Void) {
+            self.wake = wake
+        }
+
+        func post(_ message: Message) {
+            lock.withLock { messages.append(message) }
+            wake()
+        }
+
+        func take() -> [Message] {
+            lock.withLock {
+                defer { messages.removeAll(keepingCapacity: true) }
+                return messages
+            }
+        }
+    }
+
+    public private(set) var state: AppState
+    public private(set) var ui = UIState()
+    private let backend: TerminalBackend
+    private let screen: AppScreen
+    private let performer: EffectPerformer
+    private let inbox: Inbox
+    private var pipeline: ImagePipeline!
+    private var dirty = true
+    private var lastTick = Date()
+    /// How often spinners turn.
+    private let tickInterval = 0.1
+
+    public init(backend: TerminalBackend, theme: Theme, imageSource: any ImageSource, performer: EffectPerformer,
+                state: AppState = AppState()) {
+        self.backend = backend
+        screen = AppScreen(theme: theme)
+        self.performer = performer
+        self.state = state
+        let wakeBackend = UnsafeSendable(backend)
+        inbox = Inbox(wake: { wakeBackend.value.wake() })
+        let inbox = self.inbox
+        pipeline = ImagePipeline(source: imageSource, blitter: HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)) { result in
+            inbox.post(.picture(result))
+        }
+    }
+
+    /// Runs until the user quits, a signal asks to, or the session expires. Returns the final state.
+    @discardableResult
+    public func run() -> AppState {
+        if let curses = backend as? NcursesBackend {
+            SignalTrap.install(wakeDescriptor: curses.wakeDescriptor)
+        }
+        defer { SignalTrap.uninstall() }
+        dispatch(.start)
+        while !state.quitting, !state.sessionExpired {
+            if SignalTrap.received != 0 {
+                state.quitting = true
+                break
+            }
+            step(timeout: isAnimating ? Int(tickInterval * 1_000) : 1_000)
+        }
+        return state
+    }
+
+    /// One turn of the loop: draw if needed, wait for input or messages at most `timeout` ms, handle them.
+    public func step(timeout: Int) {
+        if dirty { drawFrame() }
+        if let input = backend.readInput(timeout: timeout) {
+            handle(input)
+            // Take whatever else is already waiting before drawing again (held keys, pasted text).
+            var extra = 0
+            while extra < 64, let more = backend.readInput(timeout: 0) {
+                handle(more)
+                extra += 1
+            }
+        }
+        for message in inbox.take() {
+            switch message {
+            case let .event(event):
+                dispatch(event)
+            case let .picture(result):
+                if let error = pipeline.deliver(result), state.viewer != nil {
+                    dispatch(.viewer(.imageFailed(error)))
+                }
+                dirty = true
+            }
+        }
+        if isAnimating, Date().timeIntervalSince(lastTick) >= tickInterval {
+            ui.tick += 1
+            lastTick = Date()
+            dirty = true
+        }
+    }
+
+    public func handle(_ input: InputEvent) {
+        for event in screen.handle(input, app: state, ui: &ui, width: backend.width, height: backend.height) {
+            dispatch(event)
+        }
+        dirty = true
+    }
+
+    private var isAnimating: Bool {
+        pipeline.isBusy || state.feed.phase == .loading || !state.feed.likesInFlight.isEmpty
+            || { if case .loading = state.feed.nextPage { return true } else { return false } }()
+            || state.viewer?.likeInFlight == true
+            || { if case .running = state.viewer?.download { return true } else { return false } }()
+    }
+
+    public func dispatch(_ event: AppViewModel.Event) {
+        let hadViewer = state.viewer?.photo.id
+        let effects = AppViewModel.update(&state, event)
+        if hadViewer != nil, state.viewer?.photo.id != hadViewer { pipeline.closeViewer() }
+        dirty = true
+        for effect in effects { start(effect) }
+    }
+
+    private func start(_ effect: AppViewModel.Effect) {
+        switch effect {
+        case .viewer(.reloadImage):
+            pipeline.reloadViewer()
+            return
+        case let .viewer(.share(url)):
+            // The clipboard escape goes to the terminal from this thread, between frames.
+            (backend as? NcursesBackend)?.copyToClipboard(url.absoluteString)
+        default:
+            break
+        }
+        let performer = self.performer
+        let inbox = self.inbox
+        Task.detached {
+            let events = await performer.perform(effect) { inbox.post(.event($0)) }
+            for event in events { inbox.post(.event(event)) }
+        }
+    }
+
+    /// Draws the current state.
+    public func drawFrame() {
+        var buffer = CellBuffer(width: backend.width, height: backend.height)
+        pipeline.beginFrame()
+        screen.render(state, ui: ui, pictures: pipeline, into: &buffer)
+        pipeline.endFrame()
+        backend.draw(buffer)
+        dirty = false
+        requestNextPageIfNear()
+    }
+
+    /// After a page arrives, the screen may already show its end: ask for the next one in time.
+    private func requestNextPageIfNear() {
+        guard state.viewer == nil, state.tab == .feed, state.feed.phase == .content, state.feed.nextPage == .idle,
+              state.feed.nextPageNumber != nil else { return }
+        let layout = screen.feedLayout(state, width: backend.width, height: backend.height)
+        let lastLine = ui.feedTop + layout.viewportHeight - 1
+        let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.count - 1)
+        if index >= state.feed.photos.count - state.feed.prefetchDistance {
+            dispatch(.feed(.showedItem(index: index)))
+        }
+    }
+}
+
+/// Carries a value the compiler cannot prove thread-safe across a `@Sendable` boundary; the value's own
+/// contract must make it so (the backend's `wake` may be called from any thread).
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

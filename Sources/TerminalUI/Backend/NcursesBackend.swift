@@ -1,0 +1,262 @@
+import CNcursesw
+import Foundation
+import TerminalImage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal, through ncursesw. Only the thread that created it may call it.
+///
+/// Each frame writes the cells that changed since the previous frame into curses' screen, and
+/// `doupdate` works out what to send. `idlok` lets curses scroll the terminal when the whole list moved
+/// by a line, instead of repainting it.
+public final class NcursesBackend: TerminalBackend {
+    public enum Failure: Error, CustomStringConvertible {
+        case noTerminal(String)
+        public var description: String {
+            switch self {
+            case let .noTerminal(detail): detail
+            }
+        }
+    }
+
+    public let colorMode: ColorMode
+    public let unicode: Bool
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var previous: CellBuffer?
+    private var pairs: [PairKey: Int32] = [:]
+    private var wakePipe: [Int32] = [-1, -1]
+    private var restored = false
+
+    private struct PairKey: Hashable {
+        var foreground: Int32
+        var background: Int32
+    }
+
+    // Attribute bits (curses.h builds them with macros Swift cannot import).
+    private static let underline: attr_t = 1 << 17
+    private static let reverse: attr_t = 1 << 18
+    private static let dim: attr_t = 1 << 20
+    private static let bold: attr_t = 1 << 21
+    // Mouse masks, likewise (NCURSES_MOUSE_VERSION 2).
+    private static let button1Pressed: mmask_t = 0o2
+    private static let button4Pressed: mmask_t = 0o2 << 15
+    private static let button5Pressed: mmask_t = 0o2 << 20
+
+    /// Opens the terminal. `environment` decides colour: `NO_COLOR` turns it off.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+        guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else {
+            throw Failure.noTerminal("ImageFeed needs a terminal (TERM is \(environment["TERM"].map { "\"\($0)\"" } ?? "not set")).")
+        }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
+        }
+        set_escdelay(25)
+        SignalTrap.saveTerminal()
+        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
+              let screen = newterm(nil, output, input) else {
+            throw Failure.noTerminal("The terminal type \(term) is not known to ncurses.")
+        }
+        self.screen = screen
+        set_term(screen)
+        window = imagefeed_stdscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(window, true)
+        nodelay(window, true)
+        curs_set(0)
+        idlok(window, true)
+        mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
+        mouseinterval(0)
+
+        var mode = ColorMode.none
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        if has_colors(), !noColor {
+            start_color()
+            use_default_colors()
+            if tigetflag("RGB") > 0, imagefeed_colors() >= 0x1000000 {
+                mode = .truecolor
+            } else if imagefeed_colors() >= 256 {
+                mode = .palette256
+            } else if imagefeed_colors() >= 8 {
+                mode = .palette16
+            }
+        }
+        colorMode = mode
+        if pipe(&wakePipe) == 0 {
+            for descriptor in wakePipe {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            }
+        }
+    }
+
+    deinit {
+        restore()
+        for descriptor in wakePipe where descriptor >= 0 { close(descriptor) }
+    }
+
+    public var width: Int { Int(getmaxx(window)) }
+    public var height: Int { Int(getmaxy(window)) }
+
+    /// The write end of the wake-up pipe, for signal handlers (writing one byte is async-signal-safe).
+    public var wakeDescriptor: Int32 { wakePipe[1] }
+
+    // MARK: Output
+
+    public func draw(_ buffer: CellBuffer) {
+        guard !restored else { return }
+        if let previous, previous.width != buffer.width || previous.height != buffer.height {
+            self.previous = nil
+            wclear(window)
+        }
+        var character = cchar_t()
+        var text: [wchar_t] = []
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let cell = buffer[x, y]
+                if let previous, previous[x, y] == cell { continue }
+                if cell.text.isEmpty { continue } // the right half of a wide character
+                text.removeAll(keepingCapacity: true)
+                let shown = unicode || cell.text.allSatisfy(\.isASCII) ? cell.text : "?"
+                for scalar in shown.unicodeScalars.prefix(4) { text.append(wchar_t(bitPattern: scalar.value)) }
+                text.append(0)
+                var pair = pairNumber(cell.style)
+                setcchar(&character, text, attributes(cell.style), 0, &pair)
+                mvwadd_wch(window, Int32(y), Int32(x), &character)
+            }
+        }
+        previous = buffer
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    private func attributes(_ style: CellStyle) -> attr_t {
+        var bits: attr_t = 0
+        if style.bold { bits |= Self.bold }
+        if style.dim { bits |= Self.dim }
+        if style.reverse { bits |= Self.reverse }
+        if style.underline { bits |= Self.underline }
+        return bits
+    }
+
+    private func colorNumber(_ color: TerminalColor) -> Int32 {
+        switch (color, colorMode) {
+        case (_, .none), (.standard, _):
+            return -1
+        case let (.indexed(index), _):
+            return Int32(index)
+        case let (.rgb(rgb), .truecolor):
+            // Direct colours below 8 would be read as palette indexes.
+            return Int32(max(8, rgb.packed))
+        case let (.rgb(rgb), .palette256):
+            return Int32(Palette.nearest256(rgb))
+        case let (.rgb(rgb), .palette16):
+            return Int32(Palette.nearest16(rgb))
+        }
+    }
+
+    private func pairNumber(_ style: CellStyle) -> Int32 {
+        let key = PairKey(foreground: colorNumber(style.foreground), background: colorNumber(style.background))
+        if key.foreground == -1, key.background == -1 { return 0 }
+        if let known = pairs[key] { return known }
+        var pair = alloc_pair(key.foreground, key.background)
+        if pair < 0 {
+            // Out of pairs: start afresh (nothing on screen keeps its old pair once everything is redrawn).
+            reset_color_pairs()
+            pairs.removeAll()
+            previous = nil
+            pair = alloc_pair(key.foreground, key.background)
+        }
+        pairs[key] = max(0, pair)
+        return max(0, pair)
+    }
+
+    /// Copies text to the clipboard of the terminal the user sits at, with OSC 52 (works over SSH; tmux
+    /// passes it on with `set-clipboard`). Written after the frame, outside curses' picture of the screen.
+    public func copyToClipboard(_ text: String) {
+        let encoded = Data(text.utf8).base64EncodedString()
+        let sequence = "\u{1B}]52;c;\(encoded)\u{07}"
+        fflush(nil)
+        sequence.utf8CString.withUnsafeBufferPointer { bytes in
+            _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count - 1)
+        }
+    }
+
+    // MARK: Input
+
+    public func readInput(timeout: Int) -> InputEvent? {
+        if let event = nextEvent() { return event }
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
+        _ = poll(&descriptors, 2, Int32(timeout))
+        if descriptors[1].revents != 0 {
+            var drain = [UInt8](repeating: 0, count: 64)
+            while read(wakePipe[0], &drain, drain.count) > 0 {}
+        }
+        return nextEvent()
+    }
+
+    public func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe[1], &byte, 1)
+    }
+
+    private func nextEvent() -> InputEvent? {
+        var value: wint_t = 0
+        let status = wget_wch(window, &value)
+        if status == ERR { return nil }
+        if status == KEY_CODE_YES {
+            switch Int32(value) {
+            case KEY_UP: return .key(.up)
+            case KEY_DOWN: return .key(.down)
+            case KEY_LEFT: return .key(.left)
+            case KEY_RIGHT: return .key(.right)
+            case KEY_PPAGE: return .key(.pageUp)
+            case KEY_NPAGE: return .key(.pageDown)
+            case KEY_HOME: return .key(.home)
+            case KEY_END: return .key(.end)
+            case KEY_ENTER: return .key(.enter)
+            case KEY_BACKSPACE: return .key(.backspace)
+            case KEY_BTAB: return .key(.backTab)
+            case KEY_RESIZE: return .resize
+            case KEY_MOUSE:
+                var event = MEVENT()
+                guard getmouse(&event) == OK else { return nil }
+                let x = Int(event.x)
+                let y = Int(event.y)
+                if event.bstate & Self.button4Pressed != 0 { return .mouse(MouseEvent(x: x, y: y, kind: .wheelUp)) }
+                if event.bstate & Self.button5Pressed != 0 { return .mouse(MouseEvent(x: x, y: y, kind: .wheelDown)) }
+                if event.bstate & Self.button1Pressed != 0 { return .mouse(MouseEvent(x: x, y: y, kind: .press)) }
+                return nil
+            default:
+                return nil
+            }
+        }
+        switch value {
+        case 3: return .key(.interrupt)
+        case 9: return .key(.tab)
+        case 10, 13: return .key(.enter)
+        case 27: return .key(.escape)
+        case 8, 127: return .key(.backspace)
+        default:
+            guard value >= 32, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+            return .key(.character(Character(scalar)))
+        }
+    }
+
+    // MARK: Restoring
+
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        mousemask(0, nil)
+        curs_set(1)
+        endwin()
+        delscreen(screen)
+    }
+}

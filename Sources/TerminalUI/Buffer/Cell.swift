@@ -1,0 +1,39 @@
+import TerminalImage
+
+/// How a cell's text looks.
+public struct CellStyle: Hashable, Sendable {
+    public var foreground: TerminalColor
+    public var background: TerminalColor
+    public var bold: Bool
+    public var dim: Bool
+    public var reverse: Bool
+    public var underline: Bool
+
+    public init(foreground: TerminalColor = .standard, background: TerminalColor = .standard, bold: Bool = false,
+                dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.dim = dim
+        self.reverse = reverse
+        self.underline = underline
+    }
+
+    public static let plain = CellStyle()
+}
+
+/// One character cell of the screen.
+public struct Cell: Hashable, Sendable {
+    /// What the cell shows: one grapheme, " " when empty, "" for the right half of a wide character.
+    public var text: String
+    public var style: CellStyle
+
+    public init(_ text: String = " ", style: CellStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    public static let blank = Cell()
+    /// The cell a wide character's right half takes.
+    public static let continuation = Cell("")
+}

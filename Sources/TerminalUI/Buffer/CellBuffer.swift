@@ -1,0 +1,117 @@
+import TerminalImage
+
+/// A rectangle of cells.
+public struct Rect: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
+    public func inset(by amount: Int) -> Rect {
+        Rect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
+}
+
+/// The screen as a grid of cells. Screens render into it; the backend copies it to the terminal.
+/// Everything drawn is clipped to the buffer.
+public struct CellBuffer: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set {
+            guard x >= 0, y >= 0, x < width, y < height else { return }
+            cells[y * width + x] = newValue
+        }
+    }
+
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        for y in max(0, rect.y)..<min(height, rect.maxY) {
+            for x in max(0, rect.x)..<min(width, rect.maxX) {
+                cells[y * width + x] = cell
+            }
+        }
+    }
+
+    /// Writes text from (x, y) on one line, at most `maxWidth` cells, cutting with "…" (or "~") when it
+    /// does not fit. Returns the number of cells written. Control characters must have been removed.
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil,
+                               ellipsis: String = "…") -> Int {
+        guard y >= 0, y < height else { return 0 }
+        let limit = min(maxWidth ?? (width - x), width - x)
+        guard limit > 0 else { return 0 }
+        let total = DisplayWidth.of(text)
+        let cut = total > limit
+        let room = cut ? limit - DisplayWidth.of(ellipsis) : limit
+        var column = x
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if characterWidth == 0 { continue }
+            if column + characterWidth > x + room { break }
+            if column >= 0 {
+                self[column, y] = Cell(String(character), style: style)
+                if characterWidth == 2 { self[column + 1, y] = Cell("", style: style) }
+            }
+            column += characterWidth
+        }
+        if cut, room >= 0 {
+            for character in ellipsis where column < x + limit {
+                self[column, y] = Cell(String(character), style: style)
+                column += 1
+            }
+        }
+        return column - x
+    }
+
+    /// Writes text centred in a row of the given rect.
+    public mutating func writeCentered(_ text: String, in rect: Rect, y: Int, style: CellStyle = .plain) {
+        let textWidth = min(DisplayWidth.of(text), rect.width)
+        write(text, x: rect.x + (rect.width - textWidth) / 2, y: y, style: style, maxWidth: rect.width)
+    }
+
+    /// Copies a picture's cells with its top-left corner at (x, y).
+    public mutating func draw(_ picture: CellPicture, x: Int, y: Int) {
+        for row in 0..<picture.rows where y + row >= 0 && y + row < height {
+            for column in 0..<picture.columns where x + column >= 0 && x + column < width {
+                let cell = picture[column, row]
+                cells[(y + row) * width + x + column] = Cell(
+                    String(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+            }
+        }
+    }
+
+    /// The text of each line, for tests: wide characters once, styles left out, trailing spaces trimmed.
+    public var lines: [String] {
+        (0..<height).map { y in
+            var line = ""
+            for x in 0..<width { line += cells[y * width + x].text }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// Loads, decodes and draws the pictures the screens ask for, off the terminal thread.
+///
+/// Only the terminal thread calls it. Each frame says which pictures are on screen (`beginFrame`, the
+/// screens' requests, `endFrame`); work for pictures no longer wanted is cancelled, and at most as many
+/// pictures are prepared at once as there are cores. Finished work comes back through `post`, and the
+/// terminal thread hands it to `deliver`. Drawn pictures are kept per photo and size.
+public final class ImagePipeline: PictureProvider {
+    public struct Key: Hashable, Sendable {
+        public var url: URL
+        public var columns: Int
+        public var rows: Int
+    }
+
+    /// Finished work, for the terminal thread.
+    public enum Result: Sendable {
+        case picture(Key, CellPicture?)
+        case viewerSource(photoID: String, RGBImage?, ServiceError?)
+        case viewerPicture(ViewerKey, CellPicture)
+    }
+
+    public struct ViewerKey: Hashable, Sendable {
+        public var photoID: String
+        public var columns: Int
+        public var rows: Int
+        public var view: ViewTransform
+    }
+
+    private enum Entry {
+        case loading(CellPicture?)
+        case ready(CellPicture)
+        case failed
+    }
+
+    private let source: any ImageSource
+    private let blitter: HalfBlockBlitter
+    private let post: @Sendable (Result) -> Void
+    private let maximumRunning: Int
+    private let maximumEntries = 400
+
+    private var entries: [Key: Entry] = [:]
+    private var entryOrder: [Key] = []
+    private var wanted: Set<Key> = []
+    private var queued: [Key] = []
+    private var running: [Key: Task<Void, Never>] = [:]
+
+    private var viewerPhotoID: String?
+    private var viewerSource: RGBImage?
+    private var viewerFailed = false
+    private var viewerLoad: Task<Void, Never>?
+    private var viewerShown: (key: ViewerKey, picture: CellPicture)?
+    private var viewerRender: (key: ViewerKey, task: Task<Void, Never>)?
+
+    public init(source: any ImageSource, blitter: HalfBlockBlitter,
+                maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
+                post: @escaping @Sendable (Result) -> Void) {
+        self.source = source
+        self.blitter = blitter
+        self.maximumRunning = max(1, maximumRunning)
+        self.post = post
+    }
+
+    /// Whether anything is still loading (the screen keeps its spinners turning).
+    public var isBusy: Bool {
+        !running.isEmpty || !queued.isEmpty || viewerLoad != nil || viewerRender != nil
+    }
+
+    // MARK: Frames
+
+    public func beginFrame() {
+        wanted.removeAll(keepingCapacity: true)
+    }
+
+    public func endFrame() {
+        for (key, task) in running where !wanted.contains(key) {
+            task.cancel()
+            running[key] = nil
+            entries[key] = nil
+        }
+        queued.removeAll { key in
+            guard !wanted.contains(key) else { return false }
+            entries[key] = nil
+            return true
+        }
+        startQueued()
+    }
+
+    // MARK: Cards
+
+    public func picture(for photo: Photo, url: URL?, columns: Int, rows: Int) -> PictureSlot {
+        guard let url, columns > 0, rows > 0 else { return .failed }
+        let key = Key(url: url, columns: columns, rows: rows)
+        wanted.insert(key)
+        switch entries[key] {
+        case let .ready(picture): return .ready(picture)
+        case let .loading(placeholder): return .loading(placeholder)
+        case .failed: return .failed
+        case nil:
+            let placeholder = PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter)
+            remember(key, .loading(placeholder))
+            queued.append(key)
+            return .loading(placeholder)
+        }
+    }
+
+    private func remember(_ key: Key, _ entry: Entry) {
+        if entries.updateValue(entry, forKey: key) == nil { entryOrder.append(key) }
+        guard entryOrder.count > maximumEntries else { return }
+        // Forget the oldest pictures that are neither on screen nor being prepared.
+        var excess = entryOrder.count - maximumEntries * 3 / 4
+        var seen = Set<Key>()
+        entryOrder.removeAll { old in
+            guard entries[old] != nil, seen.insert(old).inserted else { return true }
+            guard excess > 0, !wanted.contains(old), running[old] == nil, !queued.contains(old) else { return false }
+            entries[old] = nil
+            excess -= 1
+            return true
+        }
+    }
+
+    private func startQueued() {
+        while running.count < maximumRunning, !queued.isEmpty {
+            let key = queued.removeFirst()
+            let source = self.source
+            let blitter = self.blitter
+            let post = self.post
+            running[key] = Task.detached(priority: .userInitiated) {
+                let picture: CellPicture?
+                do {
+                    let data = try await source.imageData(at: key.url)
+                    try Task.checkCancellation()
+                    let decoded = try ImageCodec.decode(data, minimumWidth: key.columns, minimumHeight: key.rows * 2)
+                    try Task.checkCancellation()
+                    // A damaged image shows as the placeholder: better than a half-gray photo.
+                    picture = decoded.isDamaged ? nil : blitter.render(decoded.image, columns: key.columns, rows: key.rows)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    if Task.isCancelled { return }
+                    picture = nil
+                }
+                post(.picture(key, picture))
+            }
+        }
+    }
+
+    // MARK: The viewer
+
+    public func viewerPicture(for photo: Photo, columns: Int, rows: Int, view: ViewTransform) -> PictureSlot {
+        if viewerPhotoID != photo.id { openViewer(photo) }
+        guard columns > 0, rows > 0 else { return .failed }
+        let key = ViewerKey(photoID: photo.id, columns: columns, rows: rows, view: view)
+        if let shown = viewerShown, shown.key == key { return .ready(shown.picture) }
+        if viewerFailed { return .failed }
+        guard let image = viewerSource else {
+            return .loading(PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter))
+        }
+        if viewerRender?.key != key {
+            viewerRender?.task.cancel()
+            let blitter = self.blitter
+            let post = self.post
+            let task = Task.detached(priority: .userInitiated) {
+                let rotated = ViewerRendering.rotate(image, quarterTurns: view.quarterTurns)
+                if Task.isCancelled { return }
+                let picture = ViewerRendering.render(rotated, columns: columns, rows: rows, view: view, blitter: blitter)
+                if Task.isCancelled { return }
+                post(.viewerPicture(key, picture))
+            }
+            viewerRender = (key, task)
+        }
+        // Until the new view is drawn, the previous one stays (no flash of the placeholder while zooming).
+        if let shown = viewerShown, shown.key.photoID == photo.id { return .ready(shown.picture) }
+        return .loading(PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter))
+    }
+
+    private func openViewer(_ photo: Photo) {
+        closeViewer()
+        viewerPhotoID = photo.id
+        guard let url = photo.urls.regular ?? photo.urls.full ?? photo.urls.raw ?? photo.urls.small else {
+            viewerFailed = true
+            return
+        }
+        let source = self.source
+        let post = self.post
+        viewerLoad = Task.detached(priority: .userInitiated) {
+            do {
+                let data = try await source.imageData(at: url)
+                try Task.checkCancellation()
+                let decoded = try ImageCodec.decode(data)
+                post(.viewerSource(photoID: photo.id, decoded.isDamaged ? nil : decoded.image, nil))
+            } catch is CancellationError {
+                return
+            } catch let error as ServiceError {
+                if !Task.isCancelled { post(.viewerSource(photoID: photo.id, nil, error)) }
+            } catch {
+                if !Task.isCancelled { post(.viewerSource(photoID: photo.id, nil, nil)) }
+            }
+        }
+    }
+
+    /// Forgets the viewer's photo; the next frame loads it again (after "Try again").
+    public func reloadViewer() {
+        closeViewer()
+    }
+
+    public func closeViewer() {
+        viewerLoad?.cancel()
+        viewerRender?.task.cancel()
+        viewerLoad = nil
+        viewerRender = nil
+        viewerPhotoID = nil
+        viewerSource = nil
+        viewerShown = nil
+        viewerFailed = false
+    }
+
+    // MARK: Results
+
+    /// Takes finished work in; returns the service error of a viewer photo that could not be fetched.
+    @discardableResult
+    public func deliver(_ result: Result) -> ServiceError? {
+        switch result {
+        case let .picture(key, picture):
+            guard running.removeValue(forKey: key) != nil else { return nil }
+            remember(key, picture.map(Entry.ready) ?? .failed)
+            startQueued()
+        case let .viewerSource(photoID, image, error):
+            guard photoID == viewerPhotoID else { return nil }
+            viewerLoad = nil
+            viewerSource = image
+            viewerFailed = image == nil
+            return error
+        case let .viewerPicture(key, picture):
+            guard key.photoID == viewerPhotoID else { return nil }
+            if viewerRender?.key == key { viewerRender = nil }
+            viewerShown = (key, picture)
+        }
+        return nil
+    }
+}

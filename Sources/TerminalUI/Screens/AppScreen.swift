@@ -1,0 +1,207 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// Draws the whole app for a state, and turns keys and clicks into the app's events.
+public struct AppScreen {
+    public static let minimumWidth = 40
+    public static let minimumHeight = 12
+
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    // MARK: Geometry
+
+    /// The feed list's area: everything between the tab bar and the status line.
+    public func contentRect(width: Int, height: Int) -> Rect {
+        Rect(x: 0, y: 1, width: width, height: height - 2)
+    }
+
+    public func feedLayout(_ app: AppState, width: Int, height: Int) -> FeedLayout {
+        FeedLayout(photos: app.feed.photos, width: width, viewportHeight: contentRect(width: width, height: height).height)
+    }
+
+    public static func isTooSmall(width: Int, height: Int) -> Bool {
+        width < minimumWidth || height < minimumHeight
+    }
+
+    // MARK: Rendering
+
+    public func render(_ app: AppState, ui: UIState, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        buffer.fill(buffer.bounds)
+        let width = buffer.width
+        let height = buffer.height
+        if Self.isTooSmall(width: width, height: height) {
+            renderTooSmall(into: &buffer)
+            return
+        }
+        if let viewer = app.viewer {
+            ViewerScreen(theme: theme).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
+        } else {
+            renderTabBar(app, into: &buffer)
+            let content = contentRect(width: width, height: height)
+            switch app.tab {
+            case .feed:
+                FeedScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
+                                                area: content, pictures: pictures, into: &buffer)
+            case .search:
+                renderComing("Search", "Search photos by words, sort by relevance or date, and open a result in detail.",
+                             in: content, into: &buffer)
+            case .profile:
+                renderComing("Profile", "Your avatar, name and bio, your favorites (the photos you liked), and logging out.",
+                             in: content, into: &buffer)
+            }
+            renderStatusLine(app, into: &buffer)
+        }
+        if app.helpVisible {
+            renderHelp(into: &buffer)
+        }
+    }
+
+    private func renderTooSmall(into buffer: inout CellBuffer) {
+        let lines = ["Terminal too small", "ImageFeed needs at least \(Self.minimumWidth)x\(Self.minimumHeight);",
+                     "this one is \(buffer.width)x\(buffer.height).", "Make it larger, or press q to quit."]
+        let top = max(0, (buffer.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            buffer.writeCentered(line, in: buffer.bounds, y: top + index, style: index == 0 ? theme.error : .plain)
+        }
+    }
+
+    /// The tab bar's tabs, with where each is drawn (for clicks).
+    public func tabRects(width: Int) -> [(Tab, Rect)] {
+        var x = DisplayWidth.of(" ImageFeed ") + 1
+        return Tab.allCases.map { tab in
+            let label = " \(tab.rawValue + 1) \(tab.title) "
+            let rect = Rect(x: x, y: 0, width: DisplayWidth.of(label), height: 1)
+            x += rect.width + 1
+            return (tab, rect)
+        }
+    }
+
+    private func renderTabBar(_ app: AppState, into buffer: inout CellBuffer) {
+        buffer.fill(Rect(x: 0, y: 0, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
+        var brand = theme.bar
+        brand.bold = true
+        buffer.write(" ImageFeed ", x: 0, y: 0, style: brand)
+        for (tab, rect) in tabRects(width: buffer.width) {
+            buffer.write(" \(tab.rawValue + 1) \(tab.title) ", x: rect.x, y: 0, style: tab == app.tab ? theme.activeTab : theme.bar)
+        }
+    }
+
+    private func renderStatusLine(_ app: AppState, into buffer: inout CellBuffer) {
+        let y = buffer.height - 1
+        buffer.fill(Rect(x: 0, y: y, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
+        var right: [String] = []
+        switch app.connection {
+        case .online: right.append("online")
+        case .offline: right.append("offline")
+        case .unknown: break
+        }
+        if let limit = app.rateLimit { right.append("quota \(limit.remaining)/\(limit.limit)") }
+        let rightText = right.joined(separator: "  ") + " "
+        let rightWidth = DisplayWidth.of(rightText)
+        let hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"
+        let hintText = theme.unicode ? hints : hints.replacingOccurrences(of: "↑↓", with: "j/k")
+        buffer.write(hintText, x: 0, y: y, style: theme.bar, maxWidth: buffer.width - rightWidth - 1, ellipsis: theme.ellipsis)
+        if rightWidth < buffer.width {
+            buffer.write(rightText, x: buffer.width - rightWidth, y: y, style: theme.bar)
+        }
+    }
+
+    private func renderComing(_ name: String, _ what: String, in area: Rect, into buffer: inout CellBuffer) {
+        let lines = ["\(name) is coming in a later version of ImageFeed."] + Widgets.wrap(what, width: max(10, area.width - 8))
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            buffer.writeCentered(line, in: area, y: top + index, style: index == 0 ? theme.title : theme.muted)
+        }
+    }
+
+    public static let helpLines: [(String, String)] = [
+        ("↑ ↓  j k", "previous / next photo (viewer: pan)"),
+        ("PgUp PgDn", "a screen up / down"),
+        ("g G  Home End", "first / last photo"),
+        ("Enter, click", "open the photo full screen"),
+        ("l  Space", "like / unlike"),
+        ("r", "reload, or retry what failed (viewer: rotate)"),
+        ("Tab  Shift-Tab  1 2 3", "switch panes"),
+        ("+ -", "viewer: zoom in / out"),
+        ("← → h l, ↑ ↓ j k", "viewer: pan when zoomed (l likes when not)"),
+        ("0", "viewer: reset zoom, pan and rotation"),
+        ("s", "viewer: copy the photo's link (and open it)"),
+        ("d", "viewer: download the full-size photo"),
+        ("Esc  q", "back; q on a pane quits"),
+        ("?", "this help"),
+        ("Ctrl-C", "quit from anywhere"),
+    ]
+
+    private func renderHelp(into buffer: inout CellBuffer) {
+        let keyWidth = 24
+        let width = min(buffer.width - 2, 76)
+        let height = min(buffer.height - 2, Self.helpLines.count + 4)
+        let rect = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)
+        Widgets.box(rect, title: "Keys", style: theme.modal, theme: theme, into: &buffer)
+        for (index, line) in Self.helpLines.prefix(height - 4).enumerated() {
+            let keys = theme.unicode ? line.0 : line.0.replacingOccurrences(of: "↑ ↓", with: "Up Down")
+                .replacingOccurrences(of: "← →", with: "Left Right")
+            var keyStyle = theme.modal
+            keyStyle.bold = true
+            buffer.write(keys, x: rect.x + 2, y: rect.y + 2 + index, style: keyStyle, maxWidth: keyWidth - 1)
+            buffer.write(line.1, x: rect.x + 2 + keyWidth, y: rect.y + 2 + index, style: theme.modal,
+                         maxWidth: width - keyWidth - 4, ellipsis: theme.ellipsis)
+        }
+        buffer.write("any key closes this", x: rect.x + 2, y: rect.maxY - 1, style: theme.modal, maxWidth: width - 4)
+    }
+
+    // MARK: Input
+
+    /// The events a key or click means in this state; `ui` follows the selection and scrolling.
+    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
+        if case .key(.interrupt) = input { return [.quit] }
+        if case .resize = input {
+            let layout = feedLayout(app, width: width, height: height)
+            ui.feedTop = layout.scroll(toShow: ui.feedSelected, from: ui.feedTop)
+            return []
+        }
+        if app.helpVisible {
+            if case .key = input { return [.toggleHelp] }
+            if case .mouse(let mouse) = input, mouse.kind == .press { return [.toggleHelp] }
+            return []
+        }
+        if Self.isTooSmall(width: width, height: height) {
+            if case .key(.character("q")) = input { return [.quit] }
+            return []
+        }
+        if case .key(.character("?")) = input { return [.toggleHelp] }
+        if let viewer = app.viewer {
+            return ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
+        }
+        if case let .mouse(mouse) = input, mouse.y == 0, mouse.kind == .press {
+            if let tab = tabRects(width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 {
+                return [.selectTab(tab)]
+            }
+            return []
+        }
+        if case let .key(key) = input, app.feed.modal == nil {
+            switch key {
+            case .tab: return [.nextTab]
+            case .backTab: return [.previousTab]
+            case .character("1"): return [.selectTab(.feed)]
+            case .character("2"): return [.selectTab(.search)]
+            case .character("3"): return [.selectTab(.profile)]
+            case .character("q"): return [.quit]
+            default: break
+            }
+        }
+        switch app.tab {
+        case .feed:
+            let layout = feedLayout(app, width: width, height: height)
+            return FeedScreen(theme: theme).handle(input, feed: app.feed, layout: layout, ui: &ui,
+                                                   area: contentRect(width: width, height: height))
+        case .search, .profile:
+            return []
+        }
+    }
+}

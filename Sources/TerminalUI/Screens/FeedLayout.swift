@@ -1,0 +1,74 @@
+import ImageFeedCore
+import TerminalImage
+
+/// Where each card of the feed goes: a column of cards, each a picture with a line of details under it.
+public struct FeedLayout: Equatable, Sendable {
+    public struct Card: Equatable, Sendable {
+        /// The first line of the card in the whole list.
+        public var top: Int
+        public var height: Int
+        public var pictureColumns: Int
+        public var pictureRows: Int
+        /// The picture's left edge.
+        public var pictureX: Int
+    }
+
+    public let width: Int
+    public let viewportHeight: Int
+    public let cards: [Card]
+    /// Lines of the whole list, the loading or error row included.
+    public let totalHeight: Int
+
+    /// Rows under each picture: the details line and a blank line between cards.
+    public static let detailRows = 2
+    /// The footer row: "Loading more…" or the error with retry.
+    public static let footerRows = 2
+
+    public init(photos: [Photo], width: Int, viewportHeight: Int) {
+        self.width = width
+        self.viewportHeight = viewportHeight
+        var cards: [Card] = []
+        var top = 0
+        // Pictures leave room for the selection bar and a margin; very wide terminals get a readable column.
+        let maxColumns = max(8, min(width - 4, 120))
+        let maxRows = max(3, viewportHeight - Self.detailRows - 1)
+        for photo in photos {
+            let width = photo.width > 0 ? photo.width : 3
+            let height = photo.height > 0 ? photo.height : 2
+            let fitted = CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: maxColumns, rows: maxRows)
+            let x = 2 + (maxColumns - fitted.columns) / 2
+            cards.append(Card(top: top, height: fitted.rows + Self.detailRows, pictureColumns: fitted.columns,
+                              pictureRows: fitted.rows, pictureX: x))
+            top += fitted.rows + Self.detailRows
+        }
+        self.cards = cards
+        totalHeight = top + Self.footerRows
+    }
+
+    /// The card on a line of the list.
+    public func cardIndex(atLine line: Int) -> Int? {
+        var low = 0
+        var high = cards.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let card = cards[middle]
+            if line < card.top { high = middle - 1 } else if line >= card.top + card.height { low = middle + 1 } else { return middle }
+        }
+        return nil
+    }
+
+    /// The scroll position that shows the card whole, moving as little as possible from `top`.
+    public func scroll(toShow index: Int, from top: Int) -> Int {
+        guard cards.indices.contains(index) else { return clampScroll(top) }
+        let card = cards[index]
+        var newTop = top
+        if card.top < newTop { newTop = card.top }
+        if card.top + card.height > newTop + viewportHeight { newTop = card.top + card.height - viewportHeight }
+        if card.height > viewportHeight { newTop = card.top }
+        return clampScroll(newTop)
+    }
+
+    public func clampScroll(_ top: Int) -> Int {
+        max(0, min(top, max(0, totalHeight - viewportHeight)))
+    }
+}

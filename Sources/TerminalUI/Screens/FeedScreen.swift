@@ -1,0 +1,259 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The feed pane: cards of photos, a row for the next page, and the like dialog.
+public struct FeedScreen {
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    nonisolated(unsafe) private static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "d MMM yyyy"
+        return formatter
+    }()
+
+    /// "21 Nov 2025". Only the terminal thread formats dates.
+    static func date(_ date: Date) -> String {
+        dateFormatter.string(from: date)
+    }
+
+    // MARK: Rendering
+
+    public func render(_ feed: FeedState, layout: FeedLayout, ui: UIState, area: Rect, pictures: PictureProvider,
+                       into buffer: inout CellBuffer) {
+        switch feed.phase {
+        case .loading:
+            centred(["\(theme.spinner(ui.tick)) Loading the feed…"], styles: [theme.accent], in: area, into: &buffer)
+            return
+        case let .failed(error):
+            centred(["Couldn't load the feed", error.message, "Press r to try again."],
+                    styles: [theme.error, .plain, theme.muted], in: area, into: &buffer)
+            return
+        case .content:
+            break
+        }
+        if feed.photos.isEmpty {
+            centred(["The feed is empty.", "Press r to reload."], styles: [theme.title, theme.muted], in: area, into: &buffer)
+            return
+        }
+        let top = ui.feedTop
+        let bottom = top + area.height
+        for (index, card) in layout.cards.enumerated() where card.top < bottom && card.top + card.height > top {
+            renderCard(feed.photos[index], card: card, selected: index == ui.feedSelected, inFlight: feed.likesInFlight.contains(feed.photos[index].id),
+                       offset: area.y - top, area: area, tick: ui.tick, pictures: pictures, into: &buffer)
+        }
+        let footerLine = (layout.cards.last.map { $0.top + $0.height } ?? 0)
+        if footerLine >= top, footerLine < bottom {
+            let y = area.y + footerLine - top
+            switch feed.nextPage {
+            case .loading:
+                buffer.write("\(theme.spinner(ui.tick)) Loading more photos…", x: 2, y: y, style: theme.accent)
+            case let .failed(_, error):
+                let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
+                buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
+                             maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
+            case .idle:
+                if feed.nextPageNumber == nil {
+                    buffer.write("You've reached the end of the feed.", x: 2, y: y, style: theme.muted)
+                }
+            }
+        }
+        if case let .likeFailed(_, liked, error) = feed.modal {
+            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
+                          message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
+                          focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        }
+    }
+
+    private func centred(_ lines: [String], styles: [CellStyle], in area: Rect, into buffer: inout CellBuffer) {
+        var wrapped: [(String, CellStyle)] = []
+        for (line, style) in zip(lines, styles) {
+            for part in Widgets.wrap(line, width: max(10, area.width - 6)) { wrapped.append((part, style)) }
+        }
+        let top = area.y + max(0, (area.height - wrapped.count) / 2)
+        for (index, line) in wrapped.enumerated() {
+            buffer.writeCentered(line.0, in: area, y: top + index, style: line.1)
+        }
+    }
+
+    private func renderCard(_ photo: Photo, card: FeedLayout.Card, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
+                            tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let pictureTop = card.top + offset
+        let visible = { (y: Int) in y >= area.y && y < area.maxY }
+        // The picture, or what stands for it; only its visible rows are copied.
+        let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, columns: card.pictureColumns),
+                                    columns: card.pictureColumns, rows: card.pictureRows)
+        let pictureRect = Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows)
+        switch slot {
+        case let .ready(picture):
+            draw(picture, at: pictureRect, clip: area, into: &buffer)
+        case let .loading(placeholder):
+            if let placeholder { draw(placeholder, at: pictureRect, clip: area, into: &buffer) }
+            let middle = pictureRect.y + pictureRect.height / 2
+            if visible(middle) {
+                var style = theme.title
+                if case let .indexed(index)? = placeholder?.cells.first?.background { style.background = .indexed(index) }
+                buffer.writeCentered(" \(theme.spinner(tick)) ", in: pictureRect, y: middle, style: style)
+            }
+        case .failed:
+            for y in max(area.y, pictureRect.y)..<min(area.maxY, pictureRect.maxY) {
+                buffer.fill(Rect(x: pictureRect.x, y: y, width: pictureRect.width, height: 1), with: Cell(" ", style: theme.placeholder))
+            }
+            let middle = pictureRect.y + pictureRect.height / 2
+            if visible(middle) {
+                buffer.writeCentered("Photo unavailable", in: pictureRect, y: middle, style: theme.placeholder)
+            }
+        }
+        // The details line: heart and likes, author, date, caption.
+        let detailsY = pictureTop + card.pictureRows
+        if visible(detailsY) {
+            var x = card.pictureX
+            let heart: String
+            let heartStyle: CellStyle
+            if inFlight {
+                heart = theme.spinner(tick)
+                heartStyle = theme.accent
+            } else {
+                heart = photo.likedByUser ? theme.heartFull : theme.heartEmpty
+                heartStyle = photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
+            }
+            x += buffer.write(heart, x: x, y: detailsY, style: heartStyle)
+            x += buffer.write(" \(photo.likes)", x: x, y: detailsY, style: theme.muted)
+            let limit = card.pictureX + card.pictureColumns
+            if let user = photo.user {
+                x += buffer.write("  \(UntrustedText.sanitize(user.displayName))", x: x, y: detailsY, style: theme.title,
+                                  maxWidth: max(0, limit - x), ellipsis: theme.ellipsis)
+            }
+            if let created = photo.createdAt {
+                x += buffer.write("  \(Self.date(created))", x: x, y: detailsY, style: theme.muted, maxWidth: max(0, limit - x))
+            }
+            if let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty, limit - x > 8 {
+                buffer.write("  \(caption)", x: x, y: detailsY, style: .plain, maxWidth: limit - x, ellipsis: theme.ellipsis)
+            }
+        }
+        if selected {
+            for y in max(area.y, pictureTop)..<min(area.maxY, pictureTop + card.height - 1) {
+                buffer[0, y] = Cell(theme.selectionBar, style: theme.accent)
+            }
+        }
+    }
+
+    private func draw(_ picture: CellPicture, at rect: Rect, clip: Rect, into buffer: inout CellBuffer) {
+        for row in 0..<min(picture.rows, rect.height) {
+            let y = rect.y + row
+            guard y >= clip.y, y < clip.maxY else { continue }
+            for column in 0..<min(picture.columns, rect.width) {
+                let cell = picture[column, row]
+                buffer[rect.x + column, y] = Cell(String(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+            }
+        }
+    }
+
+    /// A size the image service can send for a card: Unsplash's `small` (400 px wide) is plenty for
+    /// cards up to 200 pixels (columns) wide; wider ones take `regular` (1080 px).
+    public static func thumbnailURL(_ photo: Photo, columns: Int) -> URL? {
+        columns <= 200 ? (photo.urls.small ?? photo.urls.regular ?? photo.urls.thumb) : (photo.urls.regular ?? photo.urls.small)
+    }
+
+    // MARK: Input
+
+    public func handle(_ input: InputEvent, feed: FeedState, layout: FeedLayout, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        if feed.modal != nil {
+            return handleModal(input, ui: &ui)
+        }
+        let count = feed.photos.count
+        func select(_ index: Int) {
+            guard count > 0 else { return }
+            ui.feedSelected = max(0, min(count - 1, index))
+            ui.feedTop = layout.scroll(toShow: ui.feedSelected, from: ui.feedTop)
+        }
+        func scroll(by lines: Int) {
+            ui.feedTop = layout.clampScroll(ui.feedTop + lines)
+            // The selection stays on screen: the first card that is mostly visible.
+            if let selected = layout.cards[safe: ui.feedSelected],
+               selected.top + selected.height <= ui.feedTop || selected.top >= ui.feedTop + area.height {
+                ui.feedSelected = layout.cardIndex(atLine: lines > 0 ? ui.feedTop : ui.feedTop + area.height - 1)
+                    ?? ui.feedSelected
+            }
+        }
+        let selectedID = feed.photos[safe: ui.feedSelected]?.id
+        switch input {
+        case let .key(key):
+            switch key {
+            case .down, .character("j"): select(ui.feedSelected + 1)
+            case .up, .character("k"): select(ui.feedSelected - 1)
+            case .pageDown: scroll(by: area.height)
+            case .pageUp: scroll(by: -area.height)
+            case .home, .character("g"): select(0)
+            case .end, .character("G"): select(count - 1)
+            case .enter:
+                if let selectedID { return [.openViewer(photoID: selectedID)] }
+            case .character("l"), .character(" "):
+                if let selectedID { return [.feed(.toggleLike(photoID: selectedID))] }
+            case .character("r"):
+                if case .failed = feed.phase { return [.feed(.retry)] }
+                if case .failed = feed.nextPage { return [.feed(.retry)] }
+                return [.feed(.load)]
+            default:
+                return []
+            }
+            return showed(layout: layout, ui: ui, area: area)
+        case let .mouse(mouse):
+            switch mouse.kind {
+            case .wheelDown: scroll(by: 3)
+            case .wheelUp: scroll(by: -3)
+            case .press:
+                guard area.contains(x: mouse.x, y: mouse.y),
+                      let index = layout.cardIndex(atLine: ui.feedTop + mouse.y - area.y) else { return [] }
+                ui.feedSelected = index
+                let card = layout.cards[index]
+                let detailsY = area.y + card.top + card.pictureRows - ui.feedTop
+                // A click on the heart likes; anywhere else on the card opens the viewer.
+                if mouse.y == detailsY, mouse.x >= card.pictureX, mouse.x < card.pictureX + 3 {
+                    return [.feed(.toggleLike(photoID: feed.photos[index].id))]
+                }
+                return [.openViewer(photoID: feed.photos[index].id)]
+            }
+            return showed(layout: layout, ui: ui, area: area)
+        case .resize:
+            return []
+        }
+    }
+
+    /// Tells the feed how far down the user has come, so the next page is asked for in time.
+    private func showed(layout: FeedLayout, ui: UIState, area: Rect) -> [AppViewModel.Event] {
+        let lastLine = ui.feedTop + area.height - 1
+        let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.isEmpty ? 0 : layout.cards.count - 1)
+        return [.feed(.showedItem(index: max(index, ui.feedSelected)))]
+    }
+
+    private func handleModal(_ input: InputEvent, ui: inout UIState) -> [AppViewModel.Event] {
+        guard case let .key(key) = input else { return [] }
+        switch key {
+        case .left, .right, .tab, .backTab, .character("h"), .character("l"):
+            ui.modalFocus = ui.modalFocus == 0 ? 1 : 0
+        case .enter, .character(" "):
+            let focus = ui.modalFocus
+            ui.modalFocus = 0
+            return [.feed(focus == 0 ? .modalTryAgain : .modalCancel)]
+        case .escape, .character("q"):
+            ui.modalFocus = 0
+            return [.feed(.modalCancel)]
+        default:
+            break
+        }
+        return []
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

@@ -1,0 +1,34 @@
+/// A key the user pressed, as the screens understand it.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case enter, escape, tab, backTab, backspace
+    /// Ctrl-C.
+    case interrupt
+}
+
+public struct MouseEvent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case press
+        case wheelUp
+        case wheelDown
+    }
+
+    public var x: Int
+    public var y: Int
+    public var kind: Kind
+
+    public init(x: Int, y: Int, kind: Kind) {
+        self.x = x
+        self.y = y
+        self.kind = kind
+    }
+}
+
+/// Everything the terminal tells the app.
+public enum InputEvent: Equatable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize
+}

@@ -1,0 +1,96 @@
+import ImageFeedCore
+
+/// Drawing pieces shared by the screens.
+public enum Widgets {
+    /// A framed box with an optional title, its inside cleared in `style`.
+    public static func box(_ rect: Rect, title: String?, style: CellStyle, theme: Theme, into buffer: inout CellBuffer) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let glyphs = theme.box
+        buffer.fill(rect, with: Cell(" ", style: style))
+        for x in (rect.x + 1)..<(rect.maxX - 1) {
+            buffer[x, rect.y] = Cell(glyphs.horizontal, style: style)
+            buffer[x, rect.maxY - 1] = Cell(glyphs.horizontal, style: style)
+        }
+        for y in (rect.y + 1)..<(rect.maxY - 1) {
+            buffer[rect.x, y] = Cell(glyphs.vertical, style: style)
+            buffer[rect.maxX - 1, y] = Cell(glyphs.vertical, style: style)
+        }
+        buffer[rect.x, rect.y] = Cell(glyphs.topLeft, style: style)
+        buffer[rect.maxX - 1, rect.y] = Cell(glyphs.topRight, style: style)
+        buffer[rect.x, rect.maxY - 1] = Cell(glyphs.bottomLeft, style: style)
+        buffer[rect.maxX - 1, rect.maxY - 1] = Cell(glyphs.bottomRight, style: style)
+        if let title, !title.isEmpty {
+            var titleStyle = style
+            titleStyle.bold = true
+            buffer.write(" \(title) ", x: rect.x + 2, y: rect.y, style: titleStyle, maxWidth: rect.width - 4, ellipsis: theme.ellipsis)
+        }
+    }
+
+    /// Splits text into lines of at most `width` cells, at spaces where it can.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if DisplayWidth.of(candidate) <= width {
+                current = candidate
+                continue
+            }
+            if !current.isEmpty { lines.append(current) }
+            var rest = word
+            while DisplayWidth.of(rest) > width {
+                var head = ""
+                for character in rest {
+                    if DisplayWidth.of(head + String(character)) > width { break }
+                    head.append(character)
+                }
+                if head.isEmpty { break }
+                lines.append(head)
+                rest = String(rest.dropFirst(head.count))
+            }
+            current = rest
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// A dialog centred in `area`: a title, a wrapped message, and buttons; `focused` is highlighted.
+    /// Returns the rectangles of the buttons, for mouse clicks.
+    @discardableResult
+    public static func modal(title: String, message: String, buttons: [String], focused: Int, in area: Rect,
+                             theme: Theme, into buffer: inout CellBuffer) -> [Rect] {
+        let width = min(area.width - 2, max(34, min(64, DisplayWidth.of(message) + 6)))
+        guard width >= 12 else { return [] }
+        let lines = wrap(message, width: width - 4)
+        let height = min(area.height, lines.count + 5)
+        let rect = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+        box(rect, title: title, style: theme.modal, theme: theme, into: &buffer)
+        for (index, line) in lines.prefix(max(0, height - 5)).enumerated() {
+            buffer.write(line, x: rect.x + 2, y: rect.y + 2 + index, style: theme.modal, maxWidth: width - 4)
+        }
+        var rects: [Rect] = []
+        let labels = buttons.map { "[ \($0) ]" }
+        let total = labels.reduce(0) { $0 + DisplayWidth.of($1) } + 2 * (labels.count - 1)
+        var x = rect.x + max(2, (width - total) / 2)
+        let y = rect.maxY - 2
+        for (index, label) in labels.enumerated() {
+            let written = buffer.write(label, x: x, y: y, style: index == focused ? theme.focusedButton : theme.modal.merging(theme.button))
+            rects.append(Rect(x: x, y: y, width: written, height: 1))
+            x += written + 2
+        }
+        return rects
+    }
+}
+
+extension CellStyle {
+    /// This style with the other's text attributes added (colours stay).
+    func merging(_ other: CellStyle) -> CellStyle {
+        var merged = self
+        merged.bold = bold || other.bold
+        merged.dim = dim || other.dim
+        merged.reverse = reverse || other.reverse
+        merged.underline = underline || other.underline
+        return merged
+    }
+}
