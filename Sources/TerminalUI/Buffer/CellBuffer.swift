@@ -32,6 +32,8 @@ public struct CellBuffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// What marks text cut short when a call gives no other: "…", or "~" on terminals without Unicode.
+    public var ellipsis = "…"
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -61,8 +63,9 @@ public struct CellBuffer: Equatable, Sendable {
     /// does not fit. Returns the number of cells written. Control characters must have been removed.
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil,
-                               ellipsis: String = "…") -> Int {
+                               ellipsis: String? = nil) -> Int {
         guard y >= 0, y < height else { return 0 }
+        let ellipsis = ellipsis ?? self.ellipsis
         let limit = min(maxWidth ?? (width - x), width - x)
         guard limit > 0 else { return 0 }
         let total = DisplayWidth.of(text)

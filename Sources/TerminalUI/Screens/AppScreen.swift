@@ -32,6 +32,7 @@ public struct AppScreen {
 
     public func render(_ app: AppState, ui: UIState, pictures: PictureProvider, into buffer: inout CellBuffer) {
         buffer.fill(buffer.bounds)
+        buffer.ellipsis = theme.ellipsis
         let width = buffer.width
         let height = buffer.height
         if Self.isTooSmall(width: width, height: height) {
@@ -62,8 +63,8 @@ public struct AppScreen {
     }
 
     private func renderTooSmall(into buffer: inout CellBuffer) {
-        let lines = ["Terminal too small", "ImageFeed needs at least \(Self.minimumWidth)x\(Self.minimumHeight);",
-                     "this one is \(buffer.width)x\(buffer.height).", "Make it larger, or press q to quit."]
+        let lines = ["Terminal too small", "Needs \(Self.minimumWidth)x\(Self.minimumHeight), is \(buffer.width)x\(buffer.height).",
+                     "Enlarge it, or press q."]
         let top = max(0, (buffer.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
             buffer.writeCentered(line, in: buffer.bounds, y: top + index, style: index == 0 ? theme.error : .plain)
@@ -72,7 +73,8 @@ public struct AppScreen {
 
     /// The tab bar's tabs, with where each is drawn (for clicks).
     public func tabRects(width: Int) -> [(Tab, Rect)] {
-        var x = DisplayWidth.of(" ImageFeed ") + 1
+        // The name goes first when there is room for it and the tabs.
+        var x = showsBrand(width: width) ? DisplayWidth.of(" ImageFeed ") + 1 : 0
         return Tab.allCases.map { tab in
             let label = " \(tab.rawValue + 1) \(tab.title) "
             let rect = Rect(x: x, y: 0, width: DisplayWidth.of(label), height: 1)
@@ -81,11 +83,16 @@ public struct AppScreen {
         }
     }
 
+    private func showsBrand(width: Int) -> Bool {
+        let tabs = Tab.allCases.reduce(0) { $0 + DisplayWidth.of(" \($1.rawValue + 1) \($1.title) ") + 1 }
+        return DisplayWidth.of(" ImageFeed ") + 1 + tabs <= width
+    }
+
     private func renderTabBar(_ app: AppState, into buffer: inout CellBuffer) {
         buffer.fill(Rect(x: 0, y: 0, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
         var brand = theme.bar
         brand.bold = true
-        buffer.write(" ImageFeed ", x: 0, y: 0, style: brand)
+        if showsBrand(width: buffer.width) { buffer.write(" ImageFeed ", x: 0, y: 0, style: brand) }
         for (tab, rect) in tabRects(width: buffer.width) {
             buffer.write(" \(tab.rawValue + 1) \(tab.title) ", x: rect.x, y: 0, style: tab == app.tab ? theme.activeTab : theme.bar)
         }

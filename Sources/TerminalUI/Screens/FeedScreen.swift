@@ -29,7 +29,7 @@ public struct FeedScreen {
                        into buffer: inout CellBuffer) {
         switch feed.phase {
         case .loading:
-            centred(["\(theme.spinner(ui.tick)) Loading the feed…"], styles: [theme.accent], in: area, into: &buffer)
+            centred(["\(theme.spinner(ui.tick)) Loading the feed\(theme.dots)"], styles: [theme.accent], in: area, into: &buffer)
             return
         case let .failed(error):
             centred(["Couldn't load the feed", error.message, "Press r to try again."],
@@ -53,7 +53,7 @@ public struct FeedScreen {
             let y = area.y + footerLine - top
             switch feed.nextPage {
             case .loading:
-                buffer.write("\(theme.spinner(ui.tick)) Loading more photos…", x: 2, y: y, style: theme.accent)
+                buffer.write("\(theme.spinner(ui.tick)) Loading more photos\(theme.dots)", x: 2, y: y, style: theme.accent)
             case let .failed(_, error):
                 let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
                 buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,

@@ -27,7 +27,7 @@ public struct ViewerScreen {
             buffer.draw(picture, x: rect.x + (rect.width - picture.columns) / 2, y: rect.y + (rect.height - picture.rows) / 2)
         case let .loading(placeholder):
             if let placeholder { buffer.draw(placeholder, x: rect.x, y: rect.y) }
-            buffer.writeCentered(" \(theme.spinner(ui.tick)) Loading the photo… ", in: rect, y: rect.y + rect.height / 2, style: theme.title)
+            buffer.writeCentered(" \(theme.spinner(ui.tick)) Loading the photo\(theme.dots) ", in: rect, y: rect.y + rect.height / 2, style: theme.title)
         case .failed:
             buffer.fill(rect, with: Cell(" ", style: theme.placeholder))
             buffer.writeCentered("Photo unavailable", in: rect, y: rect.y + rect.height / 2, style: theme.placeholder)
@@ -79,7 +79,7 @@ public struct ViewerScreen {
                 let empty = theme.unicode ? "░" : "."
                 line = "Downloading \(String(repeating: full, count: filled))\(String(repeating: empty, count: barWidth - filled)) \(Int(fraction * 100))%"
             } else {
-                line = "\(theme.spinner(tick)) Downloading…"
+                line = "\(theme.spinner(tick)) Downloading\(theme.dots)"
             }
         } else if let notice = viewer.notice {
             line = UntrustedText.sanitize(notice)

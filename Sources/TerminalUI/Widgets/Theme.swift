@@ -15,6 +15,8 @@ public struct Theme: Sendable {
     public var heartFull: String { unicode ? "♥" : "<3" }
     public var heartEmpty: String { unicode ? "♡" : "<3" }
     public var ellipsis: String { unicode ? "…" : "~" }
+    /// Trails "Loading…": the ellipsis character, or three dots.
+    public var dots: String { unicode ? "…" : "..." }
     public var selectionBar: String { unicode ? "▌" : ">" }
     public var bullet: String { unicode ? "·" : "-" }
     public var spinnerFrames: [String] { unicode ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : ["|", "/", "-", "\\"] }

@@ -1,0 +1,105 @@
+import Foundation
+import ImageFeedCore
+import XCTest
+
+final class ViewerViewModelTests: XCTestCase {
+    private func viewer(liked: Bool = false) -> ViewerState {
+        var photo = makePhoto("v", liked: liked, likes: 5)
+        photo.links.html = URL(string: "https://unsplash.com/photos/v")
+        return ViewerState(photo: photo)
+    }
+
+    func test_zoom_stepsAndStaysWithinLimits() {
+        var state = viewer()
+        _ = ViewerViewModel.update(&state, .zoomOut)
+        XCTAssertEqual(state.zoom, 1, "never smaller than the fitted photo")
+        for _ in 0..<20 { _ = ViewerViewModel.update(&state, .zoomIn) }
+        XCTAssertEqual(state.zoom, ViewerState.maximumZoom)
+        for _ in 0..<20 { _ = ViewerViewModel.update(&state, .zoomOut) }
+        XCTAssertEqual(state.zoom, 1)
+    }
+
+    func test_pan_onlyWhenZoomed_andNeverOutsideThePhoto() {
+        var state = viewer()
+        _ = ViewerViewModel.update(&state, .pan(dx: 1, dy: 0))
+        XCTAssertEqual(state.panX, 0, "nothing to pan at fit")
+        _ = ViewerViewModel.update(&state, .zoomIn)
+        _ = ViewerViewModel.update(&state, .zoomIn) // 2.25x: the centre may move (1 - 1/2.25)/2 each way
+        for _ in 0..<10 { _ = ViewerViewModel.update(&state, .pan(dx: 0.25, dy: -0.25)) }
+        XCTAssertEqual(state.panX, (1 - 1 / 2.25) / 2, accuracy: 1e-9)
+        XCTAssertEqual(state.panY, -(1 - 1 / 2.25) / 2, accuracy: 1e-9)
+        for _ in 0..<5 { _ = ViewerViewModel.update(&state, .zoomOut) }
+        XCTAssertEqual(state.panX, 0, "zooming out pulls the view back inside")
+    }
+
+    func test_rotate_turnsByQuarters_andResetUndoesEverything() {
+        var state = viewer()
+        for _ in 0..<5 { _ = ViewerViewModel.update(&state, .rotate) }
+        XCTAssertEqual(state.quarterTurns, 1)
+        _ = ViewerViewModel.update(&state, .zoomIn)
+        _ = ViewerViewModel.update(&state, .pan(dx: 0.2, dy: 0.2))
+        _ = ViewerViewModel.update(&state, .reset)
+        XCTAssertEqual(state.zoom, 1)
+        XCTAssertEqual(state.panX, 0)
+        XCTAssertEqual(state.quarterTurns, 0)
+    }
+
+    func test_like_success_turnsHeartRed() {
+        var state = viewer()
+        XCTAssertEqual(ViewerViewModel.update(&state, .toggleLike), [.setLike(photoID: "v", liked: true)])
+        XCTAssertEqual(ViewerViewModel.update(&state, .toggleLike), [], "a second press while in flight sends nothing")
+        _ = ViewerViewModel.update(&state, .likeFinished(liked: true, .success(makePhoto("v", liked: true, likes: 6))))
+        XCTAssertTrue(state.photo.likedByUser)
+        XCTAssertEqual(state.photo.likes, 6)
+        XCTAssertFalse(state.likeInFlight)
+    }
+
+    func test_like_failure_showsTryAgainThatRepeatsIt() {
+        var state = viewer(liked: true)
+        _ = ViewerViewModel.update(&state, .toggleLike)
+        _ = ViewerViewModel.update(&state, .likeFinished(liked: false, .failure(.timeout)))
+        XCTAssertEqual(state.modal, .likeFailed(liked: false, .timeout))
+        XCTAssertTrue(state.photo.likedByUser, "nothing changes on failure")
+        XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [.setLike(photoID: "v", liked: false)])
+        XCTAssertNil(state.modal)
+    }
+
+    func test_share_copiesThePageLinkAndSaysSo() {
+        var state = viewer()
+        XCTAssertEqual(ViewerViewModel.update(&state, .share), [.share(URL(string: "https://unsplash.com/photos/v")!)])
+        _ = ViewerViewModel.update(&state, .shared(opened: false))
+        XCTAssertEqual(state.notice, "Link copied to the clipboard: https://unsplash.com/photos/v")
+    }
+
+    func test_share_withoutLink_saysThereIsNone() {
+        var state = ViewerState(photo: makePhoto("x"))
+        XCTAssertEqual(ViewerViewModel.update(&state, .share), [])
+        XCTAssertNotNil(state.notice)
+    }
+
+    func test_download_progressThenWhereItWent() {
+        var state = viewer()
+        XCTAssertEqual(ViewerViewModel.update(&state, .download), [.download(state.photo)])
+        XCTAssertEqual(ViewerViewModel.update(&state, .download), [], "one download at a time")
+        _ = ViewerViewModel.update(&state, .downloadProgress(0.5))
+        XCTAssertEqual(state.download, .running(0.5))
+        _ = ViewerViewModel.update(&state, .downloadFinished(.success("/tmp/p.jpg")))
+        XCTAssertEqual(state.download, .finished(path: "/tmp/p.jpg"))
+        XCTAssertEqual(state.notice, "Saved to /tmp/p.jpg")
+    }
+
+    func test_download_failure_offersTryAgain() {
+        var state = viewer()
+        _ = ViewerViewModel.update(&state, .download)
+        _ = ViewerViewModel.update(&state, .downloadFinished(.failure(.server(status: 500))))
+        guard case .downloadFailed = state.modal else { return XCTFail("expected the download dialog") }
+        XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [.download(state.photo)])
+    }
+
+    func test_imageFailure_showsModalWhoseTryAgainReloads() {
+        var state = viewer()
+        _ = ViewerViewModel.update(&state, .imageFailed(.notFound))
+        XCTAssertEqual(state.modal, .loadFailed(.notFound))
+        XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [.reloadImage])
+    }
+}

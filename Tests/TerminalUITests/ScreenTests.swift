@@ -1,0 +1,180 @@
+import ImageFeedCore
+import TerminalImage
+import TerminalUI
+import XCTest
+
+/// The screens rendered into a cell buffer and compared with golden text.
+final class ScreenTests: XCTestCase {
+    func test_loading() {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .start)
+        XCTAssertEqual(render(state), [
+            " 1 Feed   2 Search   3 Profile",
+            "",
+            "",
+            "",
+            "",
+            "         | Loading the feed...",
+            "",
+            "",
+            "",
+            "",
+            "",
+            " j/k move  Enter open  l like  r relo~",
+        ])
+    }
+
+    func test_content_showsCardsWithHeartAuthorDateAndCaption() {
+        let state = loadedState([photo("a"), photo("b", liked: true, likes: 10, author: "Bo")])
+        XCTAssertEqual(render(state, width: 60, height: 16), [
+            " ImageFeed   1 Feed   2 Search   3 Profile",
+            "> ########################################################",
+            "> ########################################################",
+            "> ########################################################",
+            "> ########################################################",
+            "> ########################################################",
+            "> ########################################################",
+            "> ########################################################",
+            "> <3 3  Ann Author  21 Nov 2025  A photo",
+            "",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            " j/k move  Enter open  l like  r reload  Tab panes ~ online",
+        ])
+    }
+
+    func test_likeInFlight_showsSpinnerInsteadOfHeart() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "a")))
+        let lines = render(state, width: 60, height: 16)
+        XCTAssertEqual(lines[8], "> | 3  Ann Author  21 Nov 2025  A photo")
+    }
+
+    func test_likeFailure_showsTryAgainModal() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "a")))
+        _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "a", liked: true, .failure(.server(status: 503)))))
+        let lines = render(state, width: 60, height: 16)
+        XCTAssertEqual(Array(lines[3...10]), [
+            "> ########################################################",
+            ">+- Couldn't like the photo ------------------------------+",
+            ">|                                                        |",
+            ">| The photo service is having trouble (HTTP 503). Try    |",
+            ">| again in a moment. Try again?                          |",
+            ">|                                                        |",
+            " |               [ Try again ]  [ Cancel ]                |",
+            " +--------------------------------------------------------+",
+        ])
+    }
+
+    func test_firstPageError_saysWhatAndHowToRetry() {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .start)
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 1, .failure(.noConnection("cannot connect to api.unsplash.com")))))
+        let text = render(state, width: 60, height: 16).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Couldn't load the feed"))
+        XCTAssertTrue(text.contains("No connection to the photo service"))
+        XCTAssertTrue(text.contains("Press r to try again."))
+    }
+
+    func test_loadingAndFailedPictures() {
+        let state = loadedState([photo("a")])
+        let pictures = StubPictures()
+        pictures.slot = { _ in .loading(nil) }
+        XCTAssertEqual(render(state, width: 60, height: 16, pictures: pictures)[4], ">                            |")
+        pictures.slot = { _ in .failed }
+        XCTAssertEqual(render(state, width: 60, height: 16, pictures: pictures)[4], ">                    Photo unavailable")
+    }
+
+    func test_nextPageRows_loadingAndError() {
+        var state = loadedState([photo("a", width: 400, height: 50)])
+        _ = AppViewModel.update(&state, .feed(.showedItem(index: 0)))
+        XCTAssertEqual(render(state, width: 60, height: 16)[7], "  | Loading more photos...")
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 2, .failure(.server(status: 500)))))
+        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.hasPrefix("  Couldn't load more: The photo service") })
+    }
+
+    func test_networkText_isShownInert() {
+        let hostile = photo("a", author: "Eve\u{1B}]52;c;aGk=\u{07}\u{1B}[31m", description: "x\u{202E}gpj.exe\u{1B}[2J")
+        let lines = render(loadedState([hostile]), width: 60, height: 16)
+        XCTAssertEqual(lines[8], "> <3 3  Eve  21 Nov 2025  xgpj.exe")
+        XCTAssertFalse(lines.joined().contains("\u{1B}"))
+    }
+
+    func test_viewer_fitsThePhotoAndCredits() {
+        var state = loadedState([photo("a", width: 200, height: 100)])
+        _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
+        XCTAssertEqual(render(state, width: 40, height: 12), [
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+            "",
+            " <3 3  Photo by Ann Author on Unsplash",
+        ])
+    }
+
+    func test_viewer_tallPhotoIsCentred() {
+        var state = loadedState([photo("a", width: 100, height: 200)])
+        _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
+        let lines = render(state, width: 40, height: 12)
+        XCTAssertEqual(lines[0], "              @@@@@@@@@@@")
+        XCTAssertEqual(lines[10], "              @@@@@@@@@@@")
+    }
+
+    func test_viewer_noticeAndDownloadProgress() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
+        _ = AppViewModel.update(&state, .viewer(.download))
+        _ = AppViewModel.update(&state, .viewer(.downloadProgress(0.5)))
+        XCTAssertEqual(render(state, width: 60, height: 16)[14], " Downloading ##########.......... 50%")
+        _ = AppViewModel.update(&state, .viewer(.downloadFinished(.success("/home/u/Pictures/image-feed/ann-a.jpg"))))
+        XCTAssertEqual(render(state, width: 60, height: 16)[14], " Saved to /home/u/Pictures/image-feed/ann-a.jpg")
+    }
+
+    func test_tooSmall() {
+        XCTAssertEqual(render(loadedState([photo("a")]), width: 30, height: 8), [
+            "",
+            "",
+            "      Terminal too small",
+            "    Needs 40x12, is 30x8.",
+            "   Enlarge it, or press q.",
+            "",
+            "",
+            "",
+        ])
+    }
+
+    func test_comingPanes_sayWhatIsComing() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .selectTab(.search))
+        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Search is coming") })
+        _ = AppViewModel.update(&state, .selectTab(.profile))
+        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Profile is coming") })
+    }
+
+    func test_help_listsTheKeys() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .toggleHelp)
+        let text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Keys"))
+        XCTAssertTrue(text.contains("Ctrl-C"))
+        XCTAssertTrue(text.contains("viewer: zoom in / out"))
+    }
+
+    func test_unicodeTheme_usesHeartsAndHalfBlocks() {
+        let state = loadedState([photo("a", liked: true)])
+        let lines = render(state, width: 60, height: 16, theme: unicodeTheme)
+        XCTAssertTrue(lines[8].contains("♥ 3"), lines[8])
+        XCTAssertTrue(lines[1].hasPrefix("▌"))
+    }
+}
