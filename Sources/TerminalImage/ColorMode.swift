@@ -33,8 +33,15 @@ public enum Palette {
 
     /// The palette index (16...255) nearest to a colour. Indexes 0–15 are left out: themes redefine them.
     public static func nearest256(_ color: RGB) -> UInt8 {
-        lookup256[lookupIndex(color)]
+        exact256[color] ?? lookup256[lookupIndex(color)]
     }
+
+    /// Colours that are in the palette map to themselves, whatever the table's rounding says.
+    private static let exact256: [RGB: UInt8] = {
+        var table: [RGB: UInt8] = [:]
+        for index in 16..<256 where table[xterm256[index]] == nil { table[xterm256[index]] = UInt8(index) }
+        return table
+    }()
 
     /// The ANSI colour index (0...15) nearest to a colour.
     public static func nearest16(_ color: RGB) -> UInt8 {

@@ -1,0 +1,32 @@
+import TerminalImage
+import TerminalUI
+import XCTest
+
+final class ViewerRenderingTests: XCTestCase {
+    // 2x1: red, blue.
+    let image = RGBImage(width: 2, height: 1, pixels: [255, 0, 0, 0, 0, 255])
+
+    func test_rotate_quarterTurnsClockwise() {
+        let once = ViewerRendering.rotate(image, quarterTurns: 1)
+        XCTAssertEqual(once.width, 1)
+        XCTAssertEqual(once.height, 2)
+        XCTAssertTrue(once.pixel(x: 0, y: 0) == (255, 0, 0), "the left end goes to the top")
+        let twice = ViewerRendering.rotate(image, quarterTurns: 2)
+        XCTAssertTrue(twice.pixel(x: 0, y: 0) == (0, 0, 255))
+        let thrice = ViewerRendering.rotate(image, quarterTurns: 3)
+        XCTAssertTrue(thrice.pixel(x: 0, y: 0) == (0, 0, 255))
+        XCTAssertEqual(ViewerRendering.rotate(image, quarterTurns: 4), image)
+    }
+
+    func test_zoom_showsThePartAroundThePanCentre() {
+        let blitter = HalfBlockBlitter(mode: .truecolor)
+        let wide = RGBImage(width: 4, height: 2, pixels: [
+            255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255,
+            255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255,
+        ])
+        let left = ViewerRendering.render(wide, columns: 1, rows: 1, view: ViewTransform(zoom: 2, panX: -0.25), blitter: blitter)
+        XCTAssertEqual(left[0, 0].background, .rgb(RGB(255, 0, 0)))
+        let right = ViewerRendering.render(wide, columns: 1, rows: 1, view: ViewTransform(zoom: 2, panX: 0.25), blitter: blitter)
+        XCTAssertEqual(right[0, 0].background, .rgb(RGB(0, 0, 255)))
+    }
+}
