@@ -234,21 +234,11 @@ public struct FeedScreen {
     }
 
     private func handleModal(_ input: InputEvent, ui: inout UIState) -> [AppViewModel.Event] {
-        guard case let .key(key) = input else { return [] }
-        switch key {
-        case .left, .right, .tab, .backTab, .character("h"), .character("l"):
-            ui.modalFocus = ui.modalFocus == 0 ? 1 : 0
-        case .enter, .character(" "):
-            let focus = ui.modalFocus
-            ui.modalFocus = 0
-            return [.feed(focus == 0 ? .modalTryAgain : .modalCancel)]
-        case .escape, .character("q"):
-            ui.modalFocus = 0
-            return [.feed(.modalCancel)]
-        default:
-            break
+        switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
+        case .first: [.feed(.modalTryAgain)]
+        case .second: [.feed(.modalCancel)]
+        case nil: []
         }
-        return []
     }
 }
 

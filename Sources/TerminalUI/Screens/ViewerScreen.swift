@@ -94,21 +94,11 @@ public struct ViewerScreen {
 
     public func handle(_ input: InputEvent, viewer: ViewerState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         if viewer.modal != nil {
-            guard case let .key(key) = input else { return [] }
-            switch key {
-            case .left, .right, .tab, .backTab, .character("h"), .character("l"):
-                ui.modalFocus = ui.modalFocus == 0 ? 1 : 0
-            case .enter, .character(" "):
-                let focus = ui.modalFocus
-                ui.modalFocus = 0
-                return [.viewer(focus == 0 ? .modalTryAgain : .modalDismiss)]
-            case .escape, .character("q"):
-                ui.modalFocus = 0
-                return [.viewer(.modalDismiss)]
-            default:
-                break
+            switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
+            case .first: return [.viewer(.modalTryAgain)]
+            case .second: return [.viewer(.modalDismiss)]
+            case nil: return []
             }
-            return []
         }
         let zoomed = viewer.zoom > 1
         var events: [ViewerViewModel.Event] = []

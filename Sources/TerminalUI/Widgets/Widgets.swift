@@ -55,6 +55,30 @@ public enum Widgets {
         return lines
     }
 
+    /// Which button of a two-button dialog a key chose: arrows, Tab, h and l move the focus, Enter or
+    /// Space press the focused one, Esc and q press the second ("Cancel").
+    public enum ModalChoice: Equatable {
+        case first
+        case second
+    }
+
+    public static func modalChoice(_ input: InputEvent, focus: inout Int) -> ModalChoice? {
+        guard case let .key(key) = input else { return nil }
+        switch key {
+        case .left, .right, .tab, .backTab, .character("h"), .character("l"):
+            focus = focus == 0 ? 1 : 0
+            return nil
+        case .enter, .character(" "):
+            defer { focus = 0 }
+            return focus == 0 ? .first : .second
+        case .escape, .character("q"):
+            focus = 0
+            return .second
+        default:
+            return nil
+        }
+    }
+
     /// A dialog centred in `area`: a title, a wrapped message, and buttons; `focused` is highlighted.
     /// Returns the rectangles of the buttons, for mouse clicks.
     @discardableResult
