@@ -117,9 +117,7 @@ extension SandboxServer {
 
     func token(_ request: Request) async -> Response {
         let faults = state.takeFaults(for: "oauth-token")
-        for fault in faults where fault.kind == .latency {
-            try? await Task.sleep(nanoseconds: UInt64(fault.argument ?? 0) * 1_000_000)
-        }
+        await waitOutLatency(faults)
         if let status = faults.first(where: { $0.kind == .status })?.argument {
             return Self.errors(Self.status(status), [Self.status(status).reasonPhrase])
         }

@@ -135,9 +135,7 @@ public final class SandboxServer: Sendable {
     private func api(_ request: Request, route: String,
                      _ handler: (Caller) throws -> Response) async -> Response {
         let faults = state.takeFaults(for: route)
-        for fault in faults where fault.kind == .latency {
-            try? await Task.sleep(nanoseconds: UInt64(fault.argument ?? 0) * 1_000_000)
-        }
+        await waitOutLatency(faults)
         let caller: Caller
         do {
             caller = try authenticate(request)
@@ -173,6 +171,13 @@ public final class SandboxServer: Sendable {
         response.headers[limitName] = String(settings.rateLimit)
         response.headers[remainingName] = String(quota.remaining)
         return await applyBodyFaults(faults, to: response)
+    }
+
+    /// The added latency of the faults that apply to a request.
+    func waitOutLatency(_ faults: [FaultRule]) async {
+        for fault in faults where fault.kind == .latency {
+            try? await Task.sleep(nanoseconds: UInt64(fault.argument ?? 0) * 1_000_000)
+        }
     }
 
     private func applyBodyFaults(_ faults: [FaultRule], to response: Response) async -> Response {
@@ -347,9 +352,7 @@ public final class SandboxServer: Sendable {
 
     private func image(_ request: Request, file: URL) async -> Response {
         let faults = state.takeFaults(for: "image")
-        for fault in faults where fault.kind == .latency {
-            try? await Task.sleep(nanoseconds: UInt64(fault.argument ?? 0) * 1_000_000)
-        }
+        await waitOutLatency(faults)
         if let status = faults.first(where: { $0.kind == .status })?.argument {
             return Self.errors(Self.status(status), [Self.status(status).reasonPhrase])
         }

@@ -97,9 +97,12 @@ public struct CellBuffer: Equatable, Sendable {
         write(text, x: rect.x + (rect.width - textWidth) / 2, y: y, style: style, maxWidth: rect.width)
     }
 
-    /// Copies a picture's cells with its top-left corner at (x, y).
-    public mutating func draw(_ picture: CellPicture, x: Int, y: Int) {
-        for row in 0..<picture.rows where y + row >= 0 && y + row < height {
+    /// Copies a picture's cells with its top-left corner at (x, y); only rows inside `clip` (when given)
+    /// and inside the buffer are written.
+    public mutating func draw(_ picture: CellPicture, x: Int, y: Int, clip: Rect? = nil) {
+        let top = max(0, clip?.y ?? 0)
+        let bottom = min(height, clip?.maxY ?? height)
+        for row in 0..<picture.rows where y + row >= top && y + row < bottom {
             for column in 0..<picture.columns where x + column >= 0 && x + column < width {
                 let cell = picture[column, row]
                 cells[(y + row) * width + x + column] = Cell(

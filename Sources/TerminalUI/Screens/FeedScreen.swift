@@ -92,9 +92,9 @@ public struct FeedScreen {
         let pictureRect = Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows)
         switch slot {
         case let .ready(picture):
-            draw(picture, at: pictureRect, clip: area, into: &buffer)
+            buffer.draw(picture, x: pictureRect.x, y: pictureRect.y, clip: area)
         case let .loading(placeholder):
-            if let placeholder { draw(placeholder, at: pictureRect, clip: area, into: &buffer) }
+            if let placeholder { buffer.draw(placeholder, x: pictureRect.x, y: pictureRect.y, clip: area) }
             let middle = pictureRect.y + pictureRect.height / 2
             if visible(middle) {
                 var style = theme.title
@@ -140,17 +140,6 @@ public struct FeedScreen {
         if selected {
             for y in max(area.y, pictureTop)..<min(area.maxY, pictureTop + card.height - 1) {
                 buffer[0, y] = Cell(theme.selectionBar, style: theme.accent)
-            }
-        }
-    }
-
-    private func draw(_ picture: CellPicture, at rect: Rect, clip: Rect, into buffer: inout CellBuffer) {
-        for row in 0..<min(picture.rows, rect.height) {
-            let y = rect.y + row
-            guard y >= clip.y, y < clip.maxY else { continue }
-            for column in 0..<min(picture.columns, rect.width) {
-                let cell = picture[column, row]
-                buffer[rect.x + column, y] = Cell(String(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
             }
         }
     }
