@@ -2,12 +2,13 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 
-# Debian packages the build and the tests need (headers of the C libraries, tmux for end-to-end tests).
-DEB_PACKAGES := libncurses-dev libjpeg62-turbo-dev libpng-dev libsqlite3-dev tmux pkg-config
+# Debian packages the build and the tests need (headers of the C libraries, tmux for end-to-end tests,
+# ncurses-term for terminal types such as xterm-direct).
+DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libsqlite3-dev tmux pkg-config
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
 PY_PACKAGES :=
 
-.PHONY: all deps build demo test sandbox clean
+.PHONY: all deps build demo test bench sandbox clean
 
 all: build
 
@@ -23,6 +24,9 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+bench: deps
+	$(SWIFT) run -c release image-feed-bench
 
 sandbox: deps
 	$(SWIFT) run unsplash-sandbox --port 8765

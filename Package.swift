@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "image-feed", targets: ["image-feed"]),
         .executable(name: "unsplash-sandbox", targets: ["unsplash-sandbox"]),
+        .executable(name: "image-feed-bench", targets: ["image-feed-bench"]),
         .library(name: "ImageFeedCore", targets: ["ImageFeedCore"]),
         .library(name: "UnsplashAPI", targets: ["UnsplashAPI"]),
     ],
@@ -76,6 +77,17 @@ let package = Package(
             name: "image-feed",
             dependencies: [
                 "ImageFeedApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "image-feed-bench",
+            dependencies: [
+                "ImageFeedApp",
+                "ImageFeedCore",
+                "TerminalImage",
+                "TerminalUI",
+                "UnsplashSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

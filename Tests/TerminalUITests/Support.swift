@@ -65,5 +65,7 @@ final class TestBackend: TerminalBackend {
     func draw(_ buffer: CellBuffer) { frames.append(buffer) }
     func readInput(timeout: Int) -> InputEvent? { input.isEmpty ? nil : input.removeFirst() }
     func wake() {}
+    private(set) var invalidations = 0
+    func invalidate() { invalidations += 1 }
     func restore() {}
 }

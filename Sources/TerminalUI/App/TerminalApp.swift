@@ -26,6 +26,8 @@ public final class TerminalApp {
             wake()
         }
 
+        var isEmpty: Bool { lock.withLock { messages.isEmpty } }
+
         func take() -> [Message] {
             lock.withLock {
                 defer { messages.removeAll(keepingCapacity: true) }
@@ -109,11 +111,16 @@ public final class TerminalApp {
     }
 
     public func handle(_ input: InputEvent) {
+        if input == .key(.redraw) { backend.invalidate() }
         for event in screen.handle(input, app: state, ui: &ui, width: backend.width, height: backend.height) {
             dispatch(event)
         }
         dirty = true
     }
+
+    /// Whether anything is still on its way (pictures, pages, likes, a download): the benchmarks wait for
+    /// this to settle before they press a key.
+    public var isBusy: Bool { isAnimating || !inbox.isEmpty }
 
     private var isAnimating: Bool {
         pipeline.isBusy || state.feed.phase == .loading || !state.feed.likesInFlight.isEmpty

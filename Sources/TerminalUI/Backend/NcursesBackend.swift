@@ -26,8 +26,15 @@ public final class NcursesBackend: TerminalBackend {
     private let window: UnsafeMutablePointer<WINDOW>
     private var previous: CellBuffer?
     private var pairs: [PairKey: Int32] = [:]
+    /// A direct-mapped cache in front of `pairs` (frames ask for a pair per changed cell).
+    private var pairCacheKeys = [UInt64](repeating: .max, count: 4096)
+    private var pairCacheValues = [Int32](repeating: 0, count: 4096)
     private var wakePipe: [Int32] = [-1, -1]
     private var restored = false
+    private let inputDescriptor: Int32
+    private let outputDescriptor: Int32
+    private let inputFile: UnsafeMutablePointer<FILE>
+    private let outputFile: UnsafeMutablePointer<FILE>
 
     private struct PairKey: Hashable {
         var foreground: Int32
@@ -44,23 +51,41 @@ public final class NcursesBackend: TerminalBackend {
     private static let button4Pressed: mmask_t = 0o2 << 15
     private static let button5Pressed: mmask_t = 0o2 << 20
 
-    /// Opens the terminal. `environment` decides colour: `NO_COLOR` turns it off.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// Opens the terminal on standard input and output. `environment` decides colour: `NO_COLOR` turns it off.
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
+        }
+        SignalTrap.saveTerminal()
+        try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
+    }
+
+    /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks), whose type is
+    /// `environment["TERM"]`. The descriptors stay open after `restore`.
+    public init(input: Int32, output: Int32, environment: [String: String]) throws {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
         guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else {
             throw Failure.noTerminal("ImageFeed needs a terminal (TERM is \(environment["TERM"].map { "\"\($0)\"" } ?? "not set")).")
         }
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
-        }
         set_escdelay(25)
-        SignalTrap.saveTerminal()
-        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
-              let screen = newterm(nil, output, input) else {
+        // Own copies of the descriptors, so closing the FILEs leaves the caller's open.
+        let inputCopy = dup(input)
+        let outputCopy = dup(output)
+        guard inputCopy >= 0, outputCopy >= 0,
+              let outputFile = fdopen(outputCopy, "w"), let inputFile = fdopen(inputCopy, "r") else {
+            throw Failure.noTerminal("Cannot open the terminal: \(String(cString: strerror(errno))).")
+        }
+        guard let screen = newterm(term, outputFile, inputFile) else {
+            fclose(outputFile)
+            fclose(inputFile)
             throw Failure.noTerminal("The terminal type \(term) is not known to ncurses.")
         }
+        inputDescriptor = inputCopy
+        outputDescriptor = outputCopy
+        self.inputFile = inputFile
+        self.outputFile = outputFile
         self.screen = screen
         set_term(screen)
         window = imagefeed_stdscr()
@@ -114,21 +139,56 @@ public final class NcursesBackend: TerminalBackend {
             self.previous = nil
             wclear(window)
         }
-        var character = cchar_t()
-        var text: [wchar_t] = []
+        // Changed cells go to curses in runs (one call per run, not per cell); wide characters alone.
+        var run: [cchar_t] = []
+        run.reserveCapacity(buffer.width)
+        var runStart = 0
+        var style = CellStyle.plain
+        var styleBits: (attributes: attr_t, pair: Int32) = (0, 0)
+        func flush(_ y: Int) {
+            guard !run.isEmpty else { return }
+            _ = run.withUnsafeBufferPointer { mvwadd_wchnstr(window, Int32(y), Int32(runStart), $0.baseAddress, Int32($0.count)) }
+            run.removeAll(keepingCapacity: true)
+        }
         for y in 0..<buffer.height {
             for x in 0..<buffer.width {
                 let cell = buffer[x, y]
-                if let previous, previous[x, y] == cell { continue }
-                if cell.text.isEmpty { continue } // the right half of a wide character
-                text.removeAll(keepingCapacity: true)
-                let shown = unicode || cell.text.allSatisfy(\.isASCII) ? cell.text : "?"
-                for scalar in shown.unicodeScalars.prefix(4) { text.append(wchar_t(bitPattern: scalar.value)) }
-                text.append(0)
-                var pair = pairNumber(cell.style)
-                setcchar(&character, text, attributes(cell.style), 0, &pair)
-                mvwadd_wch(window, Int32(y), Int32(x), &character)
+                if let previous, previous[x, y] == cell {
+                    flush(y)
+                    continue
+                }
+                if cell.text.isEmpty { // the right half of a wide character: curses fills it in
+                    flush(y)
+                    continue
+                }
+                if cell.style != style {
+                    style = cell.style
+                    styleBits = (attributes(style), pairNumber(style))
+                }
+                var character = cchar_t()
+                // As setcchar stores a pair: the number, and its low byte in the attribute's colour bits.
+                character.attr = styleBits.attributes | (attr_t(min(styleBits.pair, 255)) << 8)
+                character.ext_color = styleBits.pair
+                let scalars = unicode || cell.text.allSatisfy(\.isASCII) ? cell.text.unicodeScalars : "?".unicodeScalars
+                var count = 0
+                withUnsafeMutableBytes(of: &character.chars) { raw in
+                    let chars = raw.bindMemory(to: wchar_t.self)
+                    for scalar in scalars where count < chars.count - 1 {
+                        chars[count] = wchar_t(bitPattern: scalar.value)
+                        count += 1
+                    }
+                }
+                let first = scalars.first.map { $0.value } ?? 32
+                if first >= 0x1100, DisplayWidth.of(cell.text) > 1 {
+                    flush(y)
+                    var single = character
+                    mvwadd_wch(window, Int32(y), Int32(x), &single)
+                    continue
+                }
+                if run.isEmpty { runStart = x }
+                run.append(character)
             }
+            flush(y)
         }
         previous = buffer
         wnoutrefresh(window)
@@ -163,12 +223,22 @@ public final class NcursesBackend: TerminalBackend {
     private func pairNumber(_ style: CellStyle) -> Int32 {
         let key = PairKey(foreground: colorNumber(style.foreground), background: colorNumber(style.background))
         if key.foreground == -1, key.background == -1 { return 0 }
+        let packed = UInt64(UInt32(bitPattern: key.foreground)) << 32 | UInt64(UInt32(bitPattern: key.background))
+        let slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        if pairCacheKeys[slot] == packed { return pairCacheValues[slot] }
+        defer {
+            if let pair = pairs[key] {
+                pairCacheKeys[slot] = packed
+                pairCacheValues[slot] = pair
+            }
+        }
         if let known = pairs[key] { return known }
         var pair = alloc_pair(key.foreground, key.background)
         if pair < 0 {
             // Out of pairs: start afresh (nothing on screen keeps its old pair once everything is redrawn).
             reset_color_pairs()
             pairs.removeAll()
+            pairCacheKeys = [UInt64](repeating: .max, count: pairCacheKeys.count)
             previous = nil
             pair = alloc_pair(key.foreground, key.background)
         }
@@ -183,7 +253,7 @@ public final class NcursesBackend: TerminalBackend {
         let sequence = "\u{1B}]52;c;\(encoded)\u{07}"
         fflush(nil)
         sequence.utf8CString.withUnsafeBufferPointer { bytes in
-            _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count - 1)
+            _ = write(outputDescriptor, bytes.baseAddress, bytes.count - 1)
         }
     }
 
@@ -191,7 +261,7 @@ public final class NcursesBackend: TerminalBackend {
 
     public func readInput(timeout: Int) -> InputEvent? {
         if let event = nextEvent() { return event }
-        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        var descriptors = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
         _ = poll(&descriptors, 2, Int32(timeout))
         if descriptors[1].revents != 0 {
@@ -199,6 +269,12 @@ public final class NcursesBackend: TerminalBackend {
             while read(wakePipe[0], &drain, drain.count) > 0 {}
         }
         return nextEvent()
+    }
+
+    public func invalidate() {
+        guard !restored else { return }
+        previous = nil
+        clearok(window, true)
     }
 
     public func wake() {
@@ -239,6 +315,9 @@ public final class NcursesBackend: TerminalBackend {
         }
         switch value {
         case 3: return .key(.interrupt)
+        case 5: return .key(.lineDown)
+        case 12: return .key(.redraw)
+        case 25: return .key(.lineUp)
         case 9: return .key(.tab)
         case 10, 13: return .key(.enter)
         case 27: return .key(.escape)
@@ -258,5 +337,7 @@ public final class NcursesBackend: TerminalBackend {
         curs_set(1)
         endwin()
         delscreen(screen)
+        fclose(outputFile)
+        fclose(inputFile)
     }
 }

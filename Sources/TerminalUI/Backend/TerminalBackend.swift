@@ -8,6 +8,8 @@ public protocol TerminalBackend: AnyObject {
     func readInput(timeout: Int) -> InputEvent?
     /// Makes a waiting `readInput` return at once; safe to call from any thread.
     func wake()
+    /// Makes the next `draw` paint every cell, whatever the terminal is believed to show (Ctrl-L).
+    func invalidate()
     /// Gives the terminal back as it was.
     func restore()
 }

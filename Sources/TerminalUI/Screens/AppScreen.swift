@@ -129,6 +129,7 @@ public struct AppScreen {
     public static let helpLines: [(String, String)] = [
         ("↑ ↓  j k", "previous / next photo (viewer: pan)"),
         ("PgUp PgDn", "a screen up / down"),
+        ("Ctrl-E Ctrl-Y, wheel", "move the list by a line (wheel: 3)"),
         ("g G  Home End", "first / last photo"),
         ("Enter, click", "open the photo full screen"),
         ("l  Space", "like / unlike"),
@@ -141,6 +142,7 @@ public struct AppScreen {
         ("d", "viewer: download the full-size photo"),
         ("Esc  q", "back; q on a pane quits"),
         ("?", "this help"),
+        ("Ctrl-L", "paint the whole screen again"),
         ("Ctrl-C", "quit from anywhere"),
     ]
 

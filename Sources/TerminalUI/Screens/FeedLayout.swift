@@ -30,8 +30,12 @@ public struct FeedLayout: Equatable, Sendable {
         var cards: [Card] = []
         var top = 0
         // Pictures leave room for the selection bar and a margin; very wide terminals get a readable column.
+        // On tall terminals a card takes at most two thirds of the list, so the next card always shows: a
+        // list to scroll through, not a slideshow (the viewer is the full-screen view). That also keeps
+        // moving to the next card from repainting the whole screen.
         let maxColumns = max(8, min(width - 4, 120))
-        let maxRows = max(3, viewportHeight - Self.detailRows - 1)
+        let fullHeight = viewportHeight - Self.detailRows - 1
+        let maxRows = max(3, fullHeight <= 24 ? fullHeight : max(24, viewportHeight * 2 / 3))
         for photo in photos {
             let width = photo.width > 0 ? photo.width : 3
             let height = photo.height > 0 ? photo.height : 2

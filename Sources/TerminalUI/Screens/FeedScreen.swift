@@ -177,6 +177,8 @@ public struct FeedScreen {
             switch key {
             case .down, .character("j"): select(ui.feedSelected + 1)
             case .up, .character("k"): select(ui.feedSelected - 1)
+            case .lineDown: scroll(by: 1)
+            case .lineUp: scroll(by: -1)
             case .pageDown: scroll(by: area.height)
             case .pageUp: scroll(by: -area.height)
             case .home, .character("g"): select(0)

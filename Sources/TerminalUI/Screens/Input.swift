@@ -6,6 +6,10 @@ public enum Key: Equatable, Sendable {
     case enter, escape, tab, backTab, backspace
     /// Ctrl-C.
     case interrupt
+    /// Ctrl-E and Ctrl-Y: move the list by one line, as in vi and less.
+    case lineDown, lineUp
+    /// Ctrl-L: paint the whole screen again.
+    case redraw
 }
 
 public struct MouseEvent: Equatable, Sendable {

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pseudo-terminal standing in for the user's terminal emulator (in the benchmarks and the backend's tests): the app draws on its slave side; a
+/// thread reads the master side as a terminal would, counting bytes.
+///
+/// A frame is over when the reader has seen every byte of it: after the frame, `endFrame` writes a marker
+/// byte (GS, which no curses output or sanitized text contains) behind it and waits for the reader to reach
+/// it. So a frame's time includes the kernel handing its bytes to the terminal, and its byte count is exact.
+public final class PseudoTerminal: @unchecked Sendable {
+    public let master: Int32
+    public let slave: Int32
+    private let lock = NSCondition()
+    private var bytesSinceMarker = 0
+    private var completedFrames: [Int] = []
+    private var received: [UInt8] = []
+    /// Whether what the terminal receives is kept (for tests; the benchmarks only count).
+    public let keepsOutput: Bool
+    private var reader: Thread?
+    private static let marker: UInt8 = 0x1D
+    // TIOCSPTLCK = _IOW('T', 0x31, int) and TIOCGPTN = _IOR('T', 0x30, unsigned int), Linux's generic
+    // ioctl encoding; C macros Swift cannot import.
+    private static let unlockRequest: UInt = 0x4004_5431
+    private static let numberRequest: UInt = 0x8004_5430
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(width: Int, height: Int, keepsOutput: Bool = false) throws {
+        self.keepsOutput = keepsOutput
+        // What posix_openpt, unlockpt and ptsname do on Linux (Swift's Glibc module leaves them out).
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, Self.unlockRequest, &unlock) == 0, ioctl(master, Self.numberRequest, &number) == 0 else {
+            throw Failure(description: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { throw Failure(description: "cannot open /dev/pts/\(number)") }
+        var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+        let thread = Thread { self.readLoop() } // ends when the descriptors close
+        thread.name = "terminal"
+        thread.start()
+        reader = thread
+    }
+
+    public func close() {
+        Glibc.close(slave)
+        Glibc.close(master)
+    }
+
+    private func readLoop() {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            if count <= 0 {
+                if count < 0, errno == EINTR { continue }
+                return
+            }
+            lock.lock()
+            if keepsOutput { received.append(contentsOf: buffer[0..<count].filter { $0 != Self.marker }) }
+            var start = 0
+            for index in 0..<count where buffer[index] == Self.marker {
+                bytesSinceMarker += index - start
+                completedFrames.append(bytesSinceMarker)
+                bytesSinceMarker = 0
+                start = index + 1
+            }
+            bytesSinceMarker += count - start
+            lock.broadcast()
+            lock.unlock()
+        }
+    }
+
+    /// Sends keys as the terminal would (bytes on the master side).
+    public func type(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// What the terminal received since the last call (with `keepsOutput`), after `endFrame`.
+    public func takeOutput() -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { received.removeAll() }
+        return received
+    }
+
+    /// Marks the end of a frame and waits until the terminal has read all of it; returns its bytes.
+    public func endFrame() -> Int {
+        var marker = Self.marker
+        _ = write(slave, &marker, 1)
+        lock.lock()
+        defer { lock.unlock() }
+        while completedFrames.isEmpty { lock.wait() }
+        return completedFrames.removeFirst()
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import ImageFeedApp
+import ImageFeedCore
+import TerminalImage
+import TerminalUI
+import UnsplashSandbox
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Measures what a user feels: how fast a key press reaches the screen, how many bytes a frame costs,
+/// how fast a photo becomes a thumbnail, how long the feed takes to appear. Run it in release:
+/// `swift run -c release image-feed-bench`.
+@main
+struct ImageFeedBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image-feed-bench",
+        abstract: "Benchmarks of ImageFeed's terminal front end, on a pseudo-terminal against the demo sandbox."
+    )
+
+    @Option(name: .long, help: "Terminal sizes to measure, as COLSxROWS (repeatable).")
+    var size: [String] = ["200x60", "80x24"]
+
+    @Option(name: .long, help: "Terminal types to measure (repeatable): xterm-256color draws with the 256-colour palette, xterm-direct with 24-bit colour.")
+    var term: [String] = ["xterm-256color", "xterm-direct"]
+
+    @Option(name: .long, help: "Key presses measured per terminal.")
+    var keys = 400
+
+    @Option(name: .long, help: "Thumbnails measured.")
+    var thumbnails = 300
+
+    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail (repeatable; default all).")
+    var only: [String] = []
+
+    mutating func run() async throws {
+        // The app draws Unicode half blocks; the benchmark's terminal speaks UTF-8 whatever the caller's locale.
+        setenv("LC_ALL", "C.UTF-8", 1)
+        let runs = only.isEmpty ? ["feed", "thumbnail"] : only
+        var report = Report()
+        report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
+        if runs.contains("thumbnail") {
+            try ThumbnailBenchmark(iterations: thumbnails).run(into: &report)
+        }
+        if runs.contains("feed") {
+            for size in try size.map(Self.parseSize) {
+                for term in term {
+                    guard Self.terminfoExists(term) else {
+                        report.note("\(term): no terminfo entry on this machine (Debian: ncurses-term); skipped")
+                        continue
+                    }
+                    try await FeedBenchmark(width: size.0, height: size.1, term: term, keys: keys).run(into: &report)
+                }
+            }
+        }
+        report.print()
+    }
+
+    static var buildMode: String {
+        #if DEBUG
+        "debug (figures are only meaningful with -c release)"
+        #else
+        "release"
+        #endif
+    }
+
+    static func parseSize(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 40, parts[1] >= 12 else {
+            throw ValidationError("A size is COLSxROWS, at least 40x12: \(text)")
+        }
+        return (parts[0], parts[1])
+    }
+
+    static func terminfoExists(_ term: String) -> Bool {
+        guard let first = term.first else { return false }
+        let hex = String(format: "%02x", first.asciiValue ?? 0)
+        return ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"].contains { folder in
+            FileManager.default.fileExists(atPath: "\(folder)/\(first)/\(term)")
+                || FileManager.default.fileExists(atPath: "\(folder)/\(hex)/\(term)")
+        }
+    }
+}
+
+/// Sorted samples and their summary figures.
+struct Samples {
+    private(set) var values: [Double] = []
+
+    mutating func add(_ value: Double) { values.append(value) }
+
+    var isEmpty: Bool { values.isEmpty }
+
+    func percentile(_ fraction: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let index = min(sorted.count - 1, max(0, Int((Double(sorted.count) * fraction).rounded(.up)) - 1))
+        return sorted[index]
+    }
+
+    var median: Double { percentile(0.5) }
+    var p99: Double { percentile(0.99) }
+}
+
+/// The printed table.
+struct Report {
+    private var rows: [(String, String, String)] = []
+    private var notes: [String] = []
+
+    mutating func add(_ name: String, _ value: String, target: String = "") {
+        rows.append((name, value, target))
+    }
+
+    mutating func note(_ text: String) { notes.append(text) }
+
+    func print() {
+        let nameWidth = max(10, rows.map { $0.0.count }.max() ?? 0)
+        let valueWidth = max(10, rows.map { $0.1.count }.max() ?? 0)
+        Swift.print("ImageFeed benchmarks")
+        for note in notes { Swift.print("  \(note)") }
+        Swift.print("")
+        for (name, value, target) in rows {
+            let line = name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
+                + value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
+                + (target.isEmpty ? "" : "  target \(target)")
+            Swift.print(line)
+        }
+    }
+}
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1_000) }
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

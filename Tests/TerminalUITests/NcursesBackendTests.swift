@@ -1,0 +1,70 @@
+import Foundation
+import TerminalImage
+@testable import TerminalUI
+import XCTest
+
+/// The ncurses backend on a pseudo-terminal: what reaches the terminal, and what keys mean.
+final class NcursesBackendTests: XCTestCase {
+    var terminal: PseudoTerminal!
+    var backend: NcursesBackend!
+
+    override func setUpWithError() throws {
+        setenv("LC_ALL", "C.UTF-8", 1)
+        terminal = try PseudoTerminal(width: 40, height: 12, keepsOutput: true)
+        backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"])
+    }
+
+    override func tearDown() {
+        backend?.restore()
+        terminal?.close()
+    }
+
+    func drawn(_ buffer: CellBuffer) -> String {
+        backend.draw(buffer)
+        _ = terminal.endFrame()
+        return String(decoding: terminal.takeOutput(), as: UTF8.self)
+    }
+
+    func test_opensAtThePseudoTerminalsSize_with256Colours() {
+        XCTAssertEqual(backend.width, 40)
+        XCTAssertEqual(backend.height, 12)
+        XCTAssertEqual(backend.colorMode, .palette256)
+        XCTAssertTrue(backend.unicode)
+    }
+
+    func test_draw_sendsTextWideCharactersAndColours_thenOnlyChanges() {
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.write("猫 and cat", x: 2, y: 1, style: .plain)
+        let red = CellStyle(foreground: .indexed(196), background: .indexed(21))
+        buffer.write("▀▄", x: 0, y: 5, style: red)
+        let first = drawn(buffer)
+        XCTAssertTrue(first.contains("猫 and cat"), first.debugDescription)
+        XCTAssertTrue(first.contains("▀▄"), first.debugDescription)
+        XCTAssertTrue(first.contains("38;5;196"), first.debugDescription)
+        XCTAssertTrue(first.contains("48;5;21"), first.debugDescription)
+
+        buffer.write("dog", x: 9, y: 1, style: .plain)
+        let second = drawn(buffer)
+        XCTAssertTrue(second.contains("dog"), second.debugDescription)
+        XCTAssertFalse(second.contains("猫"), "unchanged cells are not sent again: \(second.debugDescription)")
+        XCTAssertLessThan(second.utf8.count, 40)
+    }
+
+    func test_invalidate_paintsEverythingAgain() {
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.write("kept", x: 0, y: 3, style: .plain)
+        _ = drawn(buffer)
+        backend.invalidate()
+        XCTAssertTrue(drawn(buffer).contains("kept"))
+    }
+
+    func test_keys_controlKeysForLinesAndRedraw() {
+        terminal.type([5, 25, 12, 3, Character("j").asciiValue!])
+        var keys: [InputEvent] = []
+        while let input = backend.readInput(timeout: 200) {
+            keys.append(input)
+            if keys.count == 5 { break }
+        }
+        XCTAssertEqual(keys, [.key(.lineDown), .key(.lineUp), .key(.redraw), .key(.interrupt), .key(.character("j"))])
+    }
+}
