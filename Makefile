@@ -3,8 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 
 # Debian packages the build and the tests need (headers of the C libraries, tmux for end-to-end tests,
-# ncurses-term for terminal types such as xterm-direct).
-DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libsqlite3-dev tmux pkg-config
+# ncurses-term for terminal types such as xterm-direct, zbar-tools to read QR codes back in tests).
+DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev tmux pkg-config zbar-tools
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
 PY_PACKAGES :=
 

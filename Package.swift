@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CQRencode",
+            path: "Sources/Shims/CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         // libjpeg reports errors by longjmp; this small C target keeps that inside C.
         .target(
             name: "CImageCodec",
@@ -49,7 +55,7 @@ let package = Package(
 
         // MARK: Adapters.
         .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore"]),
-        .target(name: "TerminalImage", dependencies: ["CImageCodec"]),
+        .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode"]),
         .target(name: "TerminalUI", dependencies: ["ImageFeedCore", "TerminalImage", "CNcursesw"]),
         .target(
             name: "UnsplashSandbox",

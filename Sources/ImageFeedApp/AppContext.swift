@@ -30,13 +30,13 @@ public final class AppContext: Sendable {
         var configuration = configuration
         var sandbox: RunningSandbox?
         if demo {
-            let server = try SandboxServer(settings: SandboxSettings(autoApprove: true))
+            // The authorize page asks, as Unsplash's does; the demo's login presses its button.
+            let server = try SandboxServer(settings: SandboxSettings(autoApprove: false))
             let running = try await RunningSandbox.start(server)
             configuration.apiBase = running.baseURL
             configuration.oauthBase = running.baseURL
             configuration.accessKey = SandboxSettings.demoAccessKey
             configuration.secretKey = SandboxSettings.demoSecretKey
-            configuration.redirectURI = AppConfiguration.defaultRedirectURI
             configuration.tokenOverride = nil
             sandbox = running
         }
@@ -51,20 +51,12 @@ public final class AppContext: Sendable {
 
     public var isDemo: Bool { sandbox != nil }
 
-    /// The demo's login: the same OAuth client code as a real login, against the sandbox, which
-    /// approves at once and redirects to the loopback redirect URI with the code.
+    /// The demo's login for the JSON commands: the same OAuth client code as a real login, against the
+    /// sandbox, with the authorize page's Login button pressed by `DemoBrowser`.
     public func logInToDemo() async throws(OAuthError) {
         let state = OAuthClient.makeState()
         let authorize = try oauth.authorizeURL(state: state)
-        let response: HTTPResponse
-        do {
-            response = try await http.send(HTTPRequest(url: authorize))
-        } catch let error as ServiceError {
-            throw .service(error)
-        } catch {
-            throw .service(.noConnection(String(describing: error)))
-        }
-        guard let location = response.header("Location") else { throw .missingCode }
+        let location = try await DemoBrowser.approve(authorize, http: http)
         let code = try OAuthClient.code(fromRedirect: location, expectedState: state)
         let token = try await oauth.exchange(code: code)
         client.setToken(token.accessToken)

@@ -3,23 +3,79 @@ import ImageFeedCore
 import TerminalUI
 import UnsplashAPI
 
-/// Performs the app's effects with the real adapters: the API client, the downloader, the browser.
-public struct AppEffectPerformer: EffectPerformer {
+/// Performs the app's effects with the real adapters: the API client, OAuth and the loopback listener,
+/// the token store, the downloader, the browser.
+public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let client: UnsplashClient
     let downloader: PhotoDownloader
     let opener: any URLOpener
+    let oauth: OAuthClient?
+    let tokenStore: (any TokenStore)?
+    let redirectURI: String
+    /// How long a login waits for the browser.
+    let loginTimeout: TimeInterval
+    /// A short pause on the splash when there is no token to check, so the logo is seen.
+    let splashPause: TimeInterval
+    private let lock = NSLock()
+    private var listener: LoopbackRedirectListener?
 
-    public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener) {
+    public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
+                tokenStore: (any TokenStore)? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
+                loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6) {
         self.client = client
         self.downloader = downloader
         self.opener = opener
+        self.oauth = oauth
+        self.tokenStore = tokenStore
+        self.redirectURI = redirectURI
+        self.loginTimeout = loginTimeout
+        self.splashPause = splashPause
+    }
+
+    /// Everything the app context provides.
+    public convenience init(context: AppContext, opener: any URLOpener) {
+        self.init(client: context.client,
+                  downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
+                  opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,
+                  redirectURI: context.configuration.redirectURI)
+    }
+
+    deinit {
+        listener?.stop()
     }
 
     public func perform(_ effect: AppViewModel.Effect, post: @escaping @Sendable (AppViewModel.Event) -> Void) async -> [AppViewModel.Event] {
         var events: [AppViewModel.Event]
         switch effect {
+        case .checkSession:
+            if client.isLoggedIn {
+                do {
+                    events = [.sessionChecked(.success(try await client.me()))]
+                } catch {
+                    events = [.sessionChecked(.failure(error))]
+                }
+            } else {
+                try? await Task.sleep(nanoseconds: UInt64(splashPause * 1e9))
+                events = [.sessionChecked(nil)]
+            }
+        case let .login(loginEffect):
+            events = await performLogin(loginEffect, post: post).map(AppViewModel.Event.login)
         case let .feed(feedEffect):
             events = [.feed(await FeedEffectRunner(service: client).perform(feedEffect))]
+        case let .favorites(username, .loadPage(page, perPage)):
+            do {
+                events = [.favorites(.pageLoaded(page: page, .success(try await client.likes(username: username, page: page, perPage: perPage))))]
+            } catch {
+                events = [.favorites(.pageLoaded(page: page, .failure(error)))]
+            }
+        case let .favorites(_, likeEffect):
+            events = [.favorites(await FeedEffectRunner(service: client).perform(likeEffect))]
+        case .profile(.loadProfile):
+            do {
+                events = [.profile(.loaded(.success(try await client.me())))]
+            } catch {
+                events = [.profile(.loaded(.failure(error)))]
+            }
         case let .viewer(.setLike(photoID, liked)):
             do {
                 events = [.viewer(.likeFinished(liked: liked, .success(try await client.setLike(liked, photoID: photoID))))]
@@ -37,8 +93,103 @@ public struct AppEffectPerformer: EffectPerformer {
             }
         case .viewer(.reloadImage):
             events = []
+        case .forgetSession, .logOut:
+            // The token goes; nothing user-specific is stored anywhere else yet.
+            client.setToken(nil)
+            try? tokenStore?.removeToken()
+            stopListening()
+            events = []
         }
         return events + [.rateLimit(client.rateLimit)]
+    }
+
+    // MARK: Login
+
+    private func performLogin(_ effect: LoginViewModel.Effect, post: @escaping @Sendable (AppViewModel.Event) -> Void) async -> [LoginViewModel.Event] {
+        switch effect {
+        case .prepare:
+            guard let oauth else { return [.prepared(.failure(.notConfigured("Logging in is not available in this build.")))] }
+            let state = OAuthClient.makeState()
+            let url: URL
+            do {
+                url = try oauth.authorizeURL(state: state)
+            } catch {
+                return [.prepared(.failure(Self.loginFailure(error)))]
+            }
+            var problem: String?
+            do {
+                let listener = try LoopbackRedirectListener(redirectURI: redirectURI)
+                lock.withLock {
+                    self.listener?.stop()
+                    self.listener = listener
+                }
+                listener.start(timeout: loginTimeout) { outcome in
+                    switch outcome {
+                    case let .redirect(address): post(.login(.redirectReceived(address)))
+                    case .timedOut: post(.login(.timedOut))
+                    case .stopped: break
+                    }
+                }
+            } catch {
+                problem = error.description
+            }
+            return [.prepared(.success(LoginRequest(authorizeURL: url, state: state, listenerProblem: problem)))]
+        case .stopListening:
+            stopListening()
+            return []
+        case let .exchange(code):
+            guard let oauth else { return [.exchangeFinished(.failure(.notConfigured("Logging in is not available in this build.")))] }
+            do {
+                let token = try await oauth.exchange(code: code)
+                do {
+                    try tokenStore?.saveToken(token.accessToken)
+                } catch {
+                    return [.exchangeFinished(.failure(.refused("the token could not be stored (\(error))")))]
+                }
+                client.setToken(token.accessToken)
+                let profile = try? await client.me()
+                return [.exchangeFinished(.success(profile))]
+            } catch {
+                return [.exchangeFinished(.failure(Self.loginFailure(error)))]
+            }
+        case .copy:
+            // The clipboard escape goes out on the terminal thread (the run loop does it).
+            return []
+        case let .open(url):
+            return [.opened(await opener.open(url))]
+        case let .approveInDemo(url):
+            do {
+                let location = try await DemoBrowser.approve(url, http: DemoBrowserTransport.http)
+                let listening = lock.withLock { listener != nil }
+                if listening, let callback = URL(string: location) {
+                    // Like a browser: follow the redirect to the loopback listener, which reports it.
+                    _ = try? await DemoBrowserTransport.send(HTTPRequest(url: callback))
+                    return []
+                }
+                return [.redirectReceived(location)]
+            } catch {
+                return [.failed(Self.loginFailure(error))]
+            }
+        }
+    }
+
+    private func stopListening() {
+        let current = lock.withLock { () -> LoopbackRedirectListener? in
+            defer { listener = nil }
+            return listener
+        }
+        current?.stop()
+    }
+
+    static func loginFailure(_ error: OAuthError) -> LoginFailure {
+        switch error {
+        case let .notConfigured(detail): .notConfigured(detail)
+        case let .denied(reason): .denied(reason: reason)
+        case .stateMismatch: .stateMismatch
+        case .missingCode: .missingCode
+        case let .tokenRefused(detail): .refused(detail)
+        case let .service(error): .service(error)
+        }
     }
 }
 

@@ -3,6 +3,7 @@ import ImageFeedCore
 import TerminalImage
 import TerminalUI
 import UnsplashAPI
+import UnsplashSandbox
 
 /// The full-screen interface on the real terminal, wired to the app's adapters.
 public enum InteractiveSession {
@@ -11,14 +12,19 @@ public enum InteractiveSession {
         let backend = try NcursesBackend()
         defer { backend.restore() }
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
-        let downloader = PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client)
-        let performer = AppEffectPerformer(client: context.client, downloader: downloader, opener: DesktopURLOpener())
+        let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
+        var state = AppState(session: .splash)
+        state.isDemo = context.isDemo
         let app = TerminalApp(backend: backend, theme: theme, imageSource: HTTPImageSource(http: context.http),
-                              performer: performer)
-        let final = app.run()
-        if final.sessionExpired {
-            return "Your session has expired. Log in again (set IMAGE_FEED_TOKEN, or use --demo)."
-        }
+                              performer: performer, state: state, logo: logo())
+        app.run()
         return nil
+    }
+
+    /// The logo, from `Assets/logo.png` beside the demo catalog; nil when the assets are not installed.
+    static func logo() -> RGBImage? {
+        guard let assets = SandboxCatalog.locateAssets(),
+              let data = try? Data(contentsOf: assets.appendingPathComponent("logo.png")) else { return nil }
+        return try? ImageCodec.decode(data).image
     }
 }

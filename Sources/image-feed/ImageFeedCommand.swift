@@ -76,7 +76,8 @@ struct ImageFeedCommand: AsyncParsableCommand {
             (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE,
             IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN), then flags.
             """,
-        subcommands: [Browse.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self, MeCommand.self, RenderCommand.self],
+        subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
+                      MeCommand.self, RenderCommand.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -93,8 +94,6 @@ struct Browse: AsyncParsableCommand {
         let interactive = !plain && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         try await withContext(options) { context in
             if interactive {
-                // The demo logs in to the sandbox through the real OAuth exchange, approved without the page.
-                if context.isDemo { try await context.logInToDemo() }
                 if let message = try InteractiveSession.run(context: context) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
@@ -242,6 +241,42 @@ struct RenderCommand: AsyncParsableCommand {
         } catch {
             FileHandle.standardError.write(Data("image-feed: \(error)\n".utf8))
             throw ExitCode.failure
+        }
+    }
+}
+
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in to Unsplash from the shell: a link and QR code to open, then the redirect or a pasted code.")
+
+    @OptionGroup var options: ServiceOptions
+
+    func run() async throws {
+        let colors = isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        try await withContext(options) { context in
+            do {
+                print(try await ShellLogin.logIn(context: context, colors: colors))
+            } catch let error as ShellLogin.Failure {
+                throw Failure(message: error.description)
+            }
+        }
+    }
+}
+
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout", abstract: "Log out: remove the stored token.")
+
+    @OptionGroup var options: ServiceOptions
+
+    func run() async throws {
+        try await withContext(options) { context in
+            do {
+                print(try ShellLogin.logOut(context: context))
+            } catch let error as ShellLogin.Failure {
+                throw Failure(message: error.description)
+            }
         }
     }
 }

@@ -20,31 +20,65 @@ public enum Connection: Equatable, Sendable {
     case offline(String)
 }
 
-/// The whole app's state: the tabs, the feed, the viewer over them, the help overlay.
+/// Where the user is: the splash while a stored token is checked, the login screen, or the app.
+public enum Session: Equatable, Sendable {
+    case splash
+    case loggedOut
+    case loggedIn
+}
+
+/// The whole app's state: the session and login, the tabs and their panes, the viewer over them, the help overlay.
 public struct AppState: Equatable, Sendable {
+    public var session: Session
+    public var login = LoginState()
     public var tab: Tab = .feed
     public var feed: FeedState
+    public var profile = ProfileState()
+    /// The photos the user liked, under the profile.
+    public var favorites = FeedState()
     public var viewer: ViewerState?
     public var helpVisible = false
     public var quitting = false
     public var connection: Connection = .unknown
     public var rateLimit: RateLimit?
+    /// A request said the session ended: the login screen shows "Your session has expired" until OK.
+    public var sessionExpiredNotice = false
+    /// Running on the demo sandbox (the login screen offers to play the browser's part).
+    public var isDemo = false
 
-    public init(feed: FeedState = FeedState()) {
+    /// `session` is `.splash` when the app starts by checking its stored token, `.loggedIn` when it
+    /// starts with a token known to be good.
+    public init(feed: FeedState = FeedState(), session: Session = .loggedIn) {
         self.feed = feed
+        self.session = session
     }
 
-    /// The session ended (a 401 anywhere): the shell takes the user to log in again.
-    public var sessionExpired: Bool {
-        feed.sessionExpired || viewer?.sessionExpired == true
+    /// The list a pane shows photos from.
+    public func photos(in tab: Tab) -> FeedState? {
+        switch tab {
+        case .feed: feed
+        case .profile: favorites
+        case .search: nil
+        }
+    }
+
+    /// How many favorites the user has: what the service said, kept up to date with likes made here.
+    public var favoritesCount: Int? {
+        favorites.totalItems ?? profile.profile?.totalLikes
     }
 }
 
-/// Routes events to the pane they belong to, and keeps what panes share (like state) in step.
+/// Routes events to the pane they belong to, and keeps what panes share in step: a like or unlike that
+/// succeeds anywhere is applied to the feed, the favorites, the viewer and the profile's count at once.
 public enum AppViewModel {
     public enum Event: Equatable, Sendable {
         case start
+        /// The stored token was checked: nil when there is none.
+        case sessionChecked(Result<Profile, ServiceError>?)
+        case login(LoginViewModel.Event)
         case feed(FeedViewModel.Event)
+        case favorites(FeedViewModel.Event)
+        case profile(ProfileViewModel.Event)
         case viewer(ViewerViewModel.Event)
         case selectTab(Tab)
         case nextTab
@@ -52,36 +86,108 @@ public enum AppViewModel {
         case openViewer(photoID: String)
         case closeViewer
         case toggleHelp
+        case dismissSessionExpired
         case quit
         case rateLimit(RateLimit?)
     }
 
     public enum Effect: Equatable, Sendable {
+        /// Check the stored token (`GET /me`), or report that there is none.
+        case checkSession
+        case login(LoginViewModel.Effect)
         case feed(FeedViewModel.Effect)
+        case favorites(username: String, FeedViewModel.Effect)
+        case profile(ProfileViewModel.Effect)
         case viewer(ViewerViewModel.Effect)
+        /// The service said the token is no good: remove it.
+        case forgetSession
+        /// Log out: remove the token and everything stored about the user.
+        case logOut
     }
 
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
+        var effects = route(&state, event)
+        effects += endSessionIfExpired(&state)
+        return effects
+    }
+
+    private static func route(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
         case .start:
+            if state.session == .splash { return [.checkSession] }
             return FeedViewModel.update(&state.feed, .load).map(Effect.feed)
+
+        case let .sessionChecked(result):
+            guard state.session == .splash else { return [] }
+            switch result {
+            case nil:
+                state.session = .loggedOut
+                return []
+            case .failure(.sessionExpired):
+                state.session = .loggedOut
+                return [.forgetSession]
+            case let .success(profile):
+                return logIn(&state, profile: profile)
+            case let .failure(error):
+                // Offline, or the service is down: the token may well be good; the panes show the error.
+                var effects = logIn(&state, profile: nil)
+                state.profile.phase = .failed(error)
+                effects.removeAll { $0 == .profile(.loadProfile) }
+                return effects
+            }
+
+        case let .login(loginEvent):
+            let effects = LoginViewModel.update(&state.login, loginEvent).map(Effect.login)
+            if case let .exchangeFinished(.success(profile)) = loginEvent, state.session == .loggedOut {
+                return effects + logIn(&state, profile: profile)
+            }
+            return effects
 
         case let .feed(feedEvent):
             noteConnection(feedEvent, in: &state)
-            let effects = FeedViewModel.update(&state.feed, feedEvent)
-            // A like that finished in the feed updates the viewer showing the same photo.
-            if case let .likeFinished(photoID, liked, .success(photo)) = feedEvent, state.viewer?.photo.id == photoID {
-                state.viewer?.photo.likedByUser = liked
-                state.viewer?.photo.likes = photo.likes
+            let effects = FeedViewModel.update(&state.feed, feedEvent).map(Effect.feed)
+            if case let .likeFinished(photoID, liked, .success(answer)) = feedEvent,
+               let photo = state.feed.photo(id: photoID) ?? Optional(answer) {
+                return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
             }
-            return effects.map(Effect.feed)
+            return effects
+
+        case let .favorites(favoritesEvent):
+            noteConnection(favoritesEvent, in: &state)
+            let before = state.favorites.photo(id: likedPhotoID(favoritesEvent) ?? "")
+            let effects = favoritesEffects(FeedViewModel.update(&state.favorites, favoritesEvent), state)
+            if case let .likeFinished(photoID, liked, .success(answer)) = favoritesEvent,
+               let photo = state.favorites.photo(id: photoID) ?? before ?? Optional(answer) {
+                return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
+            }
+            return effects
+
+        case let .profile(profileEvent):
+            var effects = ProfileViewModel.update(&state.profile, profileEvent).map(Effect.profile)
+            switch profileEvent {
+            case .loaded(.success):
+                // The favorites follow the profile (they are listed by username).
+                if state.favorites.photos.isEmpty {
+                    effects += favoritesEffects(FeedViewModel.update(&state.favorites, .load), state)
+                }
+            case .retry:
+                if case .failed = state.favorites.phase, state.profile.profile != nil {
+                    effects += favoritesEffects(FeedViewModel.update(&state.favorites, .retry), state)
+                }
+            case .logOutAnswered(true):
+                logOut(&state)
+                effects.append(.logOut)
+            default:
+                break
+            }
+            return effects
 
         case let .viewer(viewerEvent):
             guard var viewer = state.viewer else { return [] }
             let effects = ViewerViewModel.update(&viewer, viewerEvent)
             state.viewer = viewer
-            if case let .likeFinished(liked, .success(photo)) = viewerEvent {
-                _ = FeedViewModel.update(&state.feed, .likeChangedElsewhere(photoID: viewer.photo.id, liked: liked, likes: photo.likes))
+            if case let .likeFinished(liked, .success(answer)) = viewerEvent {
+                return effects.map(Effect.viewer) + likeChanged(viewer.photo, liked: liked, likes: answer.likes, in: &state)
             }
             return effects.map(Effect.viewer)
 
@@ -89,23 +195,106 @@ public enum AppViewModel {
             state.tab = tab
             state.viewer = nil
             state.helpVisible = false
+            if tab == .profile, state.session == .loggedIn {
+                return ProfileViewModel.update(&state.profile, .appear).map(Effect.profile)
+            }
         case .nextTab:
-            return update(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + 1) % Tab.allCases.count)!))
+            return route(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + 1) % Tab.allCases.count)!))
         case .previousTab:
-            return update(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!))
+            return route(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!))
         case let .openViewer(photoID):
-            guard let photo = state.feed.photo(id: photoID) else { return [] }
+            guard let photo = state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
             state.viewer = ViewerState(photo: photo)
         case .closeViewer:
             state.viewer = nil
         case .toggleHelp:
             state.helpVisible.toggle()
+        case .dismissSessionExpired:
+            state.sessionExpiredNotice = false
         case .quit:
             state.quitting = true
         case let .rateLimit(limit):
             state.rateLimit = limit
         }
         return []
+    }
+
+    /// Into the app: the feed loads, and the profile with it when it is not known yet.
+    private static func logIn(_ state: inout AppState, profile: Profile?) -> [Effect] {
+        state.session = .loggedIn
+        state.sessionExpiredNotice = false
+        state.login = LoginState()
+        var effects = FeedViewModel.update(&state.feed, .load).map(Effect.feed)
+        if let profile {
+            effects += route(&state, .profile(.loaded(.success(profile))))
+        } else {
+            state.profile.phase = .idle
+            effects += ProfileViewModel.update(&state.profile, .appear).map(Effect.profile)
+        }
+        return effects
+    }
+
+    /// Everything about the user goes: profile, favorites, liked flags (the feed reloads after the next login).
+    private static func logOut(_ state: inout AppState) {
+        state.session = .loggedOut
+        state.login = LoginState()
+        state.profile = ProfileState()
+        _ = FeedViewModel.update(&state.favorites, .reset)
+        _ = FeedViewModel.update(&state.feed, .reset)
+        state.viewer = nil
+        state.tab = .feed
+        state.helpVisible = false
+    }
+
+    /// A 401 anywhere: the token is removed, the login screen opens with a notice, nothing else is lost.
+    private static func endSessionIfExpired(_ state: inout AppState) -> [Effect] {
+        var expired = false
+        if state.feed.sessionExpired { state.feed.sessionExpired = false; expired = true }
+        if state.favorites.sessionExpired { state.favorites.sessionExpired = false; expired = true }
+        if state.viewer?.sessionExpired == true { state.viewer?.sessionExpired = false; expired = true }
+        if state.profile.phase == .failed(.sessionExpired) { state.profile.phase = .idle; expired = true }
+        guard expired, state.session == .loggedIn else { return [] }
+        state.session = .loggedOut
+        state.sessionExpiredNotice = true
+        state.login = LoginState()
+        state.viewer = nil
+        state.helpVisible = false
+        return [.forgetSession]
+    }
+
+    /// One like or unlike that succeeded, everywhere it shows.
+    private static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
+        let wasFavorite = state.favorites.photo(id: photo.id) != nil
+        _ = FeedViewModel.update(&state.feed, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+        if liked {
+            var favorite = photo
+            favorite.likedByUser = true
+            favorite.likes = likes
+            _ = FeedViewModel.update(&state.favorites, .insertedElsewhere(favorite))
+        } else {
+            _ = FeedViewModel.update(&state.favorites, .removedElsewhere(photoID: photo.id))
+        }
+        if state.viewer?.photo.id == photo.id {
+            state.viewer?.photo.likedByUser = liked
+            state.viewer?.photo.likes = likes
+        }
+        // The profile's count follows when the favorites list could not (not loaded yet).
+        if case var .content(profile) = state.profile.phase, state.favorites.totalItems == nil, liked != wasFavorite,
+           let total = profile.totalLikes {
+            profile.totalLikes = max(0, total + (liked ? 1 : -1))
+            state.profile.phase = .content(profile)
+        }
+        return []
+    }
+
+    private static func likedPhotoID(_ event: FeedViewModel.Event) -> String? {
+        if case let .likeFinished(photoID, _, _) = event { return photoID }
+        return nil
+    }
+
+    private static func favoritesEffects(_ effects: [FeedViewModel.Effect], _ state: AppState) -> [Effect] {
+        guard let username = state.profile.profile?.username else { return [] }
+        return effects.map { Effect.favorites(username: username, $0) }
     }
 
     private static func noteConnection(_ event: FeedViewModel.Event, in state: inout AppState) {

@@ -25,6 +25,8 @@ public struct FeedState: Equatable, Sendable {
     /// The number of the page to ask for next; nil once the service said there are no more.
     public var nextPageNumber: Int? = 1
     public var nextPage: NextPage = .idle
+    /// How many photos the whole listing has, when the service says (favorites show it as their count).
+    public var totalItems: Int?
     /// Photos whose like or unlike request is running: their heart shows a spinner.
     public var likesInFlight: Set<String> = []
     public var modal: Modal?

@@ -16,6 +16,12 @@ public enum FeedViewModel {
         case modalCancel
         /// A photo's like state changed elsewhere (another pane): keep the heart in step.
         case likeChangedElsewhere(photoID: String, liked: Bool, likes: Int)
+        /// A photo joins the list at the top (a like elsewhere adds it to favorites).
+        case insertedElsewhere(Photo)
+        /// A photo leaves the list (an unlike elsewhere removes it from favorites).
+        case removedElsewhere(photoID: String)
+        /// Forget everything (logging out).
+        case reset
     }
 
     public enum Effect: Equatable, Sendable {
@@ -61,6 +67,7 @@ public enum FeedViewModel {
                     state.photos += uniqued(loaded.items).filter { !known.contains($0.id) }
                 }
                 state.nextPageNumber = loaded.nextPage
+                state.totalItems = loaded.totalItems ?? state.totalItems
                 state.nextPage = .idle
                 state.phase = .content
             case let .failure(error):
@@ -106,6 +113,23 @@ public enum FeedViewModel {
 
         case let .likeChangedElsewhere(photoID, liked, likes):
             apply(liked: liked, likes: likes, to: photoID, in: &state)
+            return []
+
+        case let .insertedElsewhere(photo):
+            guard state.phase == .content, state.photo(id: photo.id) == nil else { return [] }
+            state.photos.insert(photo, at: 0)
+            state.totalItems = state.totalItems.map { $0 + 1 }
+            return []
+
+        case let .removedElsewhere(photoID):
+            guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return [] }
+            state.photos.remove(at: index)
+            state.likesInFlight.remove(photoID)
+            state.totalItems = state.totalItems.map { max(0, $0 - 1) }
+            return []
+
+        case .reset:
+            state = FeedState(perPage: state.perPage, prefetchDistance: state.prefetchDistance)
             return []
         }
     }

@@ -49,9 +49,9 @@ public final class TerminalApp {
     private let tickInterval = 0.1
 
     public init(backend: TerminalBackend, theme: Theme, imageSource: any ImageSource, performer: EffectPerformer,
-                state: AppState = AppState()) {
+                state: AppState = AppState(), logo: RGBImage? = nil) {
         self.backend = backend
-        screen = AppScreen(theme: theme)
+        screen = AppScreen(theme: theme, logo: logo)
         self.performer = performer
         self.state = state
         let wakeBackend = UnsafeSendable(backend)
@@ -62,7 +62,7 @@ public final class TerminalApp {
         }
     }
 
-    /// Runs until the user quits, a signal asks to, or the session expires. Returns the final state.
+    /// Runs until the user quits or a signal asks to. Returns the final state.
     @discardableResult
     public func run() -> AppState {
         if let curses = backend as? NcursesBackend {
@@ -70,7 +70,7 @@ public final class TerminalApp {
         }
         defer { SignalTrap.uninstall() }
         dispatch(.start)
-        while !state.quitting, !state.sessionExpired {
+        while !state.quitting {
             if SignalTrap.received != 0 {
                 state.quitting = true
                 break
@@ -123,7 +123,11 @@ public final class TerminalApp {
     public var isBusy: Bool { isAnimating || !inbox.isEmpty }
 
     private var isAnimating: Bool {
-        pipeline.isBusy || state.feed.phase == .loading || !state.feed.likesInFlight.isEmpty
+        pipeline.isBusy || state.session == .splash || state.login.phase == .preparing || state.login.phase == .exchanging
+            || state.profile.phase == .loading
+            || (state.session == .loggedIn && state.feed.phase == .loading) || !state.feed.likesInFlight.isEmpty
+            || !state.favorites.likesInFlight.isEmpty
+            || { if case .loading = state.favorites.nextPage { return true } else { return false } }()
             || { if case .loading = state.feed.nextPage { return true } else { return false } }()
             || state.viewer?.likeInFlight == true
             || { if case .running = state.viewer?.download { return true } else { return false } }()
@@ -142,7 +146,7 @@ public final class TerminalApp {
         case .viewer(.reloadImage):
             pipeline.reloadViewer()
             return
-        case let .viewer(.share(url)):
+        case let .viewer(.share(url)), let .login(.copy(url)):
             // The clipboard escape goes to the terminal from this thread, between frames.
             (backend as? NcursesBackend)?.copyToClipboard(url.absoluteString)
         default:
@@ -169,13 +173,30 @@ public final class TerminalApp {
 
     /// After a page arrives, the screen may already show its end: ask for the next one in time.
     private func requestNextPageIfNear() {
-        guard state.viewer == nil, state.tab == .feed, state.feed.phase == .content, state.feed.nextPage == .idle,
-              state.feed.nextPageNumber != nil else { return }
-        let layout = screen.feedLayout(state, width: backend.width, height: backend.height)
-        let lastLine = ui.feedTop + layout.viewportHeight - 1
+        guard state.session == .loggedIn, state.viewer == nil else { return }
+        let list: FeedState
+        let layout: FeedLayout
+        let top: Int
+        let wrap: (FeedViewModel.Event) -> AppViewModel.Event
+        switch state.tab {
+        case .feed:
+            list = state.feed
+            layout = screen.feedLayout(state, width: backend.width, height: backend.height)
+            top = ui.feedTop
+            wrap = { .feed($0) }
+        case .profile:
+            list = state.favorites
+            layout = ProfileScreen(theme: screen.theme).layout(state, area: screen.contentRect(width: backend.width, height: backend.height))
+            top = ui.favoritesList.top
+            wrap = { .favorites($0) }
+        case .search:
+            return
+        }
+        guard list.phase == .content, list.nextPage == .idle, list.nextPageNumber != nil, !layout.cards.isEmpty else { return }
+        let lastLine = top + layout.viewportHeight - 1
         let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.count - 1)
-        if index >= state.feed.photos.count - state.feed.prefetchDistance {
-            dispatch(.feed(.showedItem(index: index)))
+        if index >= list.photos.count - list.prefetchDistance {
+            dispatch(wrap(.showedItem(index: index)))
         }
     }
 }

@@ -8,9 +8,11 @@ public struct AppScreen {
     public static let minimumHeight = 12
 
     public let theme: Theme
+    public let logo: RGBImage?
 
-    public init(theme: Theme) {
+    public init(theme: Theme, logo: RGBImage? = nil) {
         self.theme = theme
+        self.logo = logo
     }
 
     // MARK: Geometry
@@ -39,7 +41,16 @@ public struct AppScreen {
             renderTooSmall(into: &buffer)
             return
         }
-        if let viewer = app.viewer {
+        if app.session != .loggedIn {
+            let screen = LoginScreen(theme: theme, logo: logo)
+            let area = Rect(x: 0, y: 0, width: width, height: height - 1)
+            if app.session == .splash {
+                screen.renderSplash(tick: ui.tick, in: area, into: &buffer)
+            } else {
+                screen.render(app, tick: ui.tick, modalFocus: ui.modalFocus, in: area, into: &buffer)
+            }
+            renderStatusLine(app, into: &buffer)
+        } else if let viewer = app.viewer {
             ViewerScreen(theme: theme).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
         } else {
             renderTabBar(app, into: &buffer)
@@ -52,8 +63,7 @@ public struct AppScreen {
                 renderComing("Search", "Search photos by words, sort by relevance or date, and open a result in detail.",
                              in: content, into: &buffer)
             case .profile:
-                renderComing("Profile", "Your avatar, name and bio, your favorites (the photos you liked), and logging out.",
-                             in: content, into: &buffer)
+                ProfileScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             }
             renderStatusLine(app, into: &buffer)
         }
@@ -110,7 +120,13 @@ public struct AppScreen {
         if let limit = app.rateLimit { right.append("quota \(limit.remaining)/\(limit.limit)") }
         let rightText = right.joined(separator: "  ") + " "
         let rightWidth = DisplayWidth.of(rightText)
-        let hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"
+        let hints: String
+        switch (app.session, app.tab) {
+        case (.splash, _): hints = " Ctrl-C quit"
+        case (.loggedOut, _): hints = " ? help  Ctrl-C quit"
+        case (.loggedIn, .profile): hints = " ↑↓ move  Enter open  l unlike  o log out  r retry  Tab panes  ? help  q quit"
+        case (.loggedIn, _): hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"
+        }
         let hintText = theme.unicode ? hints : hints.replacingOccurrences(of: "↑↓", with: "j/k")
         buffer.write(hintText, x: 0, y: y, style: theme.bar, maxWidth: buffer.width - rightWidth - 1, ellipsis: theme.ellipsis)
         if rightWidth < buffer.width {
@@ -140,6 +156,8 @@ public struct AppScreen {
         ("0", "viewer: reset zoom, pan and rotation"),
         ("s", "viewer: copy the photo's link (and open it)"),
         ("d", "viewer: download the full-size photo"),
+        ("o", "profile: log out (asks first)"),
+        ("c o p", "login: copy the link, open it, paste a code"),
         ("Esc  q", "back; q on a pane quits"),
         ("?", "this help"),
         ("Ctrl-L", "paint the whole screen again"),
@@ -183,6 +201,15 @@ public struct AppScreen {
             if case .key(.character("q")) = input { return [.quit] }
             return []
         }
+        switch app.session {
+        case .splash:
+            return []
+        case .loggedOut:
+            if case .key(.character("?")) = input, !app.login.editingPaste { return [.toggleHelp] }
+            return LoginScreen(theme: theme, logo: logo).handle(input, app: app)
+        case .loggedIn:
+            break
+        }
         if case .key(.character("?")) = input { return [.toggleHelp] }
         if let viewer = app.viewer {
             return ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
@@ -193,7 +220,7 @@ public struct AppScreen {
             }
             return []
         }
-        if case let .key(key) = input, app.feed.modal == nil {
+        if case let .key(key) = input, app.feed.modal == nil, app.favorites.modal == nil, !app.profile.confirmingLogout {
             switch key {
             case .tab: return [.nextTab]
             case .backTab: return [.previousTab]
@@ -209,7 +236,9 @@ public struct AppScreen {
             let layout = feedLayout(app, width: width, height: height)
             return FeedScreen(theme: theme).handle(input, feed: app.feed, layout: layout, ui: &ui,
                                                    area: contentRect(width: width, height: height))
-        case .search, .profile:
+        case .profile:
+            return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
+        case .search:
             return []
         }
     }

@@ -24,11 +24,12 @@ public struct FeedLayout: Equatable, Sendable {
     /// The footer row: "Loading more…" or the error with retry.
     public static let footerRows = 2
 
-    public init(photos: [Photo], width: Int, viewportHeight: Int) {
+    /// `headerHeight` lines come before the first card (the profile above the favorites).
+    public init(photos: [Photo], width: Int, viewportHeight: Int, headerHeight: Int = 0) {
         self.width = width
         self.viewportHeight = viewportHeight
         var cards: [Card] = []
-        var top = 0
+        var top = headerHeight
         // Pictures leave room for the selection bar and a margin; very wide terminals get a readable column.
         // On tall terminals a card takes at most two thirds of the list, so the next card always shows: a
         // list to scroll through, not a slideshow (the viewer is the full-screen view). That also keeps

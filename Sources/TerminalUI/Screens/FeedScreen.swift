@@ -2,12 +2,34 @@ import Foundation
 import ImageFeedCore
 import TerminalImage
 
-/// The feed pane: cards of photos, a row for the next page, and the like dialog.
+/// The words a list of photos uses: the feed's, or the favorites'.
+public struct ListTexts: Sendable {
+    public var loading: String
+    public var failed: String
+    public var empty: [String]
+    public var end: String
+
+    public static let feed = ListTexts(loading: "Loading the feed", failed: "Couldn't load the feed",
+                                       empty: ["The feed is empty.", "Press r to reload."],
+                                       end: "You've reached the end of the feed.")
+    public static let favorites = ListTexts(loading: "Loading your favorites", failed: "Couldn't load your favorites",
+                                            empty: ["No favorites yet.", "Like a photo (l) and it shows up here."],
+                                            end: "That's all your favorites.")
+}
+
+/// A list of photo cards (the feed, or the favorites under the profile): cards, a row for the next page,
+/// and the like dialog.
 public struct FeedScreen {
     public let theme: Theme
+    public let texts: ListTexts
+    /// Turns the list's own events into the app's (the feed's or the favorites').
+    public let wrap: @Sendable (FeedViewModel.Event) -> AppViewModel.Event
 
-    public init(theme: Theme) {
+    public init(theme: Theme, texts: ListTexts = .feed,
+                wrap: @escaping @Sendable (FeedViewModel.Event) -> AppViewModel.Event = { .feed($0) }) {
         self.theme = theme
+        self.texts = texts
+        self.wrap = wrap
     }
 
     nonisolated(unsafe) private static let dateFormatter: DateFormatter = {
@@ -27,47 +49,56 @@ public struct FeedScreen {
 
     public func render(_ feed: FeedState, layout: FeedLayout, ui: UIState, area: Rect, pictures: PictureProvider,
                        into buffer: inout CellBuffer) {
+        render(feed, layout: layout, position: ui.feedList, tick: ui.tick, modalFocus: ui.modalFocus, area: area,
+               pictures: pictures, into: &buffer)
+    }
+
+    /// Draws the list; `messageArea` is where the loading, error and empty states go (the whole area for
+    /// the feed, the part under the header for the favorites).
+    public func render(_ feed: FeedState, layout: FeedLayout, position: ListPosition, tick: Int, modalFocus: Int,
+                       area: Rect, messageArea: Rect? = nil, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let messages = messageArea ?? area
         switch feed.phase {
         case .loading:
-            centred(["\(theme.spinner(ui.tick)) Loading the feed\(theme.dots)"], styles: [theme.accent], in: area, into: &buffer)
+            centred(["\(theme.spinner(tick)) \(texts.loading)\(theme.dots)"], styles: [theme.accent], in: messages, into: &buffer)
             return
         case let .failed(error):
-            centred(["Couldn't load the feed", error.message, "Press r to try again."],
-                    styles: [theme.error, .plain, theme.muted], in: area, into: &buffer)
+            centred([texts.failed, error.message, "Press r to try again."],
+                    styles: [theme.error, .plain, theme.muted], in: messages, into: &buffer)
             return
         case .content:
             break
         }
         if feed.photos.isEmpty {
-            centred(["The feed is empty.", "Press r to reload."], styles: [theme.title, theme.muted], in: area, into: &buffer)
+            centred(texts.empty, styles: [theme.title, theme.muted], in: messages, into: &buffer)
             return
         }
-        let top = ui.feedTop
+        let top = position.top
         let bottom = top + area.height
         for (index, card) in layout.cards.enumerated() where card.top < bottom && card.top + card.height > top {
-            renderCard(feed.photos[index], card: card, selected: index == ui.feedSelected, inFlight: feed.likesInFlight.contains(feed.photos[index].id),
-                       offset: area.y - top, area: area, tick: ui.tick, pictures: pictures, into: &buffer)
+            renderCard(feed.photos[index], card: card, selected: index == position.selected, inFlight: feed.likesInFlight.contains(feed.photos[index].id),
+                       offset: area.y - top, area: area, tick: tick, pictures: pictures, into: &buffer)
         }
         let footerLine = (layout.cards.last.map { $0.top + $0.height } ?? 0)
         if footerLine >= top, footerLine < bottom {
             let y = area.y + footerLine - top
             switch feed.nextPage {
             case .loading:
-                buffer.write("\(theme.spinner(ui.tick)) Loading more photos\(theme.dots)", x: 2, y: y, style: theme.accent)
+                buffer.write("\(theme.spinner(tick)) Loading more photos\(theme.dots)", x: 2, y: y, style: theme.accent)
             case let .failed(_, error):
                 let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
                 buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
                              maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
             case .idle:
                 if feed.nextPageNumber == nil {
-                    buffer.write("You've reached the end of the feed.", x: 2, y: y, style: theme.muted)
+                    buffer.write(texts.end, x: 2, y: y, style: theme.muted)
                 }
             }
         }
         if case let .likeFailed(_, liked, error) = feed.modal {
             Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
                           message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
-                          focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+                          focused: modalFocus, in: area, theme: theme, into: &buffer)
         }
     }
 
@@ -153,30 +184,37 @@ public struct FeedScreen {
     // MARK: Input
 
     public func handle(_ input: InputEvent, feed: FeedState, layout: FeedLayout, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        var position = ui.feedList
+        defer { ui.feedList = position }
+        return handle(input, feed: feed, layout: layout, position: &position, modalFocus: &ui.modalFocus, area: area)
+    }
+
+    public func handle(_ input: InputEvent, feed: FeedState, layout: FeedLayout, position ui: inout ListPosition,
+                       modalFocus: inout Int, area: Rect) -> [AppViewModel.Event] {
         if feed.modal != nil {
-            return handleModal(input, ui: &ui)
+            return handleModal(input, focus: &modalFocus)
         }
         let count = feed.photos.count
         func select(_ index: Int) {
             guard count > 0 else { return }
-            ui.feedSelected = max(0, min(count - 1, index))
-            ui.feedTop = layout.scroll(toShow: ui.feedSelected, from: ui.feedTop)
+            ui.selected = max(0, min(count - 1, index))
+            ui.top = layout.scroll(toShow: ui.selected, from: ui.top)
         }
         func scroll(by lines: Int) {
-            ui.feedTop = layout.clampScroll(ui.feedTop + lines)
+            ui.top = layout.clampScroll(ui.top + lines)
             // The selection stays on screen: the first card that is mostly visible.
-            if let selected = layout.cards[safe: ui.feedSelected],
-               selected.top + selected.height <= ui.feedTop || selected.top >= ui.feedTop + area.height {
-                ui.feedSelected = layout.cardIndex(atLine: lines > 0 ? ui.feedTop : ui.feedTop + area.height - 1)
-                    ?? ui.feedSelected
+            if let selected = layout.cards[safe: ui.selected],
+               selected.top + selected.height <= ui.top || selected.top >= ui.top + area.height {
+                ui.selected = layout.cardIndex(atLine: lines > 0 ? ui.top : ui.top + area.height - 1)
+                    ?? ui.selected
             }
         }
-        let selectedID = feed.photos[safe: ui.feedSelected]?.id
+        let selectedID = feed.photos[safe: ui.selected]?.id
         switch input {
         case let .key(key):
             switch key {
-            case .down, .character("j"): select(ui.feedSelected + 1)
-            case .up, .character("k"): select(ui.feedSelected - 1)
+            case .down, .character("j"): select(ui.selected + 1)
+            case .up, .character("k"): select(ui.selected - 1)
             case .lineDown: scroll(by: 1)
             case .lineUp: scroll(by: -1)
             case .pageDown: scroll(by: area.height)
@@ -186,11 +224,11 @@ public struct FeedScreen {
             case .enter:
                 if let selectedID { return [.openViewer(photoID: selectedID)] }
             case .character("l"), .character(" "):
-                if let selectedID { return [.feed(.toggleLike(photoID: selectedID))] }
+                if let selectedID { return [wrap(.toggleLike(photoID: selectedID))] }
             case .character("r"):
-                if case .failed = feed.phase { return [.feed(.retry)] }
-                if case .failed = feed.nextPage { return [.feed(.retry)] }
-                return [.feed(.load)]
+                if case .failed = feed.phase { return [wrap(.retry)] }
+                if case .failed = feed.nextPage { return [wrap(.retry)] }
+                return [wrap(.load)]
             default:
                 return []
             }
@@ -201,13 +239,13 @@ public struct FeedScreen {
             case .wheelUp: scroll(by: -3)
             case .press:
                 guard area.contains(x: mouse.x, y: mouse.y),
-                      let index = layout.cardIndex(atLine: ui.feedTop + mouse.y - area.y) else { return [] }
-                ui.feedSelected = index
+                      let index = layout.cardIndex(atLine: ui.top + mouse.y - area.y) else { return [] }
+                ui.selected = index
                 let card = layout.cards[index]
-                let detailsY = area.y + card.top + card.pictureRows - ui.feedTop
+                let detailsY = area.y + card.top + card.pictureRows - ui.top
                 // A click on the heart likes; anywhere else on the card opens the viewer.
                 if mouse.y == detailsY, mouse.x >= card.pictureX, mouse.x < card.pictureX + 3 {
-                    return [.feed(.toggleLike(photoID: feed.photos[index].id))]
+                    return [wrap(.toggleLike(photoID: feed.photos[index].id))]
                 }
                 return [.openViewer(photoID: feed.photos[index].id)]
             }
@@ -218,16 +256,16 @@ public struct FeedScreen {
     }
 
     /// Tells the feed how far down the user has come, so the next page is asked for in time.
-    private func showed(layout: FeedLayout, ui: UIState, area: Rect) -> [AppViewModel.Event] {
-        let lastLine = ui.feedTop + area.height - 1
+    private func showed(layout: FeedLayout, ui: ListPosition, area: Rect) -> [AppViewModel.Event] {
+        let lastLine = ui.top + area.height - 1
         let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.isEmpty ? 0 : layout.cards.count - 1)
-        return [.feed(.showedItem(index: max(index, ui.feedSelected)))]
+        return [wrap(.showedItem(index: max(index, ui.selected)))]
     }
 
-    private func handleModal(_ input: InputEvent, ui: inout UIState) -> [AppViewModel.Event] {
-        switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
-        case .first: [.feed(.modalTryAgain)]
-        case .second: [.feed(.modalCancel)]
+    private func handleModal(_ input: InputEvent, focus: inout Int) -> [AppViewModel.Event] {
+        switch Widgets.modalChoice(input, focus: &focus) {
+        case .first: [wrap(.modalTryAgain)]
+        case .second: [wrap(.modalCancel)]
         case nil: []
         }
     }

@@ -1,12 +1,34 @@
-/// What only the screen knows: which card is selected, how far the list is scrolled, which button of a
+/// Where a list of photos is: which card is selected, and the first line of the list on screen.
+public struct ListPosition: Equatable, Sendable {
+    public var selected = 0
+    public var top = 0
+
+    public init(selected: Int = 0, top: Int = 0) {
+        self.selected = selected
+        self.top = top
+    }
+}
+
+/// What only the screen knows: which card is selected, how far the lists are scrolled, which button of a
 /// dialog has the focus, the animation frame. The app's state (what is loaded, liked, open) is in `AppState`.
 public struct UIState: Equatable, Sendable {
-    public var feedSelected = 0
-    /// The first line of the feed list on screen.
-    public var feedTop = 0
+    public var feedList = ListPosition()
+    /// The profile pane: its header and the favorites under it scroll as one list.
+    public var favoritesList = ListPosition()
     public var modalFocus = 0
     /// Advances while something animates (spinners).
     public var tick = 0
 
     public init() {}
+
+    public var feedSelected: Int {
+        get { feedList.selected }
+        set { feedList.selected = newValue }
+    }
+
+    /// The first line of the feed list on screen.
+    public var feedTop: Int {
+        get { feedList.top }
+        set { feedList.top = newValue }
+    }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+import UnsplashAPI
+
+/// `image-feed login` and `image-feed logout`: the same OAuth flow as the login screen, from the shell.
+public enum ShellLogin {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Prints the authorize link and its QR code, then waits for the browser's redirect on the loopback
+    /// listener or a code pasted on standard input, whichever comes first; stores the token.
+    public static func logIn(context: AppContext, colors: Bool, timeout: TimeInterval = 600) async throws -> String {
+        guard let store = context.tokenStore else {
+            throw Failure(description: context.isDemo ? "The demo logs in by itself; there is nothing to store."
+                : "IMAGE_FEED_TOKEN is set, so no login is stored; unset it to log in.")
+        }
+        let state = OAuthClient.makeState()
+        let url: URL
+        do {
+            url = try context.oauth.authorizeURL(state: state)
+        } catch {
+            throw Failure(description: error.message)
+        }
+        var out = "Open this link in a browser, on this machine or any other, to log in:\n\n  \(url.absoluteString)\n\n"
+        if let code = try? QRCode(url.absoluteString) {
+            out += "Or scan it with a phone:\n\n" + ANSIPictureWriter.text(code.picture(margin: 2, colored: colors)) + "\n"
+        }
+        let answer = Answer()
+        do {
+            let listener = try LoopbackRedirectListener(redirectURI: context.configuration.redirectURI)
+            answer.listener = listener
+            listener.start(timeout: timeout) { outcome in
+                switch outcome {
+                case let .redirect(address): answer.give(.success(address))
+                case .timedOut: answer.give(.failure(Failure(description: LoginFailure.timedOut.message)))
+                case .stopped: break
+                }
+            }
+            out += "Waiting for the browser to come back to \(context.configuration.redirectURI)\u{2026}\n"
+        } catch {
+            out += "\(error.description)\n"
+        }
+        out += "Or paste the code (or the address the browser ended on) here and press Enter:\n"
+        FileHandle.standardOutput.write(Data(out.utf8))
+        let reader = Thread {
+            while let line = readLine() {
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                    answer.give(.success(line))
+                    return
+                }
+            }
+            answer.give(.failure(Failure(description: "No code was given.")))
+        }
+        reader.start()
+        let text = try await answer.value()
+        answer.listener?.stop()
+        let code: String
+        switch OAuthRedirect.parse(text) {
+        case let .code(value, returnedState):
+            if let returnedState, returnedState != state { throw Failure(description: LoginFailure.stateMismatch.message) }
+            code = value
+        case let .denied(reason):
+            throw Failure(description: LoginFailure.denied(reason: reason).message)
+        case .nothing:
+            throw Failure(description: LoginFailure.missingCode.message)
+        }
+        let token: OAuthToken
+        do {
+            token = try await context.oauth.exchange(code: code)
+        } catch {
+            throw Failure(description: error.message)
+        }
+        try store.saveToken(token.accessToken)
+        context.client.setToken(token.accessToken)
+        if let me = try? await context.client.me() {
+            return "Logged in as @\(UntrustedText.sanitize(me.username))."
+        }
+        return "Logged in."
+    }
+
+    /// Removes the stored token.
+    public static func logOut(context: AppContext) throws -> String {
+        guard let store = context.tokenStore else {
+            throw Failure(description: context.isDemo ? "The demo stores nothing to log out of."
+                : "IMAGE_FEED_TOKEN is set; unset it to log out.")
+        }
+        let had = (try? store.loadToken()) != nil
+        try store.removeToken()
+        return had ? "Logged out: the token was removed." : "Not logged in."
+    }
+
+    /// The first answer from the listener or the keyboard.
+    final class Answer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<String, Error>?
+        private var continuation: CheckedContinuation<String, Error>?
+        var listener: LoopbackRedirectListener?
+
+        func give(_ value: Result<String, Error>) {
+            let waiting: CheckedContinuation<String, Error>? = lock.withLock {
+                guard result == nil else { return nil }
+                result = value
+                defer { continuation = nil }
+                return continuation
+            }
+            waiting?.resume(with: value)
+        }
+
+        func value() async throws -> String {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready: Result<String, Error>? = lock.withLock {
+                    if result == nil { self.continuation = continuation }
+                    return result
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        }
+    }
+}

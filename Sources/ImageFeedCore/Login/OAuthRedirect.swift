@@ -1,0 +1,43 @@
+import Foundation
+
+/// What an OAuth redirect (or what the user pasted) says: a code with the state it came back with, a
+/// refusal, or nothing usable.
+public enum OAuthRedirect: Equatable, Sendable {
+    /// A code. `state` is nil when the user pasted the bare code (the out-of-band flow shows only the code).
+    case code(String, state: String?)
+    /// `error=` in the redirect: the user pressed Cancel (access_denied) or the service refused.
+    case denied(reason: String)
+    case nothing
+
+    /// Reads a redirect URL (`http://127.0.0.1:8765/callback?code=…&state=…`), its query alone, or a bare code.
+    public static func parse(_ text: String) -> OAuthRedirect {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return .nothing }
+        let looksLikeRedirect = trimmed.contains("?") || trimmed.contains("=") || trimmed.contains("://")
+        guard looksLikeRedirect else {
+            guard trimmed.count <= 512, trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                return .nothing
+            }
+            return .code(trimmed, state: nil)
+        }
+        let query: Substring
+        if let questionMark = trimmed.firstIndex(of: "?") {
+            query = trimmed[trimmed.index(after: questionMark)...]
+        } else {
+            query = trimmed[...]
+        }
+        var components = URLComponents()
+        components.percentEncodedQuery = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        var values: [String: String] = [:]
+        // URLComponents rejects some malformed queries; then nothing is usable.
+        for item in components.queryItems ?? [] where values[item.name] == nil {
+            values[item.name] = item.value ?? ""
+        }
+        if let error = values["error"] {
+            let description = values["error_description"].flatMap { $0.isEmpty ? nil : $0 }
+            return .denied(reason: description ?? (error == "access_denied" ? "access was denied" : error))
+        }
+        guard let code = values["code"], !code.isEmpty else { return .nothing }
+        return .code(code, state: values["state"] ?? "")
+    }
+}

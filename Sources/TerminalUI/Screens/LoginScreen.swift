@@ -1,0 +1,234 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The splash and the login screens: the logo; "Log in"; then every way to reach the authorize page
+/// (the link in full, a QR code, the browser) while the loopback listener waits, and a paste field.
+public struct LoginScreen {
+    public let theme: Theme
+    /// The logo, drawn from `Assets/logo.png` when it is found.
+    public let logo: RGBImage?
+
+    public init(theme: Theme, logo: RGBImage?) {
+        self.theme = theme
+        self.logo = logo
+    }
+
+    // MARK: Rendering
+
+    public func renderSplash(tick: Int, in area: Rect, into buffer: inout CellBuffer) {
+        let below = drawLogo(in: area, maxRows: max(3, area.height - 5), into: &buffer)
+        buffer.writeCentered("ImageFeed", in: area, y: below + 1, style: theme.title)
+        buffer.writeCentered("\(theme.spinner(tick)) Starting\(theme.dots)", in: area, y: below + 3, style: theme.muted)
+    }
+
+    public func render(_ app: AppState, tick: Int, modalFocus: Int, in area: Rect, into buffer: inout CellBuffer) {
+        let login = app.login
+        switch login.phase {
+        case .start:
+            let below = drawLogo(in: area, maxRows: max(3, area.height - 8), into: &buffer)
+            buffer.writeCentered("ImageFeed", in: area, y: below + 1, style: theme.title)
+            buffer.writeCentered("Unsplash photos, in your terminal", in: area, y: below + 2, style: theme.muted)
+            buffer.writeCentered("  Log in  ", in: area, y: below + 4, style: theme.focusedButton)
+            buffer.writeCentered("Enter log in   q quit", in: area, y: below + 6, style: theme.muted)
+        case .preparing:
+            centred("\(theme.spinner(tick)) Preparing the login\(theme.dots)", in: area, into: &buffer)
+        case let .waiting(request):
+            renderWaiting(request, login: login, isDemo: app.isDemo, in: area, into: &buffer)
+        case .exchanging:
+            centred("\(theme.spinner(tick)) Logging in\(theme.dots)", in: area, into: &buffer)
+        }
+        if let failure = login.failure {
+            Widgets.modal(title: "Login failed", message: failure.message, buttons: ["OK"], focused: 0, in: area,
+                          theme: theme, into: &buffer)
+        } else if app.sessionExpiredNotice {
+            Widgets.modal(title: "Session expired", message: "Your session has expired. Log in again to go on.",
+                          buttons: ["OK"], focused: 0, in: area, theme: theme, into: &buffer)
+        }
+    }
+
+    private func centred(_ text: String, in area: Rect, into buffer: inout CellBuffer) {
+        buffer.writeCentered(text, in: area, y: area.y + area.height / 2, style: theme.accent)
+    }
+
+    /// The logo, centred near the top; returns the line under it.
+    @discardableResult
+    private func drawLogo(in area: Rect, maxRows: Int, into buffer: inout CellBuffer) -> Int {
+        let rows = min(maxRows, 16)
+        guard let logo, rows >= 4 else { return area.y + max(0, area.height / 2 - 4) }
+        let picture = Self.logoPicture(logo, columns: min(area.width - 4, 48), rows: rows, theme: theme)
+        let top = area.y + max(0, (area.height - picture.rows - 7) / 2)
+        buffer.draw(picture, x: area.x + (area.width - picture.columns) / 2, y: top, clip: area)
+        return top + picture.rows
+    }
+
+    nonisolated(unsafe) private static var logoCache: (key: [Int], picture: CellPicture)?
+    nonisolated(unsafe) private static var qrCache: (text: String, colored: Bool, picture: CellPicture?)?
+
+    /// The logo drawn to fit; kept while the size stays (only the terminal thread draws).
+    static func logoPicture(_ logo: RGBImage, columns: Int, rows: Int, theme: Theme) -> CellPicture {
+        let fitted = CellPicture.fittedSize(pixelWidth: logo.width, pixelHeight: logo.height, columns: columns, rows: rows)
+        let key = [fitted.columns, fitted.rows, theme.colorMode.hashValue, theme.unicode ? 1 : 0]
+        if let cached = logoCache, cached.key == key { return cached.picture }
+        let picture = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
+            .render(logo, columns: fitted.columns, rows: fitted.rows)
+        logoCache = (key, picture)
+        return picture
+    }
+
+    /// The authorize address as a QR code, or nil when it is too long for one.
+    static func qrPicture(_ text: String, colored: Bool) -> CellPicture? {
+        if let cached = qrCache, cached.text == text, cached.colored == colored { return cached.picture }
+        let picture = (try? QRCode(text))?.picture(margin: 2, colored: colored)
+        qrCache = (text, colored, picture)
+        return picture
+    }
+
+    private func renderWaiting(_ request: LoginRequest, login: LoginState, isDemo: Bool, in area: Rect,
+                               into buffer: inout CellBuffer) {
+        let qr = Self.qrPicture(request.authorizeURL.absoluteString, colored: theme.hasColor)
+        // The QR code goes on the right when there is room beside 44 columns of text, else under the text.
+        let besideRoom = qr.map { area.width - $0.columns - 4 >= 44 && area.height >= $0.rows + 1 } ?? false
+        let textWidth = besideRoom ? area.width - (qr?.columns ?? 0) - 6 : area.width - 4
+        var lines: [(String, CellStyle)] = [("Log in to Unsplash", theme.title), ("", .plain)]
+        for part in Widgets.wrap("1. Open this link in a browser, on this machine or any other:", width: textWidth) {
+            lines.append((part, .plain))
+        }
+        var linkStyle = theme.accent
+        linkStyle.underline = true
+        for part in Self.hardWrap(request.authorizeURL.absoluteString, width: textWidth - 3) {
+            lines.append(("   " + part, linkStyle))
+        }
+        lines.append(("   c copies it (OSC 52)   o opens it here", theme.muted))
+        if qr != nil {
+            lines.append(((besideRoom ? "2. Or scan the QR code with a phone." : "2. Or scan the QR code below with a phone."), .plain))
+        } else {
+            lines.append(("2. (The link is too long for a QR code.)", theme.muted))
+        }
+        if let problem = request.listenerProblem {
+            for part in Widgets.wrap("3. \(problem)", width: textWidth) { lines.append((part, theme.error)) }
+        } else {
+            for part in Widgets.wrap("3. After you approve, the browser comes back to this machine and the login goes on by itself.", width: textWidth) {
+                lines.append((part, .plain))
+            }
+        }
+        for part in Widgets.wrap("4. Or paste the code, or the address the browser ended on:", width: textWidth) {
+            lines.append((part, .plain))
+        }
+        let fieldLine = lines.count
+        lines.append(("", .plain))
+        if let notice = login.notice {
+            for part in Widgets.wrap(notice, width: textWidth) { lines.append((part, theme.muted)) }
+        }
+        var hints = login.editingPaste ? "Enter submit   Esc stop pasting" : "c copy link   o open   p paste code   Esc cancel"
+        if isDemo, !login.editingPaste { hints += "   a approve (demo)" }
+        lines.append(("", .plain))
+        for part in Widgets.wrap(hints, width: textWidth) { lines.append((part, theme.muted)) }
+
+        let x = area.x + 2
+        var y = area.y + 1
+        for (index, line) in lines.enumerated() where y < area.maxY {
+            if index == fieldLine {
+                drawField(login, x: x + 3, y: y, width: max(10, textWidth - 3), into: &buffer)
+            } else {
+                buffer.write(line.0, x: x, y: y, style: line.1, maxWidth: textWidth, ellipsis: theme.ellipsis)
+            }
+            y += 1
+        }
+        guard let qr else { return }
+        if besideRoom {
+            let qrX = area.maxX - qr.columns - 2
+            buffer.draw(qr, x: qrX, y: area.y + max(0, (area.height - qr.rows) / 2), clip: area)
+        } else if area.maxY - y >= qr.rows {
+            buffer.draw(qr, x: area.x + (area.width - qr.columns) / 2, y: y, clip: area)
+        } else if y < area.maxY {
+            buffer.write("(The QR code needs a terminal of \(qr.columns + 4)x\(qr.rows + lines.count + 3); enlarge it to see it.)",
+                         x: x, y: y, style: theme.muted, maxWidth: area.width - 4, ellipsis: theme.ellipsis)
+        }
+    }
+
+    private func drawField(_ login: LoginState, x: Int, y: Int, width: Int, into buffer: inout CellBuffer) {
+        var style = theme.modal
+        style.underline = !theme.hasColor
+        buffer.fill(Rect(x: x, y: y, width: width, height: 1), with: Cell(" ", style: style))
+        let cursor = login.editingPaste ? (theme.unicode ? "▏" : "_") : ""
+        // The end of a long paste is what matters (the code sits at the end of an address).
+        var shown = login.pasted
+        while DisplayWidth.of(shown) + 2 > width, !shown.isEmpty { shown.removeFirst() }
+        if shown.isEmpty, !login.editingPaste {
+            var muted = style
+            muted.dim = true
+            buffer.write("press p to paste", x: x + 1, y: y, style: muted, maxWidth: width - 1)
+        } else {
+            buffer.write(shown + cursor, x: x + 1, y: y, style: style, maxWidth: width - 1)
+        }
+    }
+
+    /// Breaks a long address at any character (it has no spaces), so it is shown in full.
+    static func hardWrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [text] }
+        var lines: [String] = []
+        var current = ""
+        for character in text {
+            if current.count == width {
+                lines.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    // MARK: Input
+
+    public func handle(_ input: InputEvent, app: AppState) -> [AppViewModel.Event] {
+        let login = app.login
+        if login.failure != nil {
+            if case .key(.enter) = input { return [.login(.dismissFailure)] }
+            if case .key(.escape) = input { return [.login(.dismissFailure)] }
+            if case .mouse(let mouse) = input, mouse.kind == .press { return [.login(.dismissFailure)] }
+            return []
+        }
+        if app.sessionExpiredNotice {
+            if case .key(.enter) = input { return [.dismissSessionExpired] }
+            if case .key(.escape) = input { return [.dismissSessionExpired] }
+            if case .mouse(let mouse) = input, mouse.kind == .press { return [.dismissSessionExpired] }
+            return []
+        }
+        guard case let .key(key) = input else {
+            if case .mouse(let mouse) = input, mouse.kind == .press, login.phase == .start { return [.login(.logIn)] }
+            return []
+        }
+        switch login.phase {
+        case .start:
+            switch key {
+            case .enter, .character(" "), .character("l"): return [.login(.logIn)]
+            case .character("q"), .escape: return [.quit]
+            default: return []
+            }
+        case .preparing, .exchanging:
+            if key == .escape { return [.login(.cancel)] }
+            return []
+        case .waiting:
+            if login.editingPaste {
+                switch key {
+                case let .character(character): return [.login(.typed(String(character)))]
+                case .backspace: return [.login(.deleteBackward)]
+                case .enter: return [.login(.submitPaste)]
+                case .escape: return [.login(.editPaste(false))]
+                default: return []
+                }
+            }
+            switch key {
+            case .character("c"): return [.login(.copyLink)]
+            case .character("o"): return [.login(.openInBrowser)]
+            case .character("p"), .enter: return [.login(.editPaste(true))]
+            case .character("a") where app.isDemo: return [.login(.approveInDemo)]
+            case .escape: return [.login(.cancel)]
+            case .character("q"): return [.quit]
+            default: return []
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The profile pane: avatar, name, @username, bio, then "Favorites (N)" and the liked photos as cards;
+/// the header scrolls away with the list. `o` asks "Log out?".
+public struct ProfileScreen {
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    static let avatarColumns = 16
+    static let avatarRows = 8
+
+    /// The header's lines, with where each goes (to the right of the avatar).
+    func headerLines(_ profile: ProfileState, width: Int) -> [(String, CellStyle)] {
+        let textWidth = max(10, width - Self.avatarColumns - 6)
+        switch profile.phase {
+        case .idle, .loading:
+            return [("Loading your profile\(theme.dots)", theme.accent)]
+        case let .failed(error):
+            return [("Couldn't load your profile.", theme.error)] + Widgets.wrap(error.message, width: textWidth).map { ($0, .plain) }
+                + [("Press r to try again.", theme.muted)]
+        case let .content(user):
+            var lines: [(String, CellStyle)] = []
+            let name = user.name.map(UntrustedText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
+            lines.append((name ?? "No name", name == nil ? theme.muted : theme.title))
+            lines.append(("@" + UntrustedText.sanitize(user.username), theme.accent))
+            if let location = user.location.map(UntrustedText.sanitize), !location.isEmpty {
+                lines.append((location, theme.muted))
+            }
+            lines.append(("", .plain))
+            let bio = user.bio.map(UntrustedText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
+            if let bio {
+                lines += Widgets.wrap(bio, width: textWidth).prefix(6).map { ($0, CellStyle.plain) }
+            } else {
+                lines.append(("No bio yet.", theme.muted))
+            }
+            return lines
+        }
+    }
+
+    /// Lines of the header: avatar or text, the log-out line, and the favorites' title.
+    func headerHeight(_ profile: ProfileState, width: Int) -> Int {
+        max(Self.avatarRows, headerLines(profile, width: width).count) + 5
+    }
+
+    public func layout(_ app: AppState, area: Rect) -> FeedLayout {
+        FeedLayout(photos: app.favorites.photos, width: area.width, viewportHeight: area.height,
+                   headerHeight: headerHeight(app.profile, width: area.width))
+    }
+
+    public func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let layout = layout(app, area: area)
+        let header = headerHeight(app.profile, width: area.width)
+        let offset = area.y - ui.favoritesList.top
+        // The avatar: the profile image drawn like a photo, a gray box while it is missing.
+        let avatar = Rect(x: area.x + 2, y: offset + 1, width: Self.avatarColumns, height: Self.avatarRows)
+        var drawn = false
+        if let user = app.profile.profile, let url = user.profileImage.large ?? user.profileImage.medium ?? user.profileImage.small {
+            let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: url))
+            if case let .ready(picture) = pictures.picture(for: stand, url: url, columns: Self.avatarColumns, rows: Self.avatarRows) {
+                buffer.draw(picture, x: avatar.x, y: avatar.y, clip: area)
+                drawn = true
+            }
+        }
+        if !drawn {
+            for y in max(area.y, avatar.y)..<min(area.maxY, avatar.maxY) {
+                buffer.fill(Rect(x: avatar.x, y: y, width: avatar.width, height: 1), with: Cell(" ", style: theme.placeholder))
+            }
+            let middle = avatar.y + avatar.height / 2
+            if middle >= area.y, middle < area.maxY {
+                buffer.writeCentered(app.profile.phase == .loading ? theme.spinner(ui.tick) : "?", in: avatar, y: middle, style: theme.placeholder)
+            }
+        }
+        let textX = avatar.maxX + 3
+        for (index, line) in headerLines(app.profile, width: area.width).enumerated() {
+            let y = avatar.y + index
+            guard y >= area.y, y < area.maxY else { continue }
+            buffer.write(line.0, x: textX, y: y, style: line.1, maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
+        }
+        let logoutY = offset + header - 3
+        if logoutY >= area.y, logoutY < area.maxY {
+            buffer.write("o log out", x: textX, y: logoutY, style: theme.muted)
+        }
+        let titleY = offset + header - 1
+        if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
+            let count = app.favoritesCount.map { " (\($0))" } ?? ""
+            let written = buffer.write("Favorites\(count)", x: area.x + 2, y: titleY, style: theme.title)
+            let rule = String(repeating: theme.unicode ? "─" : "-", count: max(0, area.width - written - 5))
+            buffer.write(" " + rule, x: area.x + 2 + written, y: titleY, style: theme.muted)
+        }
+        if app.profile.profile != nil {
+            let listTop = max(area.y, offset + header)
+            let messages = Rect(x: area.x, y: listTop, width: area.width, height: max(1, min(area.maxY - listTop, 6)))
+            if listTop < area.maxY {
+                FeedScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
+                    .render(app.favorites, layout: layout, position: ui.favoritesList, tick: ui.tick, modalFocus: ui.modalFocus,
+                            area: area, messageArea: messages, pictures: pictures, into: &buffer)
+            }
+        }
+        if app.profile.confirmingLogout {
+            Widgets.modal(title: "Log out?", message: "Your token and everything ImageFeed keeps about you will be removed.",
+                          buttons: ["Yes", "No"], focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        }
+    }
+
+    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        if app.profile.confirmingLogout {
+            if case .key(.character("y")) = input { ui.modalFocus = 0; return [.profile(.logOutAnswered(true))] }
+            if case .key(.character("n")) = input { ui.modalFocus = 0; return [.profile(.logOutAnswered(false))] }
+            switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
+            case .first: return [.profile(.logOutAnswered(true))]
+            case .second: return [.profile(.logOutAnswered(false))]
+            case nil: return []
+            }
+        }
+        if app.favorites.modal == nil, case let .key(key) = input {
+            switch key {
+            case .character("o"):
+                ui.modalFocus = 1 // "No" first: logging out by a stray Enter would be unkind
+                return [.profile(.logOutPressed)]
+            case .character("r"):
+                if case .failed = app.profile.phase { return [.profile(.retry)] }
+            default:
+                break
+            }
+        }
+        guard app.profile.profile != nil else { return [] }
+        var position = ui.favoritesList
+        defer { ui.favoritesList = position }
+        if case .key(.character("g")) = input { position = ListPosition(); return [] }
+        return FeedScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
+            .handle(input, feed: app.favorites, layout: layout(app, area: area), position: &position,
+                    modalFocus: &ui.modalFocus, area: area)
+    }
+}
