@@ -110,6 +110,6 @@ let package = Package(
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
-        .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashSandbox"]),
+        .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashAPI", "UnsplashSandbox"]),
     ]
 )

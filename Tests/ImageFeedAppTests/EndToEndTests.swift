@@ -2,6 +2,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import ImageFeedApp
+import UnsplashAPI
 import XCTest
 
 /// The real `image-feed` binary in a real terminal (tmux), against its own demo sandbox: what a person sees
@@ -9,11 +11,41 @@ import XCTest
 final class EndToEndTests: XCTestCase {
     var folder: TemporaryFolder!
     var tmux: Tmux!
+    var redirectPort: Int!
+
+    /// A loopback port nobody listens on now (for the app's redirect listener).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Tmux.Failure(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// From the login screen to the feed, with the demo's own stand-in browser (the `a` key).
+    func logInWithTheDemoKey() throws {
+        try tmux.waitFor(text: "Unsplash photos, in your terminal")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Log in to Unsplash")
+        try tmux.send("a")
+    }
 
     override func setUpWithError() throws {
         try XCTSkipUnless(Tmux.isAvailable, "tmux is not installed (make deps installs it)")
         folder = try TemporaryFolder()
-        tmux = Tmux(folder: folder.url, environment: folder.environment)
+        var environment = folder.environment
+        redirectPort = try Self.freePort()
+        environment["UNSPLASH_REDIRECT_URI"] = "http://127.0.0.1:\(redirectPort!)/callback"
+        tmux = Tmux(folder: folder.url, environment: environment)
     }
 
     override func tearDown() {
@@ -50,6 +82,7 @@ final class EndToEndTests: XCTestCase {
 
     func test_feed_scrollLikeOpenViewerAndQuit() throws {
         try launch()
+        try logInWithTheDemoKey()
         var screen = try tmux.waitFor("the feed with its status line") {
             $0.contains("Eileen Collins") && $0.contains("quota") && $0.contains("♡")
         }
@@ -86,12 +119,13 @@ final class EndToEndTests: XCTestCase {
 
     func test_help_tabsAndTooSmall() throws {
         try launch()
+        try logInWithTheDemoKey()
         try tmux.waitFor(text: "Eileen Collins")
         try tmux.send("?")
         var screen = try tmux.waitFor(text: "Keys")
         XCTAssertTrue(screen.contains("Ctrl-C"), screen)
         try tmux.send("Escape", "3")
-        screen = try tmux.waitFor(text: "Profile is coming")
+        screen = try tmux.waitFor(text: "@demo")
         try tmux.send("1")
         try tmux.waitFor(text: "Eileen Collins")
 
@@ -105,11 +139,76 @@ final class EndToEndTests: XCTestCase {
 
     func test_sigterm_restoresTheTerminal() throws {
         try launch()
+        try logInWithTheDemoKey()
         try tmux.waitFor(text: "Eileen Collins")
         let shell = try XCTUnwrap(Int32(try tmux.format("#{pane_pid}")))
         let child = try XCTUnwrap(childProcess(of: shell), "the app's process")
         XCTAssertEqual(kill(child, SIGTERM), 0)
         try assertTerminalRestored()
+    }
+
+    /// The whole story of a user: log in through the loopback redirect (this test plays the browser: it
+    /// opens the authorize page shown on screen and presses Login), like a photo in the feed, find it in
+    /// the favorites, unlike it there, see the feed's heart gray, log out with Yes, land on the login screen.
+    func test_login_favorites_logout() async throws {
+        try launch(width: 140, height: 48)
+        try tmux.waitFor(text: "Unsplash photos, in your terminal")
+        try tmux.send("Enter")
+        let screen = try tmux.waitFor(text: "Log in to Unsplash")
+
+        let url = try XCTUnwrap(Self.authorizeURL(on: screen), screen)
+        XCTAssertTrue(url.absoluteString.contains("redirect_uri=http://127.0.0.1:\(redirectPort!)/callback"), url.absoluteString)
+        // The QR code on screen reads back as exactly that address.
+        XCTAssertEqual(try QRReader.read(screen: screen, folder: folder.url), url.absoluteString)
+
+        // The browser's part: the authorize page, its Login button, and the redirect to the app's listener.
+        let location = try await DemoBrowser.approve(url, http: URLSessionHTTPClient(followRedirects: false))
+        XCTAssertTrue(location.hasPrefix("http://127.0.0.1:\(redirectPort!)/callback?code="), location)
+        let answer = try await URLSessionHTTPClient(followRedirects: false).send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("close this tab"))
+
+        try tmux.waitFor("the feed") { $0.contains("Eileen Collins") && $0.contains("1 Feed") }
+        try tmux.send("l")
+        try tmux.waitFor("the first photo liked") { self.line(containing: "Eileen Collins", in: $0)?.contains("♥") == true }
+
+        try tmux.send("3")
+        var profile = try tmux.waitFor("the favorites with the photo") {
+            $0.contains("@demo") && $0.contains("Favorites (1)") && self.line(containing: "Eileen Collins", in: $0) != nil
+        }
+        XCTAssertTrue(profile.contains("Dana Demo"), profile)
+        XCTAssertTrue(line(containing: "Eileen Collins", in: profile)?.contains("♥") == true, profile)
+
+        try tmux.send("l")
+        profile = try tmux.waitFor("the favorite gone") { $0.contains("Favorites (0)") && !$0.contains("Eileen Collins") }
+        XCTAssertTrue(profile.contains("No favorites yet"), profile)
+
+        try tmux.send("1")
+        try tmux.waitFor("the feed heart gray") { self.line(containing: "Eileen Collins", in: $0)?.contains("♡") == true }
+
+        try tmux.send("3")
+        try tmux.waitFor(text: "o log out")
+        try tmux.send("o")
+        try tmux.waitFor(text: "Log out?")
+        try tmux.send("y")
+        try tmux.waitFor("the login screen") { $0.contains("Unsplash photos, in your terminal") && $0.contains("Log in") }
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// The authorize address as the login screen shows it: the lines under "1. Open this link", each a
+    /// piece of it (the QR code may stand to their right).
+    static func authorizeURL(on screen: String) -> URL? {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("Open this link") }) else { return nil }
+        var text = ""
+        for line in lines[(start + 1)...] {
+            if line.contains("c copies it") { break }
+            let trimmed = line.drop { $0 == " " }
+            guard let piece = trimmed.split(separator: " ").first, !piece.contains("other:") else { continue }
+            text += piece
+        }
+        return URL(string: text)
     }
 
     /// The first child of `parent`, from /proc.

@@ -66,8 +66,12 @@ final class AppViewModelTests: XCTestCase {
         var state = loadedApp()
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
         _ = AppViewModel.update(&state, .viewer(.toggleLike))
-        _ = AppViewModel.update(&state, .viewer(.likeFinished(liked: true, .failure(.sessionExpired))))
-        XCTAssertTrue(state.sessionExpired)
+        let effects = AppViewModel.update(&state, .viewer(.likeFinished(liked: true, .failure(.sessionExpired))))
+        XCTAssertEqual(state.session, .loggedOut)
+        XCTAssertTrue(state.sessionExpiredNotice)
+        XCTAssertNil(state.viewer)
+        XCTAssertEqual(effects, [.forgetSession])
+        XCTAssertFalse(state.feed.photos.isEmpty, "nothing else is lost")
     }
 
     func test_helpAndQuit() {

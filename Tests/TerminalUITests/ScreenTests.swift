@@ -154,12 +154,12 @@ final class ScreenTests: XCTestCase {
         ])
     }
 
-    func test_comingPanes_sayWhatIsComing() {
+    func test_searchPane_saysWhatIsComing_profileLoads() {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .selectTab(.search))
         XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Search is coming") })
         _ = AppViewModel.update(&state, .selectTab(.profile))
-        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Profile is coming") })
+        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Loading your profile") })
     }
 
     func test_help_listsTheKeys() {

@@ -1,0 +1,307 @@
+import Foundation
+import ImageFeedCore
+import XCTest
+
+final class LoginViewModelTests: XCTestCase {
+    let request = LoginRequest(authorizeURL: URL(string: "https://unsplash.com/oauth/authorize?state=s1")!, state: "s1")
+
+    private func waiting() -> LoginState {
+        var state = LoginState()
+        _ = LoginViewModel.update(&state, .logIn)
+        _ = LoginViewModel.update(&state, .prepared(.success(request)))
+        return state
+    }
+
+    func test_logIn_prepares_thenWaitsWithTheRequest() {
+        var state = LoginState()
+        XCTAssertEqual(LoginViewModel.update(&state, .logIn), [.prepare])
+        XCTAssertEqual(state.phase, .preparing)
+        XCTAssertEqual(LoginViewModel.update(&state, .logIn), [], "a second press starts nothing")
+        _ = LoginViewModel.update(&state, .prepared(.success(request)))
+        XCTAssertEqual(state.request, request)
+    }
+
+    func test_notConfigured_saysWhatToConfigure() {
+        var state = LoginState()
+        _ = LoginViewModel.update(&state, .logIn)
+        _ = LoginViewModel.update(&state, .prepared(.failure(.notConfigured("Set UNSPLASH_ACCESS_KEY."))))
+        XCTAssertEqual(state.phase, .start)
+        XCTAssertEqual(state.failure?.message, "Set UNSPLASH_ACCESS_KEY.")
+    }
+
+    func test_redirectWithTheRightState_exchangesTheCode() {
+        var state = waiting()
+        let effects = LoginViewModel.update(&state, .redirectReceived("http://127.0.0.1:8765/callback?code=abc&state=s1"))
+        XCTAssertEqual(effects, [.stopListening, .exchange(code: "abc")])
+        XCTAssertEqual(state.phase, .exchanging)
+    }
+
+    func test_redirectWithAnotherState_failsWithAModal_andOKReturnsToTheStart() {
+        var state = waiting()
+        let effects = LoginViewModel.update(&state, .redirectReceived("http://127.0.0.1:8765/callback?code=abc&state=evil"))
+        XCTAssertEqual(effects, [.stopListening])
+        XCTAssertEqual(state.failure, .stateMismatch)
+        XCTAssertEqual(state.phase, .start)
+        _ = LoginViewModel.update(&state, .dismissFailure)
+        XCTAssertEqual(state, LoginState())
+    }
+
+    func test_redirectWithoutState_isAMismatch() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .redirectReceived("http://127.0.0.1:8765/callback?code=abc"))
+        XCTAssertEqual(state.failure, .stateMismatch)
+    }
+
+    func test_accessDenied_failsWithTheReason() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .redirectReceived("http://127.0.0.1:8765/callback?error=access_denied&state=s1"))
+        XCTAssertEqual(state.failure, .denied(reason: "access was denied"))
+    }
+
+    func test_pastedBareCode_isExchanged_pastedAddressIsChecked() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .editPaste(true))
+        _ = LoginViewModel.update(&state, .typed("xyz"))
+        _ = LoginViewModel.update(&state, .typed("\u{1B}[31m"))
+        XCTAssertEqual(state.pasted, "xyz[31m", "control characters never enter the field")
+        _ = LoginViewModel.update(&state, .deleteBackward)
+        _ = LoginViewModel.update(&state, .deleteBackward)
+        _ = LoginViewModel.update(&state, .deleteBackward)
+        _ = LoginViewModel.update(&state, .deleteBackward)
+        XCTAssertEqual(state.pasted, "xyz")
+        XCTAssertEqual(LoginViewModel.update(&state, .submitPaste), [.stopListening, .exchange(code: "xyz")])
+
+        var other = waiting()
+        _ = LoginViewModel.update(&other, .editPaste(true))
+        _ = LoginViewModel.update(&other, .typed("http://127.0.0.1:8765/callback?code=abc&state=old"))
+        _ = LoginViewModel.update(&other, .submitPaste)
+        XCTAssertEqual(other.failure, .stateMismatch)
+    }
+
+    func test_pastedNonsense_saysSoAndKeepsWaiting() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .editPaste(true))
+        _ = LoginViewModel.update(&state, .typed("not a code!"))
+        XCTAssertEqual(LoginViewModel.update(&state, .submitPaste), [])
+        XCTAssertNotNil(state.request)
+        XCTAssertEqual(state.notice, LoginFailure.missingCode.message)
+    }
+
+    func test_typingIsIgnored_unlessTheFieldIsEdited_andPasteIsBounded() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .typed("abc"))
+        XCTAssertEqual(state.pasted, "")
+        _ = LoginViewModel.update(&state, .editPaste(true))
+        _ = LoginViewModel.update(&state, .typed(String(repeating: "a", count: 5_000)))
+        XCTAssertEqual(state.pasted.count, LoginViewModel.maximumPaste)
+    }
+
+    func test_copyAndOpen_giveTheURL() {
+        var state = waiting()
+        XCTAssertEqual(LoginViewModel.update(&state, .copyLink), [.copy(request.authorizeURL)])
+        XCTAssertNotNil(state.notice)
+        XCTAssertEqual(LoginViewModel.update(&state, .openInBrowser), [.open(request.authorizeURL)])
+        _ = LoginViewModel.update(&state, .opened(false))
+        XCTAssertTrue(state.notice?.contains("No browser") == true)
+    }
+
+    func test_timeout_failsWithAModal() {
+        var state = waiting()
+        XCTAssertEqual(LoginViewModel.update(&state, .timedOut), [.stopListening])
+        XCTAssertEqual(state.failure, .timedOut)
+    }
+
+    func test_cancel_stopsListening_escFirstLeavesThePasteField() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .editPaste(true))
+        XCTAssertEqual(LoginViewModel.update(&state, .cancel), [])
+        XCTAssertFalse(state.editingPaste)
+        XCTAssertEqual(LoginViewModel.update(&state, .cancel), [.stopListening])
+        XCTAssertEqual(state.phase, .start)
+    }
+
+    func test_exchangeFailure_showsTheError_success_resets() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .redirectReceived("http://x/callback?code=c&state=s1"))
+        _ = LoginViewModel.update(&state, .exchangeFinished(.failure(.refused("invalid_grant"))))
+        XCTAssertEqual(state.failure, .refused("invalid_grant"))
+
+        var good = waiting()
+        _ = LoginViewModel.update(&good, .redirectReceived("http://x/callback?code=c&state=s1"))
+        _ = LoginViewModel.update(&good, .exchangeFinished(.success(nil)))
+        XCTAssertEqual(good, LoginState())
+    }
+
+    func test_lateRedirect_afterCancel_isIgnored() {
+        var state = waiting()
+        _ = LoginViewModel.update(&state, .cancel)
+        XCTAssertEqual(LoginViewModel.update(&state, .redirectReceived("http://x/callback?code=c&state=s1")), [])
+        XCTAssertEqual(state.phase, .start)
+    }
+
+    func test_redirectParser() {
+        XCTAssertEqual(OAuthRedirect.parse(" abc-123_x "), .code("abc-123_x", state: nil))
+        XCTAssertEqual(OAuthRedirect.parse("code=abc&state=s"), .code("abc", state: "s"))
+        XCTAssertEqual(OAuthRedirect.parse("http://h/cb?state=s&code=a%20b#frag"), .code("a b", state: "s"))
+        XCTAssertEqual(OAuthRedirect.parse("http://h/cb?error=access_denied&error_description=User+said+no"),
+                       .denied(reason: "User+said+no"))
+        XCTAssertEqual(OAuthRedirect.parse("http://h/cb?state=s"), .nothing)
+        XCTAssertEqual(OAuthRedirect.parse(""), .nothing)
+        XCTAssertEqual(OAuthRedirect.parse("two words"), .nothing)
+    }
+}
+
+final class SessionTests: XCTestCase {
+    let me = User(id: "u1", username: "demo", name: "Dana Demo", totalLikes: 1)
+
+    private func loggedIn() -> AppState {
+        var state = AppState(session: .splash)
+        _ = AppViewModel.update(&state, .start)
+        _ = AppViewModel.update(&state, .sessionChecked(.success(me)))
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 1, .success(makePage(["a", "b", "c"], number: 1, next: 2)))))
+        var likes = makePage(["f"], number: 1, next: nil)
+        likes.items[0].likedByUser = true
+        likes.totalItems = 1
+        _ = AppViewModel.update(&state, .favorites(.pageLoaded(page: 1, .success(likes))))
+        return state
+    }
+
+    func test_start_onTheSplash_checksTheStoredToken() {
+        var state = AppState(session: .splash)
+        XCTAssertEqual(AppViewModel.update(&state, .start), [.checkSession])
+        XCTAssertEqual(state.session, .splash)
+    }
+
+    func test_noToken_opensTheLoginScreen() {
+        var state = AppState(session: .splash)
+        _ = AppViewModel.update(&state, .start)
+        XCTAssertEqual(AppViewModel.update(&state, .sessionChecked(nil)), [])
+        XCTAssertEqual(state.session, .loggedOut)
+    }
+
+    func test_goodToken_opensTheFeed_andLoadsTheFavorites() {
+        var state = AppState(session: .splash)
+        _ = AppViewModel.update(&state, .start)
+        let effects = AppViewModel.update(&state, .sessionChecked(.success(me)))
+        XCTAssertEqual(state.session, .loggedIn)
+        XCTAssertEqual(state.profile.profile, me)
+        XCTAssertTrue(effects.contains(.feed(.loadPage(page: 1, perPage: 30))))
+        XCTAssertTrue(effects.contains(.favorites(username: "demo", .loadPage(page: 1, perPage: 30))))
+    }
+
+    func test_revokedToken_opensTheLoginScreen_andForgetsIt() {
+        var state = AppState(session: .splash)
+        _ = AppViewModel.update(&state, .start)
+        XCTAssertEqual(AppViewModel.update(&state, .sessionChecked(.failure(.sessionExpired))), [.forgetSession])
+        XCTAssertEqual(state.session, .loggedOut)
+    }
+
+    func test_offlineAtStart_keepsTheSession_profileShowsTheError() {
+        var state = AppState(session: .splash)
+        _ = AppViewModel.update(&state, .start)
+        let effects = AppViewModel.update(&state, .sessionChecked(.failure(.noConnection("down"))))
+        XCTAssertEqual(state.session, .loggedIn)
+        XCTAssertEqual(state.profile.phase, .failed(.noConnection("down")))
+        XCTAssertEqual(effects, [.feed(.loadPage(page: 1, perPage: 30))])
+        XCTAssertEqual(AppViewModel.update(&state, .profile(.retry)), [.profile(.loadProfile)])
+    }
+
+    func test_successfulLogin_opensTheFeed() {
+        var state = AppState(session: .loggedOut)
+        _ = AppViewModel.update(&state, .login(.logIn))
+        _ = AppViewModel.update(&state, .login(.prepared(.success(LoginRequest(authorizeURL: URL(string: "https://u/a")!, state: "s")))))
+        _ = AppViewModel.update(&state, .login(.redirectReceived("http://127.0.0.1/callback?code=c&state=s")))
+        let effects = AppViewModel.update(&state, .login(.exchangeFinished(.success(me))))
+        XCTAssertEqual(state.session, .loggedIn)
+        XCTAssertEqual(state.tab, .feed)
+        XCTAssertTrue(effects.contains(.feed(.loadPage(page: 1, perPage: 30))))
+    }
+
+    func test_likeInTheFeed_addsToFavorites_andCounts() {
+        var state = loggedIn()
+        XCTAssertEqual(state.favoritesCount, 1)
+        _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "b")))
+        _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "b", liked: true, .success(makePhoto("b", liked: true, likes: 4)))))
+        XCTAssertEqual(state.favorites.photos.map(\.id), ["b", "f"])
+        XCTAssertEqual(state.favorites.photos.first?.likedByUser, true)
+        XCTAssertEqual(state.favoritesCount, 2)
+    }
+
+    func test_unlikeInFavorites_removesIt_andTheFeedHeartTurnsGray() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "b")))
+        _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "b", liked: true, .success(makePhoto("b", liked: true, likes: 4)))))
+        XCTAssertEqual(state.feed.photo(id: "b")?.likedByUser, true)
+        XCTAssertEqual(AppViewModel.update(&state, .favorites(.toggleLike(photoID: "b"))),
+                       [.favorites(username: "demo", .setLike(photoID: "b", liked: false))])
+        _ = AppViewModel.update(&state, .favorites(.likeFinished(photoID: "b", liked: false, .success(makePhoto("b", likes: 3)))))
+        XCTAssertNil(state.favorites.photo(id: "b"))
+        XCTAssertEqual(state.feed.photo(id: "b")?.likedByUser, false)
+        XCTAssertEqual(state.feed.photo(id: "b")?.likes, 3)
+        XCTAssertEqual(state.favoritesCount, 1)
+    }
+
+    func test_likeInTheViewer_reachesFeedAndFavorites() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .openViewer(photoID: "c"))
+        _ = AppViewModel.update(&state, .viewer(.toggleLike))
+        _ = AppViewModel.update(&state, .viewer(.likeFinished(liked: true, .success(makePhoto("c", liked: true, likes: 9)))))
+        XCTAssertEqual(state.feed.photo(id: "c")?.likedByUser, true)
+        XCTAssertEqual(state.favorites.photos.first?.id, "c")
+    }
+
+    func test_failedUnlikeInFavorites_changesNothing_andSaysSo() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .favorites(.toggleLike(photoID: "f")))
+        _ = AppViewModel.update(&state, .favorites(.likeFinished(photoID: "f", liked: false, .failure(.server(status: 500)))))
+        XCTAssertEqual(state.favorites.photo(id: "f")?.likedByUser, true)
+        XCTAssertNotNil(state.favorites.modal)
+        XCTAssertEqual(state.favoritesCount, 1)
+    }
+
+    func test_logOut_asksFirst_noKeepsEverything_yesForgetsTheUser() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .selectTab(.profile))
+        _ = AppViewModel.update(&state, .profile(.logOutPressed))
+        XCTAssertTrue(state.profile.confirmingLogout)
+        _ = AppViewModel.update(&state, .profile(.logOutAnswered(false)))
+        XCTAssertFalse(state.profile.confirmingLogout)
+        XCTAssertEqual(state.session, .loggedIn)
+
+        _ = AppViewModel.update(&state, .profile(.logOutPressed))
+        let effects = AppViewModel.update(&state, .profile(.logOutAnswered(true)))
+        XCTAssertEqual(effects, [.logOut])
+        XCTAssertEqual(state.session, .loggedOut)
+        XCTAssertNil(state.profile.profile)
+        XCTAssertTrue(state.favorites.photos.isEmpty)
+        XCTAssertTrue(state.feed.photos.isEmpty, "liked flags go with the user")
+        XCTAssertEqual(state.login, LoginState())
+    }
+
+    func test_401FromTheFavorites_endsTheSession_withANotice() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .favorites(.showedItem(index: 0)))
+        _ = AppViewModel.update(&state, .favorites(.toggleLike(photoID: "f")))
+        let effects = AppViewModel.update(&state, .favorites(.likeFinished(photoID: "f", liked: false, .failure(.sessionExpired))))
+        XCTAssertEqual(effects, [.forgetSession])
+        XCTAssertEqual(state.session, .loggedOut)
+        XCTAssertTrue(state.sessionExpiredNotice)
+        _ = AppViewModel.update(&state, .dismissSessionExpired)
+        XCTAssertFalse(state.sessionExpiredNotice)
+    }
+
+    func test_profileTab_loadsTheProfileOnce() {
+        var state = AppState()
+        XCTAssertEqual(AppViewModel.update(&state, .selectTab(.profile)), [.profile(.loadProfile)])
+        XCTAssertEqual(AppViewModel.update(&state, .selectTab(.profile)), [])
+        _ = AppViewModel.update(&state, .profile(.loaded(.failure(.server(status: 500)))))
+        XCTAssertEqual(state.profile.phase, .failed(.server(status: 500)))
+    }
+
+    func test_favoritesOpenInTheViewer() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .selectTab(.profile))
+        _ = AppViewModel.update(&state, .openViewer(photoID: "f"))
+        XCTAssertEqual(state.viewer?.photo.id, "f")
+    }
+}
