@@ -57,8 +57,19 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
 
     deinit {
         stop()
-        close(socketDescriptor)
+        closeSocket()
         for descriptor in stopPipe where descriptor >= 0 { close(descriptor) }
+    }
+
+    private var socketClosed = false
+
+    /// Stops listening at once: nothing more can connect.
+    private func closeSocket() {
+        lock.withLock {
+            guard !socketClosed else { return }
+            socketClosed = true
+            close(socketDescriptor)
+        }
     }
 
     /// Waits on a thread of its own for the callback, at most `timeout` seconds.
@@ -79,7 +90,10 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     }
 
     private func serve(until deadline: Date) -> Outcome {
-        defer { lock.withLock { done = true } }
+        defer {
+            lock.withLock { done = true }
+            closeSocket()
+        }
         while true {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return .timedOut }

@@ -86,7 +86,8 @@ public struct LoginScreen {
 
     private func renderWaiting(_ request: LoginRequest, login: LoginState, isDemo: Bool, in area: Rect,
                                into buffer: inout CellBuffer) {
-        let qr = Self.qrPicture(request.authorizeURL.absoluteString, colored: theme.hasColor)
+        // Half blocks need Unicode; without it the code is left out (the link is enough).
+        let qr = theme.unicode ? Self.qrPicture(request.authorizeURL.absoluteString, colored: theme.hasColor) : nil
         // The QR code goes on the right when there is room beside 44 columns of text, else under the text.
         let besideRoom = qr.map { area.width - $0.columns - 4 >= 44 && area.height >= $0.rows + 1 } ?? false
         let textWidth = besideRoom ? area.width - (qr?.columns ?? 0) - 6 : area.width - 4
@@ -102,6 +103,8 @@ public struct LoginScreen {
         lines.append(("   c copies it (OSC 52)   o opens it here", theme.muted))
         if qr != nil {
             lines.append(((besideRoom ? "2. Or scan the QR code with a phone." : "2. Or scan the QR code below with a phone."), .plain))
+        } else if !theme.unicode {
+            lines.append(("2. (A QR code needs a UTF-8 terminal.)", theme.muted))
         } else {
             lines.append(("2. (The link is too long for a QR code.)", theme.muted))
         }
