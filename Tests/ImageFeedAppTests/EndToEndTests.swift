@@ -154,7 +154,7 @@ final class EndToEndTests: XCTestCase {
         try launch(width: 140, height: 48)
         try tmux.waitFor(text: "Unsplash photos, in your terminal")
         try tmux.send("Enter")
-        let screen = try tmux.waitFor(text: "Log in to Unsplash")
+        let screen = try tmux.waitForSteady("the login screen with its QR code") { $0.contains("Log in to Unsplash") && $0.contains("█") }
 
         let url = try XCTUnwrap(Self.authorizeURL(on: screen), screen)
         XCTAssertTrue(url.absoluteString.contains("redirect_uri=http://127.0.0.1:\(redirectPort!)/callback"), url.absoluteString)

@@ -88,6 +88,17 @@ final class Tmux {
         throw Failure(description: "timed out waiting for \(what); the screen was:\n\(screen)")
     }
 
+    /// Waits until the pane satisfies `condition` and stays the same for a moment (a capture can land in
+    /// the middle of a frame being drawn).
+    @discardableResult
+    func waitForSteady(_ what: String, timeout: TimeInterval = 20, _ condition: @escaping (String) -> Bool) throws -> String {
+        var previous = ""
+        return try waitFor(what, timeout: timeout) { screen in
+            defer { previous = screen }
+            return condition(screen) && screen == previous
+        }
+    }
+
     /// Waits until the pane shows `text`.
     @discardableResult
     func waitFor(text: String, timeout: TimeInterval = 20) throws -> String {
