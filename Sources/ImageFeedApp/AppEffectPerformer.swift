@@ -11,6 +11,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let opener: any URLOpener
     let oauth: OAuthClient?
     let tokenStore: (any TokenStore)?
+    let historyStore: (any SearchHistoryStore)?
     let redirectURI: String
     /// How long a login waits for the browser.
     let loginTimeout: TimeInterval
@@ -20,8 +21,10 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     private var listener: LoopbackRedirectListener?
 
     public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
-                tokenStore: (any TokenStore)? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
+                tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
+                redirectURI: String = AppConfiguration.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6) {
+        self.historyStore = historyStore
         self.client = client
         self.downloader = downloader
         self.opener = opener
@@ -37,6 +40,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
         self.init(client: context.client,
                   downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
                   opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,
+                  historyStore: FileSearchHistoryStore(file: context.configuration.paths.searchHistoryFile),
                   redirectURI: context.configuration.redirectURI)
     }
 
@@ -76,23 +80,30 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             } catch {
                 events = [.profile(.loaded(.failure(error)))]
             }
-        case let .viewer(.setLike(photoID, liked)):
-            do {
-                events = [.viewer(.likeFinished(liked: liked, .success(try await client.setLike(liked, photoID: photoID))))]
-            } catch {
-                events = [.viewer(.likeFinished(liked: liked, .failure(error)))]
-            }
-        case let .viewer(.share(url)):
-            events = [.viewer(.shared(opened: await opener.open(url)))]
-        case let .viewer(.download(photo)):
-            do {
-                let path = try await downloader.download(photo) { post(.viewer(.downloadProgress($0))) }
-                events = [.viewer(.downloadFinished(.success(path)))]
-            } catch {
-                events = [.viewer(.downloadFinished(.failure(error)))]
-            }
-        case .viewer(.reloadImage):
+        case let .viewer(viewerEffect):
+            events = await performViewer(viewerEffect) { post(.viewer($0)) }.map(AppViewModel.Event.viewer)
+        case .loadSearchHistory:
+            events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
+        case let .search(.saveHistory(queries)):
+            try? historyStore?.saveHistory(queries)
             events = []
+        case let .search(.results(query, order, .loadPage(page, perPage))):
+            do {
+                let found = try await client.search(query: query, page: page, perPage: perPage, order: order)
+                events = [.search(.answer(query: query, order: order, .pageLoaded(page: page, .success(found))))]
+            } catch {
+                events = [.search(.answer(query: query, order: order, .pageLoaded(page: page, .failure(error))))]
+            }
+        case let .search(.results(query, order, likeEffect)):
+            events = [.search(.answer(query: query, order: order, await FeedEffectRunner(service: client).perform(likeEffect)))]
+        case let .search(.loadDetail(photoID)):
+            do {
+                events = [.search(.detailLoaded(.success(try await client.photo(id: photoID))))]
+            } catch {
+                events = [.search(.detailLoaded(.failure(error)))]
+            }
+        case let .search(.detail(viewerEffect)):
+            events = await performViewer(viewerEffect) { post(.search(.detail($0))) }.map { AppViewModel.Event.search(.detail($0)) }
         case .forgetSession, .logOut:
             // The token goes; nothing user-specific is stored anywhere else yet.
             client.setToken(nil)
@@ -101,6 +112,29 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             events = []
         }
         return events + [.rateLimit(client.rateLimit)]
+    }
+
+    /// The viewer's effects (also the search detail's): like, share, download.
+    private func performViewer(_ effect: ViewerViewModel.Effect, post: @escaping @Sendable (ViewerViewModel.Event) -> Void) async -> [ViewerViewModel.Event] {
+        switch effect {
+        case let .setLike(photoID, liked):
+            do {
+                return [.likeFinished(liked: liked, .success(try await client.setLike(liked, photoID: photoID)))]
+            } catch {
+                return [.likeFinished(liked: liked, .failure(error))]
+            }
+        case let .share(url):
+            return [.shared(opened: await opener.open(url))]
+        case let .download(photo):
+            do {
+                let path = try await downloader.download(photo) { post(.downloadProgress($0)) }
+                return [.downloadFinished(.success(path))]
+            } catch {
+                return [.downloadFinished(.failure(error))]
+            }
+        case .reloadImage:
+            return []
+        }
     }
 
     // MARK: Login

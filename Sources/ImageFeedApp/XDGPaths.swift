@@ -26,4 +26,5 @@ public struct XDGPaths: Sendable, Equatable {
 
     public var configFile: URL { config.appendingPathComponent("config.toml") }
     public var tokenFile: URL { state.appendingPathComponent("token") }
+    public var searchHistoryFile: URL { state.appendingPathComponent("search-history.json") }
 }

@@ -11,7 +11,7 @@ final class AppViewModelTests: XCTestCase {
 
     func test_start_loadsTheFeed() {
         var state = AppState()
-        XCTAssertEqual(AppViewModel.update(&state, .start), [.feed(.loadPage(page: 1, perPage: 30))])
+        XCTAssertEqual(AppViewModel.update(&state, .start), [.feed(.loadPage(page: 1, perPage: 30)), .loadSearchHistory])
     }
 
     func test_tabs_cycleBothWays() {

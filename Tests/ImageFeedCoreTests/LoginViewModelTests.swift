@@ -168,7 +168,7 @@ final class SessionTests: XCTestCase {
 
     func test_start_onTheSplash_checksTheStoredToken() {
         var state = AppState(session: .splash)
-        XCTAssertEqual(AppViewModel.update(&state, .start), [.checkSession])
+        XCTAssertEqual(AppViewModel.update(&state, .start), [.checkSession, .loadSearchHistory])
         XCTAssertEqual(state.session, .splash)
     }
 
@@ -270,7 +270,7 @@ final class SessionTests: XCTestCase {
 
         _ = AppViewModel.update(&state, .profile(.logOutPressed))
         let effects = AppViewModel.update(&state, .profile(.logOutAnswered(true)))
-        XCTAssertEqual(effects, [.logOut])
+        XCTAssertEqual(effects, [.logOut, .search(.saveHistory([]))], "the search history goes too")
         XCTAssertEqual(state.session, .loggedOut)
         XCTAssertNil(state.profile.profile)
         XCTAssertTrue(state.favorites.photos.isEmpty)

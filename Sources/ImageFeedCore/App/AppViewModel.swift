@@ -36,6 +36,7 @@ public struct AppState: Equatable, Sendable {
     public var profile = ProfileState()
     /// The photos the user liked, under the profile.
     public var favorites = FeedState()
+    public var search = SearchState()
     public var viewer: ViewerState?
     public var helpVisible = false
     public var quitting = false
@@ -58,7 +59,7 @@ public struct AppState: Equatable, Sendable {
         switch tab {
         case .feed: feed
         case .profile: favorites
-        case .search: nil
+        case .search: search.results
         }
     }
 
@@ -79,8 +80,11 @@ public enum AppViewModel {
         case feed(FeedViewModel.Event)
         case favorites(FeedViewModel.Event)
         case profile(ProfileViewModel.Event)
+        case search(SearchViewModel.Event)
         case viewer(ViewerViewModel.Event)
         case selectTab(Tab)
+        /// `/` from anywhere: the search pane, with the keyboard in its field.
+        case focusSearch
         case nextTab
         case previousTab
         case openViewer(photoID: String)
@@ -98,6 +102,9 @@ public enum AppViewModel {
         case feed(FeedViewModel.Effect)
         case favorites(username: String, FeedViewModel.Effect)
         case profile(ProfileViewModel.Effect)
+        case search(SearchViewModel.Effect)
+        /// Read the search history from disk.
+        case loadSearchHistory
         case viewer(ViewerViewModel.Effect)
         /// The service said the token is no good: remove it.
         case forgetSession
@@ -114,8 +121,8 @@ public enum AppViewModel {
     private static func route(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
         case .start:
-            if state.session == .splash { return [.checkSession] }
-            return FeedViewModel.update(&state.feed, .load).map(Effect.feed)
+            if state.session == .splash { return [.checkSession, .loadSearchHistory] }
+            return FeedViewModel.update(&state.feed, .load).map(Effect.feed) + [.loadSearchHistory]
 
         case let .sessionChecked(result):
             guard state.session == .splash else { return [] }
@@ -176,11 +183,37 @@ public enum AppViewModel {
                 }
             case .logOutAnswered(true):
                 logOut(&state)
-                effects.append(.logOut)
+                effects += [.logOut, .search(.saveHistory([]))]
             default:
                 break
             }
             return effects
+
+        case let .search(searchEvent):
+            let likedBefore = detailLike(state.search, searchEvent)
+            var effects = SearchViewModel.update(&state.search, searchEvent).map(Effect.search)
+            switch searchEvent {
+            case let .answer(_, _, .likeFinished(photoID, liked, .success(answer))),
+                 let .results(.likeFinished(photoID, liked, .success(answer))):
+                if let photo = state.search.results.photo(id: photoID) ?? Optional(answer) {
+                    effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
+                }
+            case let .answer(_, _, .pageLoaded(_, result)):
+                noteConnection(.pageLoaded(page: 1, result), in: &state)
+            case let .detail(.likeFinished(liked, .success(answer))):
+                if let photo = likedBefore ?? state.search.detail?.photo {
+                    effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
+                }
+            default:
+                break
+            }
+            return effects
+
+        case .focusSearch:
+            state.tab = .search
+            state.viewer = nil
+            state.helpVisible = false
+            return SearchViewModel.update(&state.search, .focus).map(Effect.search)
 
         case let .viewer(viewerEvent):
             guard var viewer = state.viewer else { return [] }
@@ -203,7 +236,8 @@ public enum AppViewModel {
         case .previousTab:
             return route(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!))
         case let .openViewer(photoID):
-            guard let photo = state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
+            let detailPhoto = state.tab == .search && state.search.detail?.photo.id == photoID ? state.search.detail?.photo : nil
+            guard let photo = detailPhoto ?? state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
             state.viewer = ViewerState(photo: photo)
         case .closeViewer:
             state.viewer = nil
@@ -241,6 +275,7 @@ public enum AppViewModel {
         state.profile = ProfileState()
         _ = FeedViewModel.update(&state.favorites, .reset)
         _ = FeedViewModel.update(&state.feed, .reset)
+        _ = SearchViewModel.update(&state.search, .reset)
         state.viewer = nil
         state.tab = .feed
         state.helpVisible = false
@@ -252,6 +287,8 @@ public enum AppViewModel {
         if state.feed.sessionExpired { state.feed.sessionExpired = false; expired = true }
         if state.favorites.sessionExpired { state.favorites.sessionExpired = false; expired = true }
         if state.viewer?.sessionExpired == true { state.viewer?.sessionExpired = false; expired = true }
+        if state.search.results.sessionExpired { state.search.results.sessionExpired = false; expired = true }
+        if state.search.detail?.viewer.sessionExpired == true { state.search.detail?.viewer.sessionExpired = false; expired = true }
         if state.profile.phase == .failed(.sessionExpired) { state.profile.phase = .idle; expired = true }
         guard expired, state.session == .loggedIn else { return [] }
         state.session = .loggedOut
@@ -278,6 +315,11 @@ public enum AppViewModel {
             state.viewer?.photo.likedByUser = liked
             state.viewer?.photo.likes = likes
         }
+        _ = FeedViewModel.update(&state.search.results, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+        if state.search.detail?.photo.id == photo.id {
+            state.search.detail?.viewer.photo.likedByUser = liked
+            state.search.detail?.viewer.photo.likes = likes
+        }
         // The profile's count follows when the favorites list could not (not loaded yet).
         if case var .content(profile) = state.profile.phase, state.favorites.totalItems == nil, liked != wasFavorite,
            let total = profile.totalLikes {
@@ -285,6 +327,12 @@ public enum AppViewModel {
             state.profile.phase = .content(profile)
         }
         return []
+    }
+
+    /// The detail's photo before a like of it finishes (the fan-out needs it as it was).
+    private static func detailLike(_ search: SearchState, _ event: SearchViewModel.Event) -> Photo? {
+        if case .detail(.likeFinished) = event { return search.detail?.photo }
+        return nil
     }
 
     private static func likedPhotoID(_ event: FeedViewModel.Event) -> String? {

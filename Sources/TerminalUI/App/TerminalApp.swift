@@ -127,6 +127,11 @@ public final class TerminalApp {
             || state.profile.phase == .loading
             || (state.session == .loggedIn && state.feed.phase == .loading) || !state.feed.likesInFlight.isEmpty
             || !state.favorites.likesInFlight.isEmpty
+            || (state.search.submitted != nil && state.search.results.phase == .loading)
+            || !state.search.results.likesInFlight.isEmpty
+            || { if case .loading = state.search.results.nextPage { return true } else { return false } }()
+            || state.search.detail?.extra == .loading || state.search.detail?.viewer.likeInFlight == true
+            || { if case .running = state.search.detail?.viewer.download { return true } else { return false } }()
             || { if case .loading = state.favorites.nextPage { return true } else { return false } }()
             || { if case .loading = state.feed.nextPage { return true } else { return false } }()
             || state.viewer?.likeInFlight == true
@@ -146,7 +151,7 @@ public final class TerminalApp {
         case .viewer(.reloadImage):
             pipeline.reloadViewer()
             return
-        case let .viewer(.share(url)), let .login(.copy(url)):
+        case let .viewer(.share(url)), let .login(.copy(url)), let .search(.detail(.share(url))):
             // The clipboard escape goes to the terminal from this thread, between frames.
             (backend as? NcursesBackend)?.copyToClipboard(url.absoluteString)
         default:
@@ -190,6 +195,18 @@ public final class TerminalApp {
             top = ui.favoritesList.top
             wrap = { .favorites($0) }
         case .search:
+            guard state.search.detail == nil, state.search.submitted != nil else { return }
+            let search = SearchScreen(theme: screen.theme)
+            let area = screen.contentRect(width: backend.width, height: backend.height)
+            let results = search.layout(state.search, area: area)
+            list = state.search.results
+            guard list.phase == .content, list.nextPage == .idle, list.nextPageNumber != nil, !results.tiles.isEmpty else { return }
+            let lastLine = ui.searchList.top + results.viewportHeight - 1
+            let index = results.tileIndex(atLine: lastLine).map { min(list.photos.count - 1, $0 + results.columns - 1) }
+                ?? (list.photos.count - 1)
+            if index >= list.photos.count - list.prefetchDistance {
+                dispatch(.search(.results(.showedItem(index: index))))
+            }
             return
         }
         guard list.phase == .content, list.nextPage == .idle, list.nextPageNumber != nil, !layout.cards.isEmpty else { return }

@@ -60,8 +60,7 @@ public struct AppScreen {
                 FeedScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
                                                 area: content, pictures: pictures, into: &buffer)
             case .search:
-                renderComing("Search", "Search photos by words, sort by relevance or date, and open a result in detail.",
-                             in: content, into: &buffer)
+                SearchScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             case .profile:
                 ProfileScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             }
@@ -125,20 +124,15 @@ public struct AppScreen {
         case (.splash, _): hints = " Ctrl-C quit"
         case (.loggedOut, _): hints = " ? help  Ctrl-C quit"
         case (.loggedIn, .profile): hints = " ↑↓ move  Enter open  l unlike  o log out  r retry  Tab panes  ? help  q quit"
+        case (.loggedIn, .search) where app.search.editing: hints = " Enter search  ↑↓ earlier queries  Esc done"
+        case (.loggedIn, .search) where app.search.detail != nil: hints = " l like  s copy link / open  d download  Enter full screen  Esc back"
+        case (.loggedIn, .search): hints = " / search  ↑↓←→ move  Enter details  l like  s sort  v layout  Tab panes  ? help"
         case (.loggedIn, _): hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"
         }
         let hintText = theme.unicode ? hints : hints.replacingOccurrences(of: "↑↓", with: "j/k")
         buffer.write(hintText, x: 0, y: y, style: theme.bar, maxWidth: buffer.width - rightWidth - 1, ellipsis: theme.ellipsis)
         if rightWidth < buffer.width {
             buffer.write(rightText, x: buffer.width - rightWidth, y: y, style: theme.bar)
-        }
-    }
-
-    private func renderComing(_ name: String, _ what: String, in area: Rect, into buffer: inout CellBuffer) {
-        let lines = ["\(name) is coming in a later version of ImageFeed."] + Widgets.wrap(what, width: max(10, area.width - 8))
-        let top = area.y + max(0, (area.height - lines.count) / 2)
-        for (index, line) in lines.enumerated() {
-            buffer.writeCentered(line, in: area, y: top + index, style: index == 0 ? theme.title : theme.muted)
         }
     }
 
@@ -155,11 +149,11 @@ public struct AppScreen {
         ("← → h l, ↑ ↓ j k", "viewer: pan when zoomed (l likes when not)"),
         ("0", "viewer: reset zoom, pan and rotation"),
         ("s  d", "viewer: copy the link (and open it); download"),
+        ("/  s  v", "search; sort by relevance or date; 1 or 2 columns"),
         ("o", "profile: log out (asks first)"),
         ("c o p", "login: copy the link, open it, paste a code"),
         ("Esc  q", "back; q on a pane quits"),
-        ("?", "this help"),
-        ("Ctrl-L", "paint the whole screen again"),
+        ("?  Ctrl-L", "this help; paint the whole screen again"),
         ("Ctrl-C", "quit from anywhere"),
     ]
 
@@ -209,6 +203,10 @@ public struct AppScreen {
         case .loggedIn:
             break
         }
+        // Typing in the search field: every key is text, until Enter or Esc.
+        if app.tab == .search, app.search.editing, app.viewer == nil {
+            return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
+        }
         if case .key(.character("?")) = input { return [.toggleHelp] }
         if let viewer = app.viewer {
             return ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
@@ -219,14 +217,16 @@ public struct AppScreen {
             }
             return []
         }
-        if case let .key(key) = input, app.feed.modal == nil, app.favorites.modal == nil, !app.profile.confirmingLogout {
+        if case let .key(key) = input, app.feed.modal == nil, app.favorites.modal == nil, !app.profile.confirmingLogout,
+           app.search.results.modal == nil, app.search.detail?.viewer.modal == nil {
             switch key {
             case .tab: return [.nextTab]
             case .backTab: return [.previousTab]
             case .character("1"): return [.selectTab(.feed)]
             case .character("2"): return [.selectTab(.search)]
             case .character("3"): return [.selectTab(.profile)]
-            case .character("q"): return [.quit]
+            case .character("q") where !(app.tab == .search && app.search.detail != nil): return [.quit]
+            case .character("/"): return [.focusSearch]
             default: break
             }
         }
@@ -238,7 +238,7 @@ public struct AppScreen {
         case .profile:
             return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
         case .search:
-            return []
+            return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
         }
     }
 }

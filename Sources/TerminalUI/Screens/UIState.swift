@@ -15,6 +15,7 @@ public struct UIState: Equatable, Sendable {
     public var feedList = ListPosition()
     /// The profile pane: its header and the favorites under it scroll as one list.
     public var favoritesList = ListPosition()
+    public var searchList = ListPosition()
     public var modalFocus = 0
     /// Advances while something animates (spinners).
     public var tick = 0

@@ -1,0 +1,5 @@
+/// Where the last search queries are kept between runs.
+public protocol SearchHistoryStore: Sendable {
+    func loadHistory() throws -> [String]
+    func saveHistory(_ queries: [String]) throws
+}

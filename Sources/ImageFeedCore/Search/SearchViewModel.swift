@@ -1,0 +1,234 @@
+import Foundation
+
+/// How search results are laid out: two columns of tiles, or one large tile per row.
+public enum SearchLayout: Equatable, Sendable {
+    case grid
+    case single
+}
+
+/// The detail screen of one search result: the photo, its story and author, and the viewer's actions.
+public struct SearchDetail: Equatable, Sendable {
+    /// The full photo (`GET /photos/:id` adds camera details, location, the author's bio).
+    public enum Extra: Equatable, Sendable {
+        case loading
+        case loaded
+        case failed(ServiceError)
+    }
+
+    /// Like, share, download and their dialogs, as in the viewer.
+    public var viewer: ViewerState
+    public var extra: Extra = .loading
+
+    public init(photo: Photo) {
+        viewer = ViewerState(photo: photo)
+    }
+
+    public var photo: Photo { viewer.photo }
+}
+
+/// The search pane: the query field with its history and suggestions, the results, and the detail screen.
+public struct SearchState: Equatable, Sendable {
+    /// The field's text, and whether it has the keyboard.
+    public var query = ""
+    public var editing = false
+    /// The last submitted queries, newest first, without duplicates (case-insensitively).
+    public var history: [String] = []
+    /// Which suggestion the arrows picked, if any.
+    public var suggestion: Int?
+    /// The query the results are for; nil before the first search.
+    public var submitted: String?
+    public var order: SearchOrder = .relevant
+    public var layout: SearchLayout = .grid
+    /// The results: paging, likes and their dialog work as in the feed.
+    public var results = FeedState()
+    public var detail: SearchDetail?
+
+    public static let historyLimit = 5
+
+    public init() {}
+
+    /// The earlier queries that contain what is typed, ignoring case (all of them while the field is empty).
+    public var suggestions: [String] {
+        SearchViewModel.suggestions(history: history, for: query)
+    }
+}
+
+public enum SearchViewModel {
+    public enum Event: Equatable, Sendable {
+        /// The history came from disk.
+        case historyLoaded([String])
+        /// `/` or a click: the field takes the keyboard.
+        case focus
+        case blur
+        case typed(String)
+        case deleteBackward
+        /// Arrows in the suggestions: +1 down, -1 up.
+        case moveSuggestion(Int)
+        case submit
+        case toggleOrder
+        case toggleLayout
+        /// The user's own actions on the results (paging as they scroll, likes, the like dialog).
+        case results(FeedViewModel.Event)
+        /// What a results effect brought back, for the query and order it was asked for.
+        case answer(query: String, order: SearchOrder, FeedViewModel.Event)
+        /// Forget the results and the history (logging out).
+        case reset
+        case openDetail(photoID: String)
+        case detailLoaded(Result<Photo, ServiceError>)
+        case retryDetail
+        case detail(ViewerViewModel.Event)
+        case closeDetail
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// A results effect: load a page of `query` in `order`, or like a photo.
+        case results(query: String, order: SearchOrder, FeedViewModel.Effect)
+        case saveHistory([String])
+        case loadDetail(photoID: String)
+        case detail(ViewerViewModel.Effect)
+    }
+
+    /// The longest query kept (the API takes short phrases).
+    public static let maximumQuery = 200
+
+    public static func suggestions(history: [String], for query: String) -> [String] {
+        let needle = query.trimmingCharacters(in: .whitespaces)
+        guard !needle.isEmpty else { return history }
+        return history.filter { $0.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+    }
+
+    /// The history after submitting `query`: it goes first, an earlier copy (any case) goes, five are kept.
+    public static func remember(_ query: String, in history: [String]) -> [String] {
+        let trimmed = query.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return history }
+        let others = history.filter { $0.caseInsensitiveCompare(trimmed) != .orderedSame }
+        return Array(([trimmed] + others).prefix(SearchState.historyLimit))
+    }
+
+    public static func update(_ state: inout SearchState, _ event: Event) -> [Effect] {
+        switch event {
+        case let .historyLoaded(history):
+            // Whatever the file held, keep the rules: no blanks, no duplicates, five at most.
+            state.history = history.reversed().reduce(into: []) { $0 = remember($1, in: $0) }
+            return []
+
+        case .focus:
+            state.editing = true
+            state.suggestion = nil
+            return []
+
+        case .blur:
+            state.editing = false
+            state.suggestion = nil
+            return []
+
+        case let .typed(text):
+            guard state.editing else { return [] }
+            for scalar in text.unicodeScalars where state.query.unicodeScalars.count < maximumQuery {
+                guard scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) else { continue }
+                state.query.unicodeScalars.append(scalar)
+            }
+            state.suggestion = nil
+            return []
+
+        case .deleteBackward:
+            guard state.editing, !state.query.isEmpty else { return [] }
+            state.query.removeLast()
+            state.suggestion = nil
+            return []
+
+        case let .moveSuggestion(step):
+            let count = state.suggestions.count
+            guard state.editing, count > 0 else { return [] }
+            if let current = state.suggestion {
+                let next = current + step
+                state.suggestion = next < 0 ? nil : min(count - 1, next)
+            } else if step > 0 {
+                state.suggestion = 0
+            }
+            return []
+
+        case .submit:
+            if let index = state.suggestion, state.suggestions.indices.contains(index) {
+                state.query = state.suggestions[index]
+            }
+            let query = state.query.trimmingCharacters(in: .whitespaces)
+            guard !query.isEmpty else { return [] }
+            state.query = query
+            state.editing = false
+            state.suggestion = nil
+            state.history = remember(query, in: state.history)
+            state.submitted = query
+            state.detail = nil
+            return [.saveHistory(state.history)] + reload(&state)
+
+        case .toggleOrder:
+            state.order = state.order == .relevant ? .latest : .relevant
+            guard state.submitted != nil else { return [] }
+            return reload(&state)
+
+        case .toggleLayout:
+            state.layout = state.layout == .grid ? .single : .grid
+            return []
+
+        case let .results(resultsEvent):
+            guard let query = state.submitted else { return [] }
+            return FeedViewModel.update(&state.results, resultsEvent).map { .results(query: query, order: state.order, $0) }
+
+        case let .answer(query, order, resultsEvent):
+            // An answer for an earlier search (another query, or the other order) is dropped.
+            guard query == state.submitted, order == state.order else { return [] }
+            return update(&state, .results(resultsEvent))
+
+        case .reset:
+            state = SearchState()
+            return [.saveHistory([])]
+
+        case let .openDetail(photoID):
+            guard let photo = state.results.photo(id: photoID) else { return [] }
+            state.detail = SearchDetail(photo: photo)
+            return [.loadDetail(photoID: photoID)]
+
+        case let .detailLoaded(result):
+            guard var detail = state.detail else { return [] }
+            switch result {
+            case let .success(full):
+                guard full.id == detail.photo.id else { return [] }
+                // The like state shown stays the app's own (a like may have finished meanwhile).
+                var merged = full
+                merged.likedByUser = detail.photo.likedByUser
+                merged.likes = detail.photo.likes
+                detail.viewer.photo = merged
+                detail.extra = .loaded
+            case let .failure(error):
+                detail.extra = .failed(error)
+                if error == .sessionExpired { detail.viewer.sessionExpired = true }
+            }
+            state.detail = detail
+            return []
+
+        case .retryDetail:
+            guard var detail = state.detail, case .failed = detail.extra else { return [] }
+            detail.extra = .loading
+            state.detail = detail
+            return [.loadDetail(photoID: detail.photo.id)]
+
+        case let .detail(viewerEvent):
+            guard var detail = state.detail else { return [] }
+            let effects = ViewerViewModel.update(&detail.viewer, viewerEvent)
+            state.detail = detail
+            return effects.map(Effect.detail)
+
+        case .closeDetail:
+            state.detail = nil
+            return []
+        }
+    }
+
+    /// A new search (or a new order): page 1 of the submitted query; the old results go.
+    private static func reload(_ state: inout SearchState) -> [Effect] {
+        guard let query = state.submitted else { return [] }
+        state.results = FeedState(perPage: state.results.perPage, prefetchDistance: state.results.prefetchDistance)
+        return FeedViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, $0) }
+    }
+}

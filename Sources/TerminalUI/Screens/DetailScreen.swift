@@ -1,0 +1,179 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// One search result in detail: the photo beside (or above) its description, author, date, size, likes
+/// and camera; like, copy the link, open it, download, and Enter for the full-screen viewer.
+/// Whatever the photo does not say is not shown at all.
+public struct DetailScreen {
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    static let avatarColumns = 8
+    static let avatarRows = 4
+
+    /// The text beside the photo, as lines of (text, style), wrapped to `width`.
+    func lines(_ detail: SearchDetail, width: Int, tick: Int) -> [(String, CellStyle)] {
+        let photo = detail.photo
+        var lines: [(String, CellStyle)] = []
+        func add(_ text: String, _ style: CellStyle = .plain) {
+            for part in Widgets.wrap(text, width: max(8, width)) { lines.append((part, style)) }
+        }
+        if let description = photo.description.map(UntrustedText.sanitize), !description.isEmpty {
+            add(description, theme.title)
+            if let alt = photo.altDescription.map(UntrustedText.sanitize), !alt.isEmpty,
+               alt.caseInsensitiveCompare(description) != .orderedSame {
+                add(alt, theme.muted)
+            }
+        } else if let alt = photo.altDescription.map(UntrustedText.sanitize), !alt.isEmpty {
+            add(alt, theme.title)
+        }
+        lines.append(("", .plain))
+        let heart = photo.likedByUser ? theme.heartFull : theme.heartEmpty
+        let likeWord = photo.likes == 1 ? "like" : "likes"
+        lines.append(("\(detail.viewer.likeInFlight ? theme.spinner(tick) : heart) \(photo.likes) \(likeWord)",
+                      photo.likedByUser ? theme.likedHeart : theme.unlikedHeart))
+        if let created = photo.createdAt { add("Taken \(FeedScreen.date(created))", theme.muted) }
+        if photo.width > 0, photo.height > 0 {
+            add("\(photo.width) \(theme.unicode ? "×" : "x") \(photo.height) pixels", theme.muted)
+        }
+        if let location = photo.location {
+            let parts = [location.name, location.city, location.country].compactMap { $0.map(UntrustedText.sanitize) }
+                .filter { !$0.isEmpty }
+            var seen = Set<String>()
+            let unique = parts.filter { seen.insert($0.lowercased()).inserted }
+            if !unique.isEmpty { add(unique.joined(separator: ", "), theme.muted) }
+        }
+        if let exif = photo.exif {
+            let camera = exif.name ?? [exif.make, exif.model].compactMap { $0 }.joined(separator: " ")
+            let settings = [exif.focalLength.map { "\($0) mm" }, exif.aperture.map { "f/\($0)" },
+                            exif.exposureTime.map { "\($0) s" }, exif.iso.map { "ISO \($0)" }].compactMap { $0 }
+            let text = ([camera].filter { !$0.isEmpty } + settings).map(UntrustedText.sanitize).joined(separator: "  ")
+            if !text.isEmpty { add(text, theme.muted) }
+        }
+        switch detail.extra {
+        case .loading: lines.append(("\(theme.spinner(tick)) Loading the details\(theme.dots)", theme.accent))
+        case let .failed(error): add("Couldn't load the details: \(error.message) Press r to retry.", theme.error)
+        case .loaded: break
+        }
+        return lines
+    }
+
+    /// The author's block: name, @username, location and bio, beside the avatar.
+    func authorLines(_ user: User, width: Int) -> [(String, CellStyle)] {
+        var lines: [(String, CellStyle)] = [("Photo by \(UntrustedText.sanitize(user.displayName)) on Unsplash", theme.title),
+                                            ("@" + UntrustedText.sanitize(user.username), theme.accent)]
+        if let location = user.location.map(UntrustedText.sanitize), !location.isEmpty { lines.append((location, theme.muted)) }
+        if let bio = user.bio.map(UntrustedText.sanitize), !bio.isEmpty {
+            lines += Widgets.wrap(bio, width: max(8, width)).prefix(4).map { ($0, CellStyle.plain) }
+        }
+        return lines
+    }
+
+    public func render(_ detail: SearchDetail, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let photo = detail.photo
+        // Side by side when there is room for a useful picture and 36 columns of text; else stacked.
+        let sideBySide = area.width >= 90
+        let textWidth = sideBySide ? min(60, max(36, area.width * 2 / 5)) : area.width - 4
+        let pictureBox = sideBySide
+            ? Rect(x: area.x + 1, y: area.y + 1, width: area.width - textWidth - 5, height: area.height - 3)
+            : Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: max(4, (area.height - 3) / 2))
+        let fitted = CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3, pixelHeight: photo.height > 0 ? photo.height : 2,
+                                            columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
+        let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
+                               width: fitted.columns, height: fitted.rows)
+        let url = FeedScreen.thumbnailURL(photo, columns: fitted.columns > 200 ? 201 : fitted.columns)
+        switch pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows) {
+        case let .ready(picture):
+            buffer.draw(picture, x: pictureRect.x, y: pictureRect.y, clip: area)
+        case let .loading(placeholder):
+            if let placeholder { buffer.draw(placeholder, x: pictureRect.x, y: pictureRect.y, clip: area) }
+            buffer.writeCentered(" \(theme.spinner(ui.tick)) ", in: pictureRect, y: pictureRect.y + pictureRect.height / 2, style: theme.title)
+        case .failed:
+            for y in pictureRect.y..<min(area.maxY, pictureRect.maxY) {
+                buffer.fill(Rect(x: pictureRect.x, y: y, width: pictureRect.width, height: 1), with: Cell(" ", style: theme.placeholder))
+            }
+            buffer.writeCentered("Photo unavailable", in: pictureRect, y: pictureRect.y + pictureRect.height / 2, style: theme.placeholder)
+        }
+
+        let textX = sideBySide ? area.maxX - textWidth - 2 : area.x + 2
+        var y = sideBySide ? area.y + 1 : pictureRect.maxY + 1
+        let bottom = area.maxY - 1
+        for line in lines(detail, width: textWidth, tick: ui.tick) where y < bottom {
+            buffer.write(line.0, x: textX, y: y, style: line.1, maxWidth: textWidth, ellipsis: theme.ellipsis)
+            y += 1
+        }
+        if let user = photo.user, y + 2 < bottom {
+            y += 1
+            let avatarRect = Rect(x: textX, y: y, width: Self.avatarColumns, height: Self.avatarRows)
+            var hasAvatar = false
+            if let avatar = user.profileImage.medium ?? user.profileImage.small ?? user.profileImage.large, y + Self.avatarRows <= bottom {
+                let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: avatar))
+                if case let .ready(picture) = pictures.picture(for: stand, url: avatar, columns: Self.avatarColumns, rows: Self.avatarRows) {
+                    buffer.draw(picture, x: avatarRect.x, y: avatarRect.y, clip: area)
+                }
+                hasAvatar = true
+            }
+            let authorX = hasAvatar ? textX + Self.avatarColumns + 2 : textX
+            let authorWidth = textWidth - (authorX - textX)
+            for (index, line) in authorLines(user, width: authorWidth).enumerated() where y + index < bottom {
+                buffer.write(line.0, x: authorX, y: y + index, style: line.1, maxWidth: authorWidth, ellipsis: theme.ellipsis)
+            }
+        }
+
+        // The notice or the download's progress (the keys are on the status line).
+        var status: String?
+        if case let .running(fraction) = detail.viewer.download {
+            status = fraction.map { "Downloading \(Int($0 * 100))%" } ?? "\(theme.spinner(ui.tick)) Downloading\(theme.dots)"
+        } else if let notice = detail.viewer.notice {
+            status = UntrustedText.sanitize(notice)
+        }
+        if let status {
+            buffer.write(status, x: area.x + 1, y: area.maxY - 1, style: theme.accent, maxWidth: area.width - 2, ellipsis: theme.ellipsis)
+        }
+        switch detail.viewer.modal {
+        case let .likeFailed(liked, error):
+            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like", message: error.message + " Try again?",
+                          buttons: ["Try again", "Cancel"], focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        case let .downloadFailed(message):
+            Widgets.modal(title: "Download failed", message: message, buttons: ["Try again", "Cancel"],
+                          focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        case let .loadFailed(error):
+            Widgets.modal(title: "Couldn't load the photo", message: error.message, buttons: ["Try again", "Cancel"],
+                          focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        case nil:
+            break
+        }
+    }
+
+    public func handle(_ input: InputEvent, detail: SearchDetail, ui: inout UIState) -> [AppViewModel.Event] {
+        if detail.viewer.modal != nil {
+            switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
+            case .first: return [.search(.detail(.modalTryAgain))]
+            case .second: return [.search(.detail(.modalDismiss))]
+            case nil: return []
+            }
+        }
+        guard case let .key(key) = input else {
+            if case let .mouse(mouse) = input, mouse.kind == .press { return [.openViewer(photoID: detail.photo.id)] }
+            return []
+        }
+        var events: [AppViewModel.Event]
+        switch key {
+        case .escape, .character("q"), .backspace: return [.search(.closeDetail)]
+        case .enter: return [.openViewer(photoID: detail.photo.id)]
+        case .character("l"), .character(" "), .character("f"): events = [.search(.detail(.toggleLike))]
+        case .character("s"), .character("o"): events = [.search(.detail(.share))]
+        case .character("d"): events = [.search(.detail(.download))]
+        case .character("r"):
+            if case .failed = detail.extra { return [.search(.retryDetail)] }
+            return []
+        default: return []
+        }
+        if detail.viewer.notice != nil { events.insert(.search(.detail(.dismissNotice)), at: 0) }
+        return events
+    }
+}

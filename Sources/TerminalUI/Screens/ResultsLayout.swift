@@ -1,0 +1,95 @@
+import ImageFeedCore
+import TerminalImage
+
+/// Where each search result goes: tiles in two columns (one on narrow terminals), or one large tile per
+/// row. A tile is a picture box with two lines under it (the description; likes and author).
+public struct ResultsLayout: Equatable, Sendable {
+    public struct Tile: Equatable, Sendable {
+        /// The first line of the tile's row in the whole list.
+        public var top: Int
+        public var x: Int
+        public var width: Int
+        public var pictureX: Int
+        public var pictureColumns: Int
+        public var pictureRows: Int
+        /// Rows of the picture box (the tallest picture of the row decides where the text goes).
+        public var boxRows: Int
+    }
+
+    public let columns: Int
+    public let viewportHeight: Int
+    public let tiles: [Tile]
+    public let rowHeight: [Int]
+    public let totalHeight: Int
+
+    /// Lines under each picture box: the description, likes and author, a blank line.
+    public static let textRows = 3
+    public static let footerRows = 2
+
+    public init(photos: [Photo], width: Int, viewportHeight: Int, layout: SearchLayout) {
+        self.viewportHeight = viewportHeight
+        let columns = layout == .grid && width >= 60 ? 2 : 1
+        self.columns = columns
+        let gap = 2
+        let tileWidth = max(8, (width - 2 - gap * (columns - 1) - 1) / columns)
+        let boxColumns: Int
+        let boxRows: Int
+        if columns == 2 {
+            // Two rows of tiles fit on a screen.
+            boxColumns = tileWidth
+            boxRows = max(3, min(tileWidth / 3, (viewportHeight - 2 * Self.textRows) / 2))
+        } else {
+            boxColumns = max(8, min(tileWidth, 120))
+            boxRows = max(3, min(viewportHeight - Self.textRows - 1, max(12, viewportHeight * 2 / 3)))
+        }
+        var tiles: [Tile] = []
+        var rowHeight: [Int] = []
+        var top = 0
+        for start in stride(from: 0, to: photos.count, by: columns) {
+            let row = photos[start..<min(photos.count, start + columns)]
+            for (offset, photo) in row.enumerated() {
+                let fitted = CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3,
+                                                    pixelHeight: photo.height > 0 ? photo.height : 2,
+                                                    columns: boxColumns, rows: boxRows)
+                let x = 2 + offset * (tileWidth + gap)
+                tiles.append(Tile(top: top, x: x, width: tileWidth, pictureX: x + (tileWidth - fitted.columns) / 2,
+                                  pictureColumns: fitted.columns, pictureRows: fitted.rows, boxRows: boxRows))
+            }
+            rowHeight.append(boxRows + Self.textRows)
+            top += boxRows + Self.textRows
+        }
+        self.tiles = tiles
+        self.rowHeight = rowHeight
+        totalHeight = top + Self.footerRows
+    }
+
+    public func row(of index: Int) -> Int { index / columns }
+
+    /// The tile at a point of the list (line and column), if any.
+    public func tileIndex(atLine line: Int, x: Int? = nil) -> Int? {
+        guard let first = tiles.first, line >= 0 else { return nil }
+        let height = first.boxRows + Self.textRows
+        let row = line / height
+        let start = row * columns
+        guard start < tiles.count else { return nil }
+        guard let x else { return start }
+        for index in start..<min(tiles.count, start + columns) where x >= tiles[index].x && x < tiles[index].x + tiles[index].width {
+            return index
+        }
+        return nil
+    }
+
+    public func scroll(toShow index: Int, from top: Int) -> Int {
+        guard tiles.indices.contains(index) else { return clampScroll(top) }
+        let tile = tiles[index]
+        let height = tile.boxRows + Self.textRows
+        var newTop = top
+        if tile.top < newTop { newTop = tile.top }
+        if tile.top + height > newTop + viewportHeight { newTop = tile.top + height - viewportHeight }
+        return clampScroll(newTop)
+    }
+
+    public func clampScroll(_ top: Int) -> Int {
+        max(0, min(top, max(0, totalHeight - viewportHeight)))
+    }
+}

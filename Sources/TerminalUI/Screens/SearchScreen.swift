@@ -1,0 +1,319 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The search pane: the query field (with earlier queries as suggestions), the sort and layout, the results
+/// as tiles, and the detail screen of one result.
+public struct SearchScreen {
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    /// Lines above the results: the field, then the summary line.
+    static let headerRows = 2
+
+    public func resultsArea(_ area: Rect) -> Rect {
+        Rect(x: area.x, y: area.y + Self.headerRows, width: area.width, height: max(1, area.height - Self.headerRows))
+    }
+
+    public func layout(_ search: SearchState, area: Rect) -> ResultsLayout {
+        let results = resultsArea(area)
+        return ResultsLayout(photos: search.results.photos, width: results.width, viewportHeight: results.height, layout: search.layout)
+    }
+
+    static func orderName(_ order: SearchOrder) -> String {
+        order == .relevant ? "relevance" : "newest"
+    }
+
+    // MARK: Rendering
+
+    public func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let search = app.search
+        if let detail = search.detail {
+            DetailScreen(theme: theme).render(detail, ui: ui, area: area, pictures: pictures, into: &buffer)
+            return
+        }
+        renderField(search, area: area, into: &buffer)
+        let results = resultsArea(area)
+        renderResults(search, ui: ui, area: results, pictures: pictures, into: &buffer)
+        if search.editing { renderSuggestions(search, area: area, into: &buffer) }
+        if case let .likeFailed(_, liked, error) = search.results.modal {
+            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
+                          message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
+                          focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        }
+    }
+
+    private func renderField(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
+        let y = area.y
+        let settings = "sort: \(Self.orderName(search.order)) (s)   \(search.layout == .grid ? "2 columns" : "1 column") (v) "
+        let settingsWidth = DisplayWidth.of(settings)
+        let showsSettings = area.width - settingsWidth >= 30
+        let label = "Search "
+        buffer.write(label, x: area.x + 1, y: y, style: theme.title)
+        let fieldX = area.x + 1 + DisplayWidth.of(label)
+        let fieldWidth = max(8, area.width - fieldX - (showsSettings ? settingsWidth + 2 : 1))
+        var fieldStyle = theme.modal
+        fieldStyle.underline = !theme.hasColor
+        buffer.fill(Rect(x: fieldX, y: y, width: fieldWidth, height: 1), with: Cell(" ", style: fieldStyle))
+        if search.query.isEmpty, !search.editing {
+            var hint = fieldStyle
+            hint.dim = true
+            buffer.write("press / to search", x: fieldX + 1, y: y, style: hint, maxWidth: fieldWidth - 1)
+        } else {
+            var shown = search.query + (search.editing ? (theme.unicode ? "▏" : "_") : "")
+            while DisplayWidth.of(shown) > fieldWidth - 2, !shown.isEmpty { shown.removeFirst() }
+            buffer.write(shown, x: fieldX + 1, y: y, style: fieldStyle, maxWidth: fieldWidth - 1)
+        }
+        if showsSettings {
+            buffer.write(settings, x: area.maxX - settingsWidth, y: y, style: theme.muted)
+        }
+        // The summary line.
+        var summary: String?
+        if let query = search.submitted {
+            let quoted = theme.unicode ? "“\(UntrustedText.sanitize(query))”" : "\"\(UntrustedText.sanitize(query))\""
+            if let total = search.results.totalItems, search.results.phase == .content {
+                summary = "\(total) photo\(total == 1 ? "" : "s") for \(quoted), by \(Self.orderName(search.order))"
+            } else {
+                summary = "Photos for \(quoted), by \(Self.orderName(search.order))"
+            }
+        }
+        if let summary {
+            buffer.write(summary, x: area.x + 2, y: y + 1, style: theme.muted, maxWidth: area.width - 3, ellipsis: theme.ellipsis)
+        }
+    }
+
+    private func renderSuggestions(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
+        let suggestions = search.suggestions
+        guard !suggestions.isEmpty else { return }
+        let x = area.x + 1 + DisplayWidth.of("Search ")
+        let width = min(area.width - x - 1, max(24, suggestions.map { DisplayWidth.of($0) }.max()! + 4))
+        let box = Rect(x: x, y: area.y + 1, width: width, height: min(area.height - 1, suggestions.count + 2))
+        Widgets.box(box, title: "Earlier", style: theme.modal, theme: theme, into: &buffer)
+        for (index, suggestion) in suggestions.prefix(box.height - 2).enumerated() {
+            var style = theme.modal
+            if index == search.suggestion { style = theme.focusedButton }
+            let y = box.y + 1 + index
+            buffer.fill(Rect(x: box.x + 1, y: y, width: box.width - 2, height: 1), with: Cell(" ", style: style))
+            buffer.write(" " + UntrustedText.sanitize(suggestion), x: box.x + 1, y: y, style: style, maxWidth: box.width - 3,
+                         ellipsis: theme.ellipsis)
+        }
+    }
+
+    private func centred(_ lines: [(String, CellStyle)], in area: Rect, into buffer: inout CellBuffer) {
+        var wrapped: [(String, CellStyle)] = []
+        for (line, style) in lines {
+            for part in Widgets.wrap(line, width: max(10, area.width - 6)) { wrapped.append((part, style)) }
+        }
+        let top = area.y + max(0, (area.height - wrapped.count) / 2)
+        for (index, line) in wrapped.enumerated() where top + index < area.maxY {
+            buffer.writeCentered(line.0, in: area, y: top + index, style: line.1)
+        }
+    }
+
+    private func renderResults(_ search: SearchState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        guard let query = search.submitted else {
+            var lines: [(String, CellStyle)] = [("Search Unsplash's photos", theme.title),
+                                                ("Press / and type a few words, then Enter.", theme.muted)]
+            if !search.history.isEmpty {
+                lines.append(("", .plain))
+                lines.append(("Earlier: " + search.history.map(UntrustedText.sanitize).joined(separator: ", "), theme.muted))
+            }
+            centred(lines, in: area, into: &buffer)
+            return
+        }
+        let results = search.results
+        switch results.phase {
+        case .loading:
+            centred([("\(theme.spinner(ui.tick)) Searching\(theme.dots)", theme.accent)], in: area, into: &buffer)
+            return
+        case let .failed(error):
+            centred([("Couldn't search", theme.error), (error.message, .plain), ("Press r to try again.", theme.muted)],
+                    in: area, into: &buffer)
+            return
+        case .content:
+            break
+        }
+        if results.photos.isEmpty {
+            centred([("No photos found for \"\(UntrustedText.sanitize(query))\".", theme.title),
+                     ("Try other words (press /).", theme.muted)], in: area, into: &buffer)
+            return
+        }
+        let layout = ResultsLayout(photos: results.photos, width: area.width, viewportHeight: area.height, layout: search.layout)
+        let top = ui.searchList.top
+        let bottom = top + area.height
+        for (index, tile) in layout.tiles.enumerated() where tile.top < bottom && tile.top + tile.boxRows + ResultsLayout.textRows > top {
+            renderTile(results.photos[index], tile: tile, selected: index == ui.searchList.selected,
+                       inFlight: results.likesInFlight.contains(results.photos[index].id), offset: area.y - top,
+                       area: area, tick: ui.tick, pictures: pictures, into: &buffer)
+        }
+        let footerLine = layout.totalHeight - ResultsLayout.footerRows
+        if footerLine >= top, footerLine < bottom {
+            let y = area.y + footerLine - top
+            switch results.nextPage {
+            case .loading:
+                buffer.write("\(theme.spinner(ui.tick)) Loading more results\(theme.dots)", x: 2, y: y, style: theme.accent)
+            case let .failed(_, error):
+                let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
+                buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
+                             maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
+            case .idle:
+                if results.nextPageNumber == nil {
+                    buffer.write("That's all the results.", x: 2, y: y, style: theme.muted)
+                }
+            }
+        }
+    }
+
+    private func renderTile(_ photo: Photo, tile: ResultsLayout.Tile, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
+                            tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let boxTop = tile.top + offset
+        let pictureTop = boxTop + (tile.boxRows - tile.pictureRows) / 2
+        let visible = { (y: Int) in y >= area.y && y < area.maxY }
+        let slot = pictures.picture(for: photo, url: FeedScreen.thumbnailURL(photo, columns: tile.pictureColumns),
+                                    columns: tile.pictureColumns, rows: tile.pictureRows)
+        let pictureRect = Rect(x: tile.pictureX, y: pictureTop, width: tile.pictureColumns, height: tile.pictureRows)
+        switch slot {
+        case let .ready(picture):
+            buffer.draw(picture, x: pictureRect.x, y: pictureRect.y, clip: area)
+        case let .loading(placeholder):
+            if let placeholder { buffer.draw(placeholder, x: pictureRect.x, y: pictureRect.y, clip: area) }
+            let middle = pictureRect.y + pictureRect.height / 2
+            if visible(middle) { buffer.writeCentered(" \(theme.spinner(tick)) ", in: pictureRect, y: middle, style: theme.title) }
+        case .failed:
+            for y in max(area.y, pictureRect.y)..<min(area.maxY, pictureRect.maxY) {
+                buffer.fill(Rect(x: pictureRect.x, y: y, width: pictureRect.width, height: 1), with: Cell(" ", style: theme.placeholder))
+            }
+            let middle = pictureRect.y + pictureRect.height / 2
+            if visible(middle) { buffer.writeCentered("Photo unavailable", in: pictureRect, y: middle, style: theme.placeholder) }
+        }
+        // The description, then likes and author; what the photo lacks is left out.
+        let textY = boxTop + tile.boxRows
+        if visible(textY), let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty {
+            buffer.write(caption, x: tile.x, y: textY, style: .plain, maxWidth: tile.width, ellipsis: theme.ellipsis)
+        }
+        if visible(textY + 1) {
+            var x = tile.x
+            let heart: String
+            let heartStyle: CellStyle
+            if inFlight {
+                heart = theme.spinner(tick)
+                heartStyle = theme.accent
+            } else {
+                heart = photo.likedByUser ? theme.heartFull : theme.heartEmpty
+                heartStyle = photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
+            }
+            x += buffer.write(heart, x: x, y: textY + 1, style: heartStyle)
+            x += buffer.write(" \(photo.likes)", x: x, y: textY + 1, style: theme.muted)
+            if let user = photo.user {
+                buffer.write("  \(UntrustedText.sanitize(user.displayName))", x: x, y: textY + 1, style: theme.title,
+                             maxWidth: max(0, tile.x + tile.width - x), ellipsis: theme.ellipsis)
+            }
+        }
+        if selected {
+            for y in max(area.y, boxTop)..<min(area.maxY, boxTop + tile.boxRows + 2) {
+                buffer[tile.x - 2 >= 0 ? tile.x - 2 : 0, y] = Cell(theme.selectionBar, style: theme.accent)
+            }
+        }
+    }
+
+    // MARK: Input
+
+    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        let search = app.search
+        if let detail = search.detail {
+            return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
+        }
+        if search.editing {
+            guard case let .key(key) = input else {
+                if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y != area.y { return [.search(.blur)] }
+                return []
+            }
+            switch key {
+            case let .character(character): return [.search(.typed(String(character)))]
+            case .backspace: return [.search(.deleteBackward)]
+            case .enter: return [.search(.submit)]
+            case .escape: return [.search(.blur)]
+            case .down, .tab: return [.search(.moveSuggestion(1))]
+            case .up, .backTab: return [.search(.moveSuggestion(-1))]
+            default: return []
+            }
+        }
+        if search.results.modal != nil {
+            switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
+            case .first: return [.search(.results(.modalTryAgain))]
+            case .second: return [.search(.results(.modalCancel))]
+            case nil: return []
+            }
+        }
+        let results = resultsArea(area)
+        let layout = layout(search, area: area)
+        let count = search.results.photos.count
+        var position = ui.searchList
+        defer { ui.searchList = position }
+        func select(_ index: Int) {
+            guard count > 0 else { return }
+            position.selected = max(0, min(count - 1, index))
+            position.top = layout.scroll(toShow: position.selected, from: position.top)
+        }
+        func scroll(by lines: Int) {
+            position.top = layout.clampScroll(position.top + lines)
+            if let tile = layout.tiles[safe: position.selected],
+               tile.top + tile.boxRows + ResultsLayout.textRows <= position.top || tile.top >= position.top + results.height {
+                position.selected = layout.tileIndex(atLine: lines > 0 ? position.top : position.top + results.height - 1) ?? position.selected
+            }
+        }
+        let selectedID = search.results.photos[safe: position.selected]?.id
+        switch input {
+        case let .key(key):
+            switch key {
+            case .down, .character("j"): select(position.selected + layout.columns)
+            case .up, .character("k"): select(position.selected - layout.columns)
+            case .right: select(position.selected + 1)
+            case .left: select(position.selected - 1)
+            case .lineDown: scroll(by: 1)
+            case .lineUp: scroll(by: -1)
+            case .pageDown: scroll(by: results.height)
+            case .pageUp: scroll(by: -results.height)
+            case .home, .character("g"): select(0)
+            case .end, .character("G"): select(count - 1)
+            case .enter:
+                if let selectedID { return [.search(.openDetail(photoID: selectedID))] }
+                return [.search(.focus)]
+            case .character("l"), .character(" "):
+                if let selectedID { return [.search(.results(.toggleLike(photoID: selectedID)))] }
+            case .character("s"):
+                position = ListPosition()
+                return [.search(.toggleOrder)]
+            case .character("v"):
+                return [.search(.toggleLayout)]
+            case .character("r"):
+                if case .failed = search.results.phase { return [.search(.results(.retry))] }
+                if case .failed = search.results.nextPage { return [.search(.results(.retry))] }
+                return []
+            default:
+                return []
+            }
+        case let .mouse(mouse):
+            switch mouse.kind {
+            case .wheelDown: scroll(by: 3)
+            case .wheelUp: scroll(by: -3)
+            case .press:
+                if mouse.y == area.y { return [.search(.focus)] }
+                guard results.contains(x: mouse.x, y: mouse.y),
+                      let index = layout.tileIndex(atLine: position.top + mouse.y - results.y, x: mouse.x) else { return [] }
+                position.selected = index
+                return [.search(.openDetail(photoID: search.results.photos[index].id))]
+            }
+        case .resize:
+            position.top = layout.scroll(toShow: position.selected, from: position.top)
+            return []
+        }
+        // Near the end, the next page.
+        let lastLine = position.top + results.height - 1
+        let index = layout.tileIndex(atLine: lastLine).map { min(count - 1, $0 + layout.columns - 1) } ?? max(0, count - 1)
+        return [.search(.results(.showedItem(index: max(index, position.selected))))]
+    }
+}
