@@ -40,8 +40,9 @@ struct FeedBenchmark {
         let performer = AppEffectPerformer(client: context.client,
                                            downloader: PhotoDownloader(folder: downloads, client: context.client),
                                            opener: DesktopURLOpener(environment: [:]))
+        // Logged in already (the demo login above): the app starts on the feed, as after the splash.
         let app = TerminalApp(backend: backend, theme: theme, imageSource: HTTPImageSource(http: context.http),
-                              performer: performer)
+                              performer: performer, state: AppState(session: .loggedIn))
         let appStarted = now()
         app.dispatch(.start)
         let deadline = appStarted + 30
@@ -111,7 +112,47 @@ struct FeedBenchmark {
         report.add("\(label): one-line scroll / full repaint",
                    String(format: "%.1f%%", 100 * lineBytes.median / max(1, repaintBytes.median)), target: "< 10%")
         report.add("\(label): full repaint, median", milliseconds(repaintTimes.median))
+
+        // The search pane's two-column grid, with the same keys.
+        try measureGrid(app, terminal, into: &report)
         await context.stop()
+    }
+
+    func measureGrid(_ app: TerminalApp, _ terminal: PseudoTerminal, into report: inout Report) throws {
+        let label = "search grid \(width)x\(height) \(term)"
+        press(Array("/".utf8), app, terminal)
+        press(Array("a".utf8), app, terminal)
+        press([13], app, terminal)
+        let deadline = now() + 30
+        while app.state.search.results.phase != .content {
+            app.step(timeout: 5)
+            guard now() < deadline else { throw Failure(description: "\(label): the search did not answer in 30 s") }
+        }
+        settle(app, terminal)
+        guard app.state.search.layout == .grid, app.state.search.results.photos.count >= 20 else {
+            throw Failure(description: "\(label): expected a grid of results")
+        }
+        for _ in 0..<15 { press(Self.keyDown, app, terminal); settle(app, terminal) }
+        press(Self.keyHome, app, terminal)
+        settle(app, terminal)
+        var all = Samples()
+        var rows = Samples()
+        var lines = Samples()
+        let pattern: [([UInt8], Bool)] = Array(repeating: (Self.keyDown, false), count: 6)
+            + Array(repeating: (Self.keyUp, false), count: 6)
+            + Array(repeating: (Self.lineDown, true), count: 6)
+            + Array(repeating: (Self.lineUp, true), count: 6)
+        for index in 0..<keys {
+            let (key, isLine) = pattern[index % pattern.count]
+            settle(app, terminal)
+            let (seconds, _) = press(key, app, terminal)
+            all.add(seconds)
+            if isLine { lines.add(seconds) } else { rows.add(seconds) }
+        }
+        report.add("\(label): key -> frame, median", milliseconds(all.median))
+        report.add("\(label): key -> frame, p99", milliseconds(all.p99), target: "< 4 ms")
+        report.add("\(label): key -> frame, next/previous row, p99", milliseconds(rows.p99))
+        report.add("\(label): key -> frame, one-line scroll, p99", milliseconds(lines.p99))
     }
 
     static let keyDown: [UInt8] = Array("j".utf8)

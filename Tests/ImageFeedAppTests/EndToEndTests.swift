@@ -196,6 +196,53 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
+    /// Search as a person would: type a query, see tiles in two columns, switch to one, sort by date, open
+    /// a result's detail and come back; quit, start again, and find the query among the suggestions.
+    func test_search_tilesLayoutSortDetail_andTheQueryIsOfferedNextTime() throws {
+        try launch(width: 120, height: 40)
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("/")
+        try tmux.waitFor(text: "Enter search")
+        try tmux.type("coffee")
+        try tmux.send("Enter")
+        var screen = try tmux.waitFor("two columns of results") { screen in
+            screen.contains("photos for “coffee”, by relevance")
+                && screen.split(separator: "\n").contains { $0.components(separatedBy: "Rachel Michetti").count == 3 }
+        }
+        XCTAssertTrue(screen.contains("2 columns (v)"), screen)
+
+        try tmux.send("v")
+        screen = try tmux.waitFor("one column") { $0.contains("1 column (v)") && $0.contains("Rachel Michetti") }
+        XCTAssertFalse(screen.split(separator: "\n").contains { $0.components(separatedBy: "Rachel Michetti").count > 2 }, screen)
+
+        try tmux.send("s")
+        try tmux.waitFor("sorted by date") { $0.contains("by newest") && $0.contains("Rachel Michetti") }
+
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("the detail screen") { $0.contains("Photo by Rachel Michetti on Unsplash") && $0.contains("pixels") }
+        XCTAssertTrue(screen.contains("@rachel"), screen)
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "photos for “coffee”, by newest")
+        try tmux.send("q")
+        try assertTerminalRestored()
+
+        // A new run: the query is offered while typing part of it, in another case.
+        try tmux.send("C-c")
+        _ = try? tmux.tmux(["kill-server"])
+        tmux = Tmux(folder: folder.url, environment: tmux.environment)
+        try launch(width: 120, height: 40)
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("/")
+        try tmux.type("COF")
+        screen = try tmux.waitFor("the suggestion") { $0.contains("Earlier") && $0.contains("│ coffee") }
+        try tmux.send("Down", "Enter")
+        try tmux.waitFor(text: "photos for “coffee”")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
     /// The authorize address as the login screen shows it: the lines under "1. Open this link", each a
     /// piece of it (the QR code may stand to their right).
     static func authorizeURL(on screen: String) -> URL? {

@@ -124,7 +124,7 @@ public struct AppScreen {
         case (.splash, _): hints = " Ctrl-C quit"
         case (.loggedOut, _): hints = " ? help  Ctrl-C quit"
         case (.loggedIn, .profile): hints = " ↑↓ move  Enter open  l unlike  o log out  r retry  Tab panes  ? help  q quit"
-        case (.loggedIn, .search) where app.search.editing: hints = " Enter search  ↑↓ earlier queries  Esc done"
+        case (.loggedIn, .search) where app.search.editing: hints = " Enter search  Up/Down earlier queries  Esc done"
         case (.loggedIn, .search) where app.search.detail != nil: hints = " l like  s copy link / open  d download  Enter full screen  Esc back"
         case (.loggedIn, .search): hints = " / search  ↑↓←→ move  Enter details  l like  s sort  v layout  Tab panes  ? help"
         case (.loggedIn, _): hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"

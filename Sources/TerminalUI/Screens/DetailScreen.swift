@@ -51,7 +51,7 @@ public struct DetailScreen {
             let camera = exif.name ?? [exif.make, exif.model].compactMap { $0 }.joined(separator: " ")
             let settings = [exif.focalLength.map { "\($0) mm" }, exif.aperture.map { "f/\($0)" },
                             exif.exposureTime.map { "\($0) s" }, exif.iso.map { "ISO \($0)" }].compactMap { $0 }
-            let text = ([camera].filter { !$0.isEmpty } + settings).map(UntrustedText.sanitize).joined(separator: "  ")
+            let text = ([camera].filter { !$0.isEmpty } + settings).map(UntrustedText.sanitize).joined(separator: " \(theme.bullet) ")
             if !text.isEmpty { add(text, theme.muted) }
         }
         switch detail.extra {

@@ -1,0 +1,128 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+import TerminalUI
+import XCTest
+
+/// The search pane and the detail screen, rendered into a cell buffer.
+final class SearchScreenTests: XCTestCase {
+    func searched(_ photos: [Photo], layout: SearchLayout = .grid, total: Int? = nil) -> AppState {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .selectTab(.search))
+        _ = AppViewModel.update(&state, .focusSearch)
+        _ = AppViewModel.update(&state, .search(.typed("cats")))
+        _ = AppViewModel.update(&state, .search(.submit))
+        let page = Page(items: photos, number: 1, perPage: 30, totalItems: total ?? photos.count, nextPage: nil)
+        _ = AppViewModel.update(&state, .search(.answer(query: "cats", order: .relevant, .pageLoaded(page: 1, .success(page)))))
+        if layout == .single { _ = AppViewModel.update(&state, .search(.toggleLayout)) }
+        return state
+    }
+
+    func test_beforeSearching_saysHow_andListsEarlierQueries() {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .selectTab(.search))
+        _ = AppViewModel.update(&state, .search(.historyLoaded(["cats", "dogs"])))
+        let text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("press / to search"), text)
+        XCTAssertTrue(text.contains("Earlier: cats, dogs"), text)
+    }
+
+    func test_grid_showsTwoColumnsOfTiles_withCaptionLikesAndAuthor() {
+        let lines = render(searched([photo("a"), photo("b", liked: true, likes: 9, author: "Bo"), photo("c")], total: 3),
+                           width: 80, height: 30)
+        let text = lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("3 photos for \"cats\", by relevance"), text)
+        XCTAssertTrue(text.contains("sort: relevance (s)"), text)
+        XCTAssertTrue(text.contains("2 columns (v)"), text)
+        let tileLine = try? XCTUnwrap(lines.first { $0.contains("<3 3  Ann Author") && $0.contains("<3 9  Bo") })
+        XCTAssertNotNil(tileLine, "two tiles side by side\n\(text)")
+    }
+
+    func test_singleColumn_showsOneTilePerRow() {
+        let lines = render(searched([photo("a"), photo("b", author: "Bo")], layout: .single), width: 80, height: 30)
+        XCTAssertTrue(lines.contains { $0.contains("1 column (v)") })
+        XCTAssertFalse(lines.contains { $0.contains("Ann Author") && $0.contains("Bo") }, lines.joined(separator: "\n"))
+    }
+
+    func test_emptyResults_sayThereAreNone() {
+        let text = render(searched([]), width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("No photos found for \"cats\"."), text)
+    }
+
+    func test_searching_andFailure() {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .focusSearch)
+        _ = AppViewModel.update(&state, .search(.typed("cats")))
+        _ = AppViewModel.update(&state, .search(.submit))
+        XCTAssertTrue(render(state, width: 80, height: 24).contains { $0.contains("Searching...") })
+        _ = AppViewModel.update(&state, .search(.answer(query: "cats", order: .relevant, .pageLoaded(page: 1, .failure(.server(status: 500))))))
+        let text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Couldn't search"), text)
+        XCTAssertTrue(text.contains("Press r to try again."), text)
+    }
+
+    func test_suggestions_dropDownUnderTheField() {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .search(.historyLoaded(["The Score", "Scorpions", "underscore", "cats"])))
+        _ = AppViewModel.update(&state, .focusSearch)
+        _ = AppViewModel.update(&state, .search(.typed("scor")))
+        let lines = render(state, width: 80, height: 24)
+        let text = lines.joined(separator: "\n")
+        XCTAssertTrue(lines[2].contains("Earlier"), text)
+        XCTAssertEqual(lines[3...5].map { $0.trimmingCharacters(in: .whitespaces) },
+                       ["| The Score            |", "| Scorpions            |", "| underscore           |"], text)
+        XCTAssertTrue(lines[6].contains("+---"), "three matches, not \"cats\"\n\(text)")
+    }
+
+    func test_detail_showsWhatThePhotoSays_andLeavesOutWhatItDoesNot() {
+        var bare = photo("a")
+        bare.description = nil
+        bare.altDescription = nil
+        bare.createdAt = nil
+        bare.exif = nil
+        bare.location = nil
+        var state = searched([bare])
+        _ = AppViewModel.update(&state, .search(.openDetail(photoID: "a")))
+        _ = AppViewModel.update(&state, .search(.detailLoaded(.success(bare))))
+        let text = render(state, width: 100, height: 30).joined(separator: "\n")
+        XCTAssertTrue(text.contains("3 likes"), text)
+        XCTAssertTrue(text.contains("Photo by Ann Author on Unsplash"), text)
+        XCTAssertTrue(text.contains("@ann"), text)
+        for absent in ["null", "nil", "Taken", "ISO", "Location", "Camera"] {
+            XCTAssertFalse(text.contains(absent), "\(absent) shown\n\(text)")
+        }
+
+        var full = photo("a")
+        full.exif = Exif(make: "Canon", model: "EOS R5", exposureTime: "1/250", aperture: "2.8", focalLength: "50", iso: 200)
+        full.location = PhotoLocation(name: nil, city: "Lisbon", country: "Portugal")
+        var rich = searched([full])
+        _ = AppViewModel.update(&rich, .search(.openDetail(photoID: "a")))
+        _ = AppViewModel.update(&rich, .search(.detailLoaded(.success(full))))
+        let richText = render(rich, width: 140, height: 30).joined(separator: "\n")
+        XCTAssertTrue(richText.contains("Canon EOS R5 - 50 mm - f/2.8 - 1/250 s - ISO 200"), richText)
+        XCTAssertTrue(richText.contains("Lisbon, Portugal"), richText)
+        XCTAssertTrue(richText.contains("400 x 100 pixels"), richText)
+        XCTAssertTrue(richText.contains("A photo"), richText)
+    }
+
+    func test_keys_inTheFieldAreText_andOutsideAreCommands() {
+        let screen = AppScreen(theme: asciiTheme)
+        var ui = UIState()
+        var state = AppState()
+        _ = AppViewModel.update(&state, .focusSearch)
+        XCTAssertEqual(screen.handle(.key(.character("q")), app: state, ui: &ui, width: 80, height: 24), [.search(.typed("q"))])
+        XCTAssertEqual(screen.handle(.key(.character("1")), app: state, ui: &ui, width: 80, height: 24), [.search(.typed("1"))])
+        XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 80, height: 24), [.search(.moveSuggestion(1))])
+        XCTAssertEqual(screen.handle(.key(.escape), app: state, ui: &ui, width: 80, height: 24), [.search(.blur)])
+
+        let results = searched([photo("a"), photo("b"), photo("c")])
+        XCTAssertEqual(screen.handle(.key(.character("/")), app: AppState(), ui: &ui, width: 80, height: 24), [.focusSearch])
+        XCTAssertEqual(screen.handle(.key(.character("v")), app: results, ui: &ui, width: 80, height: 24), [.search(.toggleLayout)])
+        XCTAssertEqual(screen.handle(.key(.character("s")), app: results, ui: &ui, width: 80, height: 24), [.search(.toggleOrder)])
+        XCTAssertEqual(screen.handle(.key(.enter), app: results, ui: &ui, width: 80, height: 24), [.search(.openDetail(photoID: "a"))])
+        _ = screen.handle(.key(.down), app: results, ui: &ui, width: 80, height: 24)
+        XCTAssertEqual(ui.searchList.selected, 2, "down moves a row of two tiles")
+        _ = screen.handle(.key(.left), app: results, ui: &ui, width: 80, height: 24)
+        XCTAssertEqual(ui.searchList.selected, 1)
+    }
+}
