@@ -60,9 +60,11 @@ final class EndToEndTests: XCTestCase {
     /// Starts `image-feed ARGS` in a shell that reports its exit status and stays open, so the test can
     /// see the screen the program leaves behind.
     func launch(_ arguments: String = "--demo", width: Int = 100, height: Int = 30) throws {
-        let binary = CommandLineTests.executable.path
-        try tmux.start("'\(binary)' \(arguments); echo \"exit status $?\"; sleep 600",
-                       width: width, height: height, directory: Self.repositoryRoot)
+        try tmux.start(command(arguments), width: width, height: height, directory: Self.repositoryRoot)
+    }
+
+    func command(_ arguments: String) -> String {
+        "'\(CommandLineTests.executable.path)' \(arguments); echo \"exit status $?\"; sleep 600"
     }
 
     /// The line of the screen that contains `text`.
@@ -122,7 +124,7 @@ final class EndToEndTests: XCTestCase {
         try logInWithTheDemoKey()
         try tmux.waitFor(text: "Eileen Collins")
         try tmux.send("?")
-        var screen = try tmux.waitFor(text: "Keys")
+        var screen = try tmux.waitForSteady("the help") { $0.contains("Keys") && $0.contains("Ctrl-C") }
         XCTAssertTrue(screen.contains("Ctrl-C"), screen)
         try tmux.send("Escape", "3")
         screen = try tmux.waitFor(text: "@demo")
@@ -213,11 +215,11 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("2 columns (v)"), screen)
 
         try tmux.send("v")
-        screen = try tmux.waitFor("one column") { $0.contains("1 column (v)") && $0.contains("Rachel Michetti") }
+        screen = try tmux.waitForSteady("one column") { $0.contains("1 column (v)") && $0.contains("Rachel Michetti") }
         XCTAssertFalse(screen.split(separator: "\n").contains { $0.components(separatedBy: "Rachel Michetti").count > 2 }, screen)
 
         try tmux.send("s")
-        try tmux.waitFor("sorted by date") { $0.contains("by newest") && $0.contains("Rachel Michetti") }
+        try tmux.waitForSteady("sorted by date") { $0.contains("24 photos for “coffee”, by newest") && $0.contains("Rachel Michetti") }
 
         try tmux.send("Enter")
         screen = try tmux.waitFor("the detail screen") { $0.contains("Photo by Rachel Michetti on Unsplash") && $0.contains("pixels") }
@@ -228,10 +230,7 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
 
         // A new run: the query is offered while typing part of it, in another case.
-        try tmux.send("C-c")
-        _ = try? tmux.tmux(["kill-server"])
-        tmux = Tmux(folder: folder.url, environment: tmux.environment)
-        try launch(width: 120, height: 40)
+        try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
         try logInWithTheDemoKey()
         try tmux.waitFor(text: "Eileen Collins")
         try tmux.send("/")

@@ -50,6 +50,14 @@ final class Tmux {
         try tmux(["set-option", "-g", "window-size", "manual"])
     }
 
+    /// Replaces what runs in the pane with `command` (a new run of the program, same terminal).
+    func respawn(_ command: String, directory: URL? = nil) throws {
+        var arguments = ["respawn-pane", "-k", "-t", "e2e"]
+        if let directory { arguments += ["-c", directory.path] }
+        arguments.append(command)
+        try tmux(arguments)
+    }
+
     /// Sends keys in tmux's notation (`Enter`, `Escape`, `C-c`, `Down`, or plain text with `-l`).
     func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", "e2e"] + keys)

@@ -154,10 +154,10 @@ final class ScreenTests: XCTestCase {
         ])
     }
 
-    func test_searchPane_saysWhatIsComing_profileLoads() {
+    func test_searchPane_saysHowToSearch_profileLoads() {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .selectTab(.search))
-        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Search is coming") })
+        XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Search Unsplash's photos") })
         _ = AppViewModel.update(&state, .selectTab(.profile))
         XCTAssertTrue(render(state, width: 60, height: 16).contains { $0.contains("Loading your profile") })
     }
