@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: C libraries, wrapped as system-library shims with their Debian providers.
@@ -56,6 +57,10 @@ let package = Package(
         // MARK: Adapters.
         .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore"]),
         .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode"]),
+        .target(
+            name: "LocalStore",
+            dependencies: ["ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "TerminalUI", dependencies: ["ImageFeedCore", "TerminalImage", "CNcursesw"]),
         .target(
             name: "UnsplashSandbox",
@@ -74,6 +79,7 @@ let package = Package(
                 "UnsplashSandbox",
                 "TerminalImage",
                 "TerminalUI",
+                "LocalStore",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -111,5 +117,6 @@ let package = Package(
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashAPI", "UnsplashSandbox"]),
+        .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore"]),
     ]
 )

@@ -14,6 +14,10 @@ public struct AppConfiguration: Sendable, Equatable {
     /// `IMAGE_FEED_TOKEN`: use this token and store nothing.
     public var tokenOverride: String?
     public var downloadsDirectory: URL
+    /// How old a saved feed (or favorites, or search) may be and still be shown offline.
+    public var cacheMaximumAgeDays: Double = 7
+    /// The image cache's size budget.
+    public var imageCacheMegabytes: Int = 200
     public var paths: XDGPaths
     /// Where the settings came from, for messages.
     public var configFile: URL
@@ -36,6 +40,8 @@ public struct AppConfiguration: Sendable, Equatable {
         "api_base": "the API's base URL",
         "oauth_base": "where /oauth/authorize and /oauth/token live",
         "downloads_dir": "the folder downloads are saved to",
+        "cache_max_age_days": "how many days a saved feed is shown offline (a number)",
+        "image_cache_mb": "the image cache's size in megabytes (a whole number)",
     ]
 
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -91,6 +97,22 @@ public struct AppConfiguration: Sendable, Equatable {
             guard Self.fileKeys[key] != nil else {
                 let known = Self.fileKeys.keys.sorted().joined(separator: ", ")
                 throw ConfigurationError(message: "\(place): unknown setting. Known settings: \(known).")
+            }
+            switch key {
+            case "cache_max_age_days":
+                guard let days = table[key]?.double ?? table[key]?.int.map(Double.init), days > 0 else {
+                    throw ConfigurationError(message: "\(place): expected a number of days above 0.")
+                }
+                cacheMaximumAgeDays = days
+                continue
+            case "image_cache_mb":
+                guard let megabytes = table[key]?.int, megabytes >= 0 else {
+                    throw ConfigurationError(message: "\(place): expected a whole number of megabytes.")
+                }
+                imageCacheMegabytes = megabytes
+                continue
+            default:
+                break
             }
             guard let string = table[key]?.string else {
                 throw ConfigurationError(message: "\(place): expected a string in quotes (\(Self.fileKeys[key]!)).")

@@ -1,5 +1,6 @@
 import Foundation
 import ImageFeedCore
+import LocalStore
 import UnsplashAPI
 import UnsplashSandbox
 
@@ -13,9 +14,15 @@ public final class AppContext: Sendable {
     /// The in-process sandbox of `--demo`.
     public let sandbox: RunningSandbox?
     public let http: any HTTPClient
+    /// The offline store and the image cache, under `$XDG_CACHE_HOME/image-feed/`; nil when the folder
+    /// cannot be used (the app then runs without them).
+    public let store: SQLiteStore?
+    public let imageCache: DiskImageCache?
 
     init(configuration: AppConfiguration, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
-         sandbox: RunningSandbox?, http: any HTTPClient) {
+         sandbox: RunningSandbox?, http: any HTTPClient, store: SQLiteStore? = nil, imageCache: DiskImageCache? = nil) {
+        self.store = store
+        self.imageCache = imageCache
         self.configuration = configuration
         self.client = client
         self.oauth = oauth
@@ -45,8 +52,25 @@ public final class AppContext: Sendable {
         let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
         let client = UnsplashClient(configuration: configuration.unsplash, http: http, token: token)
         let oauth = OAuthClient(configuration: configuration.unsplash, http: http)
+        let local = try? SQLiteStore(file: configuration.paths.cache.appendingPathComponent("store.sqlite"))
+        let images = local.flatMap {
+            try? DiskImageCache(folder: configuration.paths.cache.appendingPathComponent("images"), store: $0,
+                                budget: configuration.imageCacheMegabytes * 1024 * 1024)
+        }
         return AppContext(configuration: configuration, client: client, oauth: oauth, tokenStore: store,
-                          sandbox: sandbox, http: http)
+                          sandbox: sandbox, http: http, store: local, imageCache: images)
+    }
+
+    /// The cache's use cases over the store, with the configured max age.
+    public var savedLists: SavedLists? {
+        store.map { SavedLists(cache: $0, policy: CachePolicy(maximumAge: configuration.cacheMaximumAgeDays * 24 * 3600)) }
+    }
+
+    /// Where photos come from: the image cache first, then the network.
+    public var imageSource: any ImageSource {
+        let network = HTTPImageSource(http: http)
+        guard let imageCache else { return network }
+        return CachingImageSource(upstream: network, cache: imageCache)
     }
 
     public var isDemo: Bool { sandbox != nil }

@@ -12,6 +12,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let oauth: OAuthClient?
     let tokenStore: (any TokenStore)?
     let historyStore: (any SearchHistoryStore)?
+    /// The offline store; nil runs without one.
+    let saved: SavedLists?
     let redirectURI: String
     /// How long a login waits for the browser.
     let loginTimeout: TimeInterval
@@ -22,9 +24,10 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
 
     public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
                 tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
-                redirectURI: String = AppConfiguration.defaultRedirectURI,
+                saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6) {
         self.historyStore = historyStore
+        self.saved = saved
         self.client = client
         self.downloader = downloader
         self.opener = opener
@@ -41,7 +44,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                   downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
                   opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,
                   historyStore: FileSearchHistoryStore(file: context.configuration.paths.searchHistoryFile),
-                  redirectURI: context.configuration.redirectURI)
+                  saved: context.savedLists, redirectURI: context.configuration.redirectURI)
     }
 
     deinit {
@@ -53,32 +56,44 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
         switch effect {
         case .checkSession:
             if client.isLoggedIn {
-                do {
-                    events = [.sessionChecked(.success(try await client.me()))]
-                } catch {
-                    events = [.sessionChecked(.failure(error))]
-                }
+                // Into the app at once; the profile request that follows checks the token.
+                events = [.sessionStored]
             } else {
                 try? await Task.sleep(nanoseconds: UInt64(splashPause * 1e9))
                 events = [.sessionChecked(nil)]
             }
+        case .loadSavedFeed:
+            if let list = saved?.load(.feed), !list.photos.isEmpty {
+                events = [.feed(.showSaved(photos: list.photos, savedAt: list.timestamp))]
+            } else {
+                events = []
+            }
         case let .login(loginEffect):
             events = await performLogin(loginEffect, post: post).map(AppViewModel.Event.login)
+        case let .feed(.loadPage(page, perPage)):
+            events = await loadPage(page, perPage: perPage, saving: .feed) { () async throws(ServiceError) -> Page<Photo> in
+                try await self.client.feed(page: page, perPage: perPage)
+            }
+                .map(AppViewModel.Event.feed)
         case let .feed(feedEffect):
             events = [.feed(await FeedEffectRunner(service: client).perform(feedEffect))]
         case let .favorites(username, .loadPage(page, perPage)):
-            do {
-                events = [.favorites(.pageLoaded(page: page, .success(try await client.likes(username: username, page: page, perPage: perPage))))]
-            } catch {
-                events = [.favorites(.pageLoaded(page: page, .failure(error)))]
-            }
+            events = await loadPage(page, perPage: perPage, saving: .favorites) { () async throws(ServiceError) -> Page<Photo> in
+                try await self.client.likes(username: username, page: page, perPage: perPage)
+            }.map(AppViewModel.Event.favorites)
         case let .favorites(_, likeEffect):
             events = [.favorites(await FeedEffectRunner(service: client).perform(likeEffect))]
         case .profile(.loadProfile):
             do {
-                events = [.profile(.loaded(.success(try await client.me())))]
+                let profile = try await client.me()
+                saved?.saveProfile(profile)
+                events = [.profile(.loaded(.success(profile)))]
             } catch {
-                events = [.profile(.loaded(.failure(error)))]
+                if error.isConnectivity, let profile = saved?.loadProfile() {
+                    events = [.profile(.loaded(.success(profile)))]
+                } else {
+                    events = [.profile(.loaded(.failure(error)))]
+                }
             }
         case let .viewer(viewerEffect):
             events = await performViewer(viewerEffect) { post(.viewer($0)) }.map(AppViewModel.Event.viewer)
@@ -88,12 +103,9 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             try? historyStore?.saveHistory(queries)
             events = []
         case let .search(.results(query, order, .loadPage(page, perPage))):
-            do {
-                let found = try await client.search(query: query, page: page, perPage: perPage, order: order)
-                events = [.search(.answer(query: query, order: order, .pageLoaded(page: page, .success(found))))]
-            } catch {
-                events = [.search(.answer(query: query, order: order, .pageLoaded(page: page, .failure(error))))]
-            }
+            events = await loadPage(page, perPage: perPage, saving: .search, note: query) { () async throws(ServiceError) -> Page<Photo> in
+                try await self.client.search(query: query, page: page, perPage: perPage, order: order)
+            }.map { AppViewModel.Event.search(.answer(query: query, order: order, $0)) }
         case let .search(.results(query, order, likeEffect)):
             events = [.search(.answer(query: query, order: order, await FeedEffectRunner(service: client).perform(likeEffect)))]
         case let .search(.loadDetail(photoID)):
@@ -104,14 +116,36 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
         case let .search(.detail(viewerEffect)):
             events = await performViewer(viewerEffect) { post(.search(.detail($0))) }.map { AppViewModel.Event.search(.detail($0)) }
-        case .forgetSession, .logOut:
-            // The token goes; nothing user-specific is stored anywhere else yet.
+        case .forgetSession:
+            // The token goes; what is saved stays for after the next login.
             client.setToken(nil)
             try? tokenStore?.removeToken()
             stopListening()
             events = []
+        case .logOut:
+            client.setToken(nil)
+            try? tokenStore?.removeToken()
+            try? saved?.cache.deleteUserData()
+            stopListening()
+            events = []
         }
         return events + [.rateLimit(client.rateLimit)]
+    }
+
+    /// A page from the service, saved for offline use; when the service cannot be reached, page 1 comes
+    /// from the offline store if it has a young enough copy (with the time it was saved).
+    private func loadPage(_ page: Int, perPage: Int, saving name: CachedListName, note: String? = nil,
+                          _ fetch: @escaping @Sendable () async throws(ServiceError) -> Page<Photo>) async -> [FeedViewModel.Event] {
+        do {
+            let loaded = try await fetch()
+            saved?.save(loaded, as: name, note: note)
+            return [.pageLoaded(page: page, .success(loaded))]
+        } catch {
+            if page == 1, error.isConnectivity, let list = saved?.load(name, note: note) {
+                return [.pageLoaded(page: 1, .success(SavedLists.page(list, perPage: perPage))), .servedFromSaved(list.timestamp)]
+            }
+            return [.pageLoaded(page: page, .failure(error))]
+        }
     }
 
     /// The viewer's effects (also the search detail's): like, share, download.

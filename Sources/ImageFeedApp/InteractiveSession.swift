@@ -15,7 +15,7 @@ public enum InteractiveSession {
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)
         state.isDemo = context.isDemo
-        let app = TerminalApp(backend: backend, theme: theme, imageSource: HTTPImageSource(http: context.http),
+        let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo())
         app.run()
         return nil

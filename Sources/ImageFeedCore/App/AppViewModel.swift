@@ -76,6 +76,9 @@ public enum AppViewModel {
         case start
         /// The stored token was checked: nil when there is none.
         case sessionChecked(Result<Profile, ServiceError>?)
+        /// A token is stored: into the app at once (the saved feed shows while the service is asked);
+        /// the profile request checks the token, and a 401 ends the session.
+        case sessionStored
         case login(LoginViewModel.Event)
         case feed(FeedViewModel.Event)
         case favorites(FeedViewModel.Event)
@@ -96,8 +99,10 @@ public enum AppViewModel {
     }
 
     public enum Effect: Equatable, Sendable {
-        /// Check the stored token (`GET /me`), or report that there is none.
+        /// See whether a token is stored (`.sessionStored`), or report that there is none.
         case checkSession
+        /// Read the saved feed, to show at once.
+        case loadSavedFeed
         case login(LoginViewModel.Effect)
         case feed(FeedViewModel.Effect)
         case favorites(username: String, FeedViewModel.Effect)
@@ -123,6 +128,10 @@ public enum AppViewModel {
         case .start:
             if state.session == .splash { return [.checkSession, .loadSearchHistory] }
             return FeedViewModel.update(&state.feed, .load).map(Effect.feed) + [.loadSearchHistory]
+
+        case .sessionStored:
+            guard state.session == .splash else { return [] }
+            return [.loadSavedFeed] + logIn(&state, profile: nil)
 
         case let .sessionChecked(result):
             guard state.session == .splash else { return [] }
@@ -200,6 +209,8 @@ public enum AppViewModel {
                 }
             case let .answer(_, _, .pageLoaded(_, result)):
                 noteConnection(.pageLoaded(page: 1, result), in: &state)
+            case .answer(_, _, .servedFromSaved):
+                noteConnection(.servedFromSaved(Date()), in: &state)
             case let .detail(.likeFinished(liked, .success(answer))):
                 if let photo = likedBefore ?? state.search.detail?.photo {
                     effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
@@ -354,6 +365,9 @@ public enum AppViewModel {
             case .noConnection, .timeout: state.connection = .offline(error.message)
             default: break
             }
+        case .servedFromSaved:
+            // The page came from the offline store because the service could not be reached.
+            state.connection = .offline("The photo service could not be reached.")
         default:
             break
         }

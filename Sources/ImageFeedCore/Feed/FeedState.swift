@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the feed pane shows, as a value. The view renders it; `FeedViewModel.update` changes it.
 public struct FeedState: Equatable, Sendable {
     /// The pane as a whole: the first page is loading, it failed, or there is content.
@@ -27,6 +29,8 @@ public struct FeedState: Equatable, Sendable {
     public var nextPage: NextPage = .idle
     /// How many photos the whole listing has, when the service says (favorites show it as their count).
     public var totalItems: Int?
+    /// When the photos shown were saved, while they come from the offline store rather than the service.
+    public var savedAt: Date?
     /// Photos whose like or unlike request is running: their heart shows a spinner.
     public var likesInFlight: Set<String> = []
     public var modal: Modal?

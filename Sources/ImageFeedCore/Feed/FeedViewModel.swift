@@ -1,3 +1,5 @@
+import Foundation
+
 /// The feed pane's rules, as a state machine: `update` decides, and returns the effects for the
 /// shell to perform; their results come back as events. No I/O, no clock, no terminal here.
 public enum FeedViewModel {
@@ -22,6 +24,11 @@ public enum FeedViewModel {
         case removedElsewhere(photoID: String)
         /// Forget everything (logging out).
         case reset
+        /// At launch: the saved list, shown at once while page 1 is asked for.
+        case showSaved(photos: [Photo], savedAt: Date)
+        /// The page just delivered came from the offline store, saved at that time (the service could not
+        /// be reached).
+        case servedFromSaved(Date)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -61,6 +68,7 @@ public enum FeedViewModel {
             switch result {
             case let .success(loaded):
                 if page == 1 {
+                    state.savedAt = nil
                     state.photos = uniqued(loaded.items)
                 } else {
                     let known = Set(state.photos.map(\.id))
@@ -130,6 +138,17 @@ public enum FeedViewModel {
 
         case .reset:
             state = FeedState(perPage: state.perPage, prefetchDistance: state.prefetchDistance)
+            return []
+
+        case let .showSaved(photos, savedAt):
+            guard state.phase == .loading, state.photos.isEmpty, !photos.isEmpty else { return [] }
+            state.photos = uniqued(photos)
+            state.phase = .content
+            state.savedAt = savedAt
+            return []
+
+        case let .servedFromSaved(savedAt):
+            state.savedAt = savedAt
             return []
         }
     }

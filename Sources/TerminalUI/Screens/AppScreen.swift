@@ -111,10 +111,22 @@ public struct AppScreen {
         let y = buffer.height - 1
         buffer.fill(Rect(x: 0, y: y, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
         var right: [String] = []
-        switch app.connection {
-        case .online: right.append("online")
-        case .offline: right.append("offline")
-        case .unknown: break
+        let shownList: FeedState? = app.session != .loggedIn || app.viewer != nil ? nil
+            : app.tab == .search ? app.search.results : app.photos(in: app.tab)
+        if let savedAt = shownList?.savedAt {
+            // What is on screen came from the offline store: say so, and from when.
+            let when = FeedScreen.dateAndTime(savedAt)
+            if case .offline = app.connection {
+                right.append("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)")
+            } else {
+                right.append("saved \(when), refreshing")
+            }
+        } else {
+            switch app.connection {
+            case .online: right.append("online")
+            case .offline: right.append("offline")
+            case .unknown: break
+            }
         }
         if let limit = app.rateLimit { right.append("quota \(limit.remaining)/\(limit.limit)") }
         let rightText = right.joined(separator: "  ") + " "

@@ -45,6 +45,18 @@ public struct FeedScreen {
         dateFormatter.string(from: date)
     }
 
+    nonisolated(unsafe) private static let timeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "d MMM HH:mm"
+        return formatter
+    }()
+
+    /// "21 Nov 14:03", in the local time zone: when something was saved.
+    public static func dateAndTime(_ date: Date) -> String {
+        timeFormatter.string(from: date)
+    }
+
     // MARK: Rendering
 
     public func render(_ feed: FeedState, layout: FeedLayout, ui: UIState, area: Rect, pictures: PictureProvider,

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import ImageFeedCore
+
+/// Image bytes on disk, keyed by URL, within a size budget: the least recently used go first.
+///
+/// Files are written to a temporary name and renamed into place, so a reader never sees half a file;
+/// a file that has gone or cannot be read is a miss, and the image is simply fetched again. The index
+/// (size and last use of each file) lives in the store's SQLite file.
+public final class DiskImageCache: @unchecked Sendable {
+    public let folder: URL
+    public let budget: Int
+    private let store: SQLiteStore
+
+    public static let defaultBudget = 200 * 1024 * 1024
+
+    public init(folder: URL, store: SQLiteStore, budget: Int = DiskImageCache.defaultBudget) throws {
+        self.folder = folder
+        self.store = store
+        self.budget = max(0, budget)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// A file name for a URL: a stable 64-bit FNV-1a hash in hex, twice (different seeds), so collisions
+    /// are not a practical concern; the URL itself never reaches the file system.
+    static func key(for url: URL) -> String {
+        let bytes = Array(url.absoluteString.utf8)
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash = seed
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        let first = String(fnv(0xCBF2_9CE4_8422_2325), radix: 16)
+        let second = String(fnv(0x8422_2325_CBF2_9CE4), radix: 16)
+        return String(repeating: "0", count: 16 - first.count) + first + String(repeating: "0", count: 16 - second.count) + second
+    }
+
+    func path(for key: String) -> URL {
+        folder.appendingPathComponent(key)
+    }
+
+    /// The bytes for `url`, if they are here and readable.
+    public func data(for url: URL) -> Data? {
+        let key = Self.key(for: url)
+        guard let data = try? Data(contentsOf: path(for: key)), !data.isEmpty else {
+            try? store.pool.write { db in try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [key]) }
+            return nil
+        }
+        try? store.pool.write { db in
+            try db.execute(sql: "UPDATE image_entry SET last_used = ? WHERE key = ?", arguments: [Date().timeIntervalSince1970, key])
+        }
+        return data
+    }
+
+    /// Keeps the bytes for `url`, then evicts the least recently used files beyond the budget.
+    public func store(_ data: Data, for url: URL) throws {
+        guard data.count <= budget else { return }
+        let key = Self.key(for: url)
+        let target = path(for: key)
+        let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let evicted: [String] = try store.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO image_entry (key, bytes, last_used) VALUES (?, ?, ?)",
+                           arguments: [key, data.count, Date().timeIntervalSince1970])
+            var total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(bytes), 0) FROM image_entry") ?? 0
+            var gone: [String] = []
+            guard total > budget else { return gone }
+            for row in try Row.fetchAll(db, sql: "SELECT key, bytes FROM image_entry ORDER BY last_used ASC") where total > budget {
+                let oldKey: String = row["key"]
+                let bytes: Int = row["bytes"]
+                try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [oldKey])
+                total -= bytes
+                gone.append(oldKey)
+            }
+            return gone
+        }
+        for key in evicted { try? FileManager.default.removeItem(at: path(for: key)) }
+    }
+
+    /// The number of files and their bytes, as the index knows them.
+    public func usage() throws -> (files: Int, bytes: Int) {
+        try store.pool.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes FROM image_entry")
+            return (row?["files"] ?? 0, row?["bytes"] ?? 0)
+        }
+    }
+
+    /// Removes every file.
+    public func clear() throws {
+        try store.pool.write { db in try db.execute(sql: "DELETE FROM image_entry") }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+}
+
+/// An image source that looks in the disk cache first and keeps what it fetches.
+public struct CachingImageSource: ImageSource {
+    let upstream: any ImageSource
+    let cache: DiskImageCache
+
+    public init(upstream: any ImageSource, cache: DiskImageCache) {
+        self.upstream = upstream
+        self.cache = cache
+    }
+
+    public func imageData(at url: URL) async throws(ServiceError) -> Data {
+        if let data = cache.data(for: url) { return data }
+        let data = try await upstream.imageData(at: url)
+        try? cache.store(data, for: url)
+        return data
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import ImageFeedCore
+
+/// The offline store, one SQLite file through GRDB: saved lists of photos (feed, favorites, last search),
+/// the profile, and the image cache's index.
+///
+/// WAL and a busy timeout let two running instances share it; every write is a transaction, so a crash
+/// mid-write leaves the previous list whole. A file that cannot be read as a database is deleted and
+/// made again: the cache is a copy of what the service has, never the only copy.
+public final class SQLiteStore: PhotoCache, @unchecked Sendable {
+    public let file: URL
+    let pool: DatabasePool
+    /// Set when the file on disk could not be opened and was replaced by an empty store.
+    public private(set) var wasRebuilt = false
+
+    public init(file: URL) throws {
+        self.file = file
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        do {
+            pool = try Self.open(file)
+        } catch {
+            // Not a database, or one from nobody knows where: start again.
+            Self.removeFiles(of: file)
+            pool = try Self.open(file)
+            wasRebuilt = true
+        }
+    }
+
+    static func removeFiles(of file: URL) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: file.path + suffix)
+        }
+    }
+
+    private static func open(_ file: URL) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.foreignKeysEnabled = true
+        let pool = try DatabasePool(path: file.path, configuration: configuration)
+        try migrator.migrate(pool)
+        // Check that the file reads back: a damaged page shows here rather than mid-session.
+        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cached_photo") }
+        return pool
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: lists, profile, images") { db in
+            try db.create(table: "cached_list") { table in
+                table.primaryKey("name", .text)
+                table.column("saved_at", .double).notNull()
+                table.column("note", .text)
+            }
+            try db.create(table: "cached_photo") { table in
+                table.column("list", .text).notNull().references("cached_list", onDelete: .cascade)
+                table.column("position", .integer).notNull()
+                table.column("photo_id", .text).notNull()
+                table.column("json", .blob).notNull()
+                table.primaryKey(["list", "position"])
+            }
+            try db.create(table: "cached_value") { table in
+                table.primaryKey("name", .text)
+                table.column("saved_at", .double).notNull()
+                table.column("json", .blob).notNull()
+            }
+            try db.create(table: "image_entry") { table in
+                table.primaryKey("key", .text)
+                table.column("bytes", .integer).notNull()
+                table.column("last_used", .double).notNull()
+            }
+            try db.create(index: "image_entry_last_used", on: "image_entry", columns: ["last_used"])
+        }
+        return migrator
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+
+    // MARK: Lists
+
+    public func saveList(_ name: CachedListName, photos: [Photo], note: String?, timestamp: Date) throws {
+        let rows = try photos.map { (id: $0.id, json: try Self.encoder.encode($0)) }
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM cached_list WHERE name = ?", arguments: [name.rawValue])
+            try db.execute(sql: "INSERT INTO cached_list (name, saved_at, note) VALUES (?, ?, ?)",
+                           arguments: [name.rawValue, timestamp.timeIntervalSince1970, note])
+            let statement = try db.makeStatement(sql: "INSERT INTO cached_photo (list, position, photo_id, json) VALUES (?, ?, ?, ?)")
+            for (position, row) in rows.enumerated() {
+                try statement.execute(arguments: [name.rawValue, position, row.id, row.json])
+            }
+        }
+    }
+
+    public func appendToList(_ name: CachedListName, photos: [Photo]) throws {
+        let rows = try photos.map { (id: $0.id, json: try Self.encoder.encode($0)) }
+        try pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM cached_list WHERE name = ?", arguments: [name.rawValue]) == true else { return }
+            let known = Set(try String.fetchAll(db, sql: "SELECT photo_id FROM cached_photo WHERE list = ?", arguments: [name.rawValue]))
+            var position = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM cached_photo WHERE list = ?",
+                                            arguments: [name.rawValue]) ?? 0
+            let statement = try db.makeStatement(sql: "INSERT INTO cached_photo (list, position, photo_id, json) VALUES (?, ?, ?, ?)")
+            for row in rows where !known.contains(row.id) {
+                try statement.execute(arguments: [name.rawValue, position, row.id, row.json])
+                position += 1
+            }
+        }
+    }
+
+    public func loadList(_ name: CachedListName) throws -> CachedList? {
+        try pool.read { db in
+            guard let list = try Row.fetchOne(db, sql: "SELECT saved_at, note FROM cached_list WHERE name = ?", arguments: [name.rawValue]) else {
+                return nil
+            }
+            let blobs = try Data.fetchAll(db, sql: "SELECT json FROM cached_photo WHERE list = ? ORDER BY position", arguments: [name.rawValue])
+            // A photo that no longer decodes is left out; the others are still worth showing.
+            let photos = blobs.compactMap { try? Self.decoder.decode(Photo.self, from: $0) }
+            let savedAt: Double = list["saved_at"]
+            let note: String? = list["note"]
+            return CachedList(photos: photos, timestamp: Date(timeIntervalSince1970: savedAt), note: note)
+        }
+    }
+
+    public func deleteList(_ name: CachedListName) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM cached_list WHERE name = ?", arguments: [name.rawValue])
+        }
+    }
+
+    // MARK: The profile
+
+    public func saveProfile(_ profile: Profile, timestamp: Date) throws {
+        let json = try Self.encoder.encode(profile)
+        try pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO cached_value (name, saved_at, json) VALUES ('profile', ?, ?)",
+                           arguments: [timestamp.timeIntervalSince1970, json])
+        }
+    }
+
+    public func loadProfile() throws -> (profile: Profile, timestamp: Date)? {
+        guard let row = try pool.read({ db in try Row.fetchOne(db, sql: "SELECT saved_at, json FROM cached_value WHERE name = 'profile'") }) else {
+            return nil
+        }
+        let json: Data = row["json"]
+        let savedAt: Double = row["saved_at"]
+        guard let profile = try? Self.decoder.decode(Profile.self, from: json) else { return nil }
+        return (profile, Date(timeIntervalSince1970: savedAt))
+    }
+
+    public func deleteUserData() throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM cached_list")
+            try db.execute(sql: "DELETE FROM cached_value")
+        }
+    }
+
+    // MARK: Facts for `image-feed cache info`
+
+    public struct Summary: Sendable, Equatable {
+        public var lists: [CachedListName: (count: Int, savedAt: Date, note: String?)]
+        public var profileSavedAt: Date?
+        public var databaseBytes: Int
+
+        public static func == (lhs: Summary, rhs: Summary) -> Bool {
+            lhs.databaseBytes == rhs.databaseBytes && lhs.profileSavedAt == rhs.profileSavedAt
+                && lhs.lists.keys == rhs.lists.keys
+        }
+    }
+
+    public func summary() throws -> Summary {
+        try pool.read { db in
+            var lists: [CachedListName: (count: Int, savedAt: Date, note: String?)] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT l.name, l.saved_at, l.note, (SELECT count(*) FROM cached_photo p WHERE p.list = l.name) AS count
+                FROM cached_list l
+                """) {
+                let name: String = row["name"]
+                guard let list = CachedListName(rawValue: name) else { continue }
+                let savedAt: Double = row["saved_at"]
+                lists[list] = (row["count"], Date(timeIntervalSince1970: savedAt), row["note"])
+            }
+            let profile = try Double.fetchOne(db, sql: "SELECT saved_at FROM cached_value WHERE name = 'profile'")
+            let bytes = ["", "-wal"].reduce(0) { total, suffix in
+                total + ((try? FileManager.default.attributesOfItem(atPath: file.path + suffix)[.size] as? Int) ?? 0)
+            }
+            return Summary(lists: lists, profileSavedAt: profile.map(Date.init(timeIntervalSince1970:)), databaseBytes: bytes)
+        }
+    }
+
+    /// Empties the store (the file stays, with its tables).
+    public func clear() throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM cached_list")
+            try db.execute(sql: "DELETE FROM cached_value")
+            try db.execute(sql: "DELETE FROM image_entry")
+        }
+    }
+}
