@@ -1,3 +1,5 @@
+import Foundation
+
 /// The panes of the app.
 public enum Tab: Int, CaseIterable, Sendable {
     case feed
