@@ -117,6 +117,6 @@ let package = Package(
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashAPI", "UnsplashSandbox"]),
-        .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore"]),
+        .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -52,9 +52,11 @@ public final class AppContext: Sendable {
         let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
         let client = UnsplashClient(configuration: configuration.unsplash, http: http, token: token)
         let oauth = OAuthClient(configuration: configuration.unsplash, http: http)
-        let local = try? SQLiteStore(file: configuration.paths.cache.appendingPathComponent("store.sqlite"))
+        // The demo keeps its own cache, so its photos never stand in for the real service's.
+        let cacheFolder = demo ? configuration.paths.cache.appendingPathComponent("demo") : configuration.paths.cache
+        let local = try? SQLiteStore(file: cacheFolder.appendingPathComponent("store.sqlite"))
         let images = local.flatMap {
-            try? DiskImageCache(folder: configuration.paths.cache.appendingPathComponent("images"), store: $0,
+            try? DiskImageCache(folder: cacheFolder.appendingPathComponent("images"), store: $0,
                                 budget: configuration.imageCacheMegabytes * 1024 * 1024)
         }
         return AppContext(configuration: configuration, client: client, oauth: oauth, tokenStore: store,

@@ -43,7 +43,9 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
         self.init(client: context.client,
                   downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
                   opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,
-                  historyStore: FileSearchHistoryStore(file: context.configuration.paths.searchHistoryFile),
+                  historyStore: FileSearchHistoryStore(file: context.isDemo
+                      ? context.configuration.paths.state.appendingPathComponent("demo-search-history.json")
+                      : context.configuration.paths.searchHistoryFile),
                   saved: context.savedLists, redirectURI: context.configuration.redirectURI)
     }
 

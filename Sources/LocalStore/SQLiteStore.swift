@@ -18,6 +18,8 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         self.file = file
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+        let previousMask = umask(0o077) // the store is the user's alone
+        defer { umask(previousMask) }
         do {
             pool = try Self.open(file)
         } catch {

@@ -1,0 +1,86 @@
+import Foundation
+import ImageFeedCore
+@testable import LocalStore
+import XCTest
+
+final class DiskImageCacheTests: XCTestCase {
+    var folder: TemporaryFolder!
+    var store: SQLiteStore!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+        store = try SQLiteStore(file: folder.url.appendingPathComponent("store.sqlite"))
+    }
+
+    func url(_ name: String) -> URL { URL(string: "https://images.test/\(name)?w=400")! }
+
+    func test_keepsAndGivesBack_byURL() throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store, budget: 1_000)
+        try cache.store(Data("jpeg-a".utf8), for: url("a"))
+        XCTAssertEqual(cache.data(for: url("a")), Data("jpeg-a".utf8))
+        XCTAssertNil(cache.data(for: url("b")))
+        XCTAssertEqual(try cache.usage().files, 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.folder.path)
+        XCTAssertEqual(names.count, 1, "no temporary files left: \(names)")
+        XCTAssertFalse(names[0].contains("images.test"), "URLs never become file names")
+    }
+
+    func test_evictsTheLeastRecentlyUsed_beyondTheBudget() throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store, budget: 250)
+        try cache.store(Data(repeating: 1, count: 100), for: url("a"))
+        Thread.sleep(forTimeInterval: 0.01)
+        try cache.store(Data(repeating: 2, count: 100), for: url("b"))
+        Thread.sleep(forTimeInterval: 0.01)
+        XCTAssertNotNil(cache.data(for: url("a")), "a is used again, b is now the oldest")
+        Thread.sleep(forTimeInterval: 0.01)
+        try cache.store(Data(repeating: 3, count: 100), for: url("c"))
+        XCTAssertNotNil(cache.data(for: url("a")))
+        XCTAssertNil(cache.data(for: url("b")))
+        XCTAssertNotNil(cache.data(for: url("c")))
+        XCTAssertLessThanOrEqual(try cache.usage().bytes, 250)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.folder.path).count, 2)
+    }
+
+    func test_anUnreadableFile_isFetchedAgain() async throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store)
+        let upstream = CountingSource()
+        let source = CachingImageSource(upstream: upstream, cache: cache)
+        _ = try await source.imageData(at: url("a"))
+        _ = try await source.imageData(at: url("a"))
+        XCTAssertEqual(upstream.count, 1, "scrolling back never downloads the same photo twice")
+        // The file goes bad (emptied, or removed by hand): it is fetched again, and kept again.
+        try Data().write(to: cache.path(for: DiskImageCache.key(for: url("a"))))
+        let again = try await source.imageData(at: url("a"))
+        XCTAssertEqual(again, Data("bytes of https://images.test/a?w=400".utf8))
+        XCTAssertEqual(upstream.count, 2)
+        try FileManager.default.removeItem(at: cache.path(for: DiskImageCache.key(for: url("a"))))
+        _ = try await source.imageData(at: url("a"))
+        XCTAssertEqual(upstream.count, 3)
+    }
+
+    func test_failuresAreNotCached() async throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store)
+        let source = CachingImageSource(upstream: FailingSource(), cache: cache)
+        do {
+            _ = try await source.imageData(at: url("a"))
+            XCTFail("expected a failure")
+        } catch {
+            XCTAssertEqual(error, .notFound)
+        }
+        XCTAssertEqual(try cache.usage().files, 0)
+    }
+
+    final class CountingSource: ImageSource, @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls = 0
+        var count: Int { lock.withLock { calls } }
+        func imageData(at url: URL) async throws(ServiceError) -> Data {
+            lock.withLock { calls += 1 }
+            return Data("bytes of \(url.absoluteString)".utf8)
+        }
+    }
+
+    struct FailingSource: ImageSource {
+        func imageData(at url: URL) async throws(ServiceError) -> Data { throw .notFound }
+    }
+}
