@@ -77,7 +77,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
             IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN), then flags.
             """,
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
-                      MeCommand.self, RenderCommand.self],
+                      MeCommand.self, RenderCommand.self, CacheCommand.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -279,6 +279,62 @@ struct LogoutCommand: AsyncParsableCommand {
                 print(try ShellLogin.logOut(context: context))
             } catch let error as ShellLogin.Failure {
                 throw Failure(message: error.description)
+            }
+        }
+    }
+}
+
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache", abstract: "What the offline cache holds, or empty it.",
+        subcommands: [Info.self, Clear.self], defaultSubcommand: Info.self)
+
+    struct Options: ParsableArguments {
+        @Flag(help: "The demo's cache.")
+        var demo = false
+
+        @Option(help: "The config file (default $XDG_CONFIG_HOME/image-feed/config.toml).")
+        var config: String?
+
+        func configuration() throws -> AppConfiguration {
+            do {
+                return try AppConfiguration.load(overrides: AppConfiguration.Overrides(configFile: config))
+            } catch {
+                throw Failure(message: error.message)
+            }
+        }
+    }
+
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sizes and ages of what is cached.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            do {
+                print(try CacheCommands.info(try options.configuration(), demo: options.demo))
+            } catch let failure as Failure {
+                FileHandle.standardError.write(Data("image-feed: \(failure.message)\n".utf8))
+                throw ExitCode.failure
+            } catch {
+                FileHandle.standardError.write(Data("image-feed: the cache cannot be read: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty the cache (feed, favorites, search, profile, images).")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            do {
+                print(try CacheCommands.clear(try options.configuration(), demo: options.demo))
+            } catch let failure as Failure {
+                FileHandle.standardError.write(Data("image-feed: \(failure.message)\n".utf8))
+                throw ExitCode.failure
+            } catch {
+                FileHandle.standardError.write(Data("image-feed: the cache cannot be cleared: \(error)\n".utf8))
+                throw ExitCode.failure
             }
         }
     }

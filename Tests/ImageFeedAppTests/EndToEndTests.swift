@@ -242,6 +242,57 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
+    /// Offline: browse with the service up (the feed and its photos are saved), stop the service, start
+    /// again: the saved feed shows, photos and all, with a notice saying it is offline and from when.
+    func test_offline_theSavedFeedShowsWhenTheServiceIsGone() async throws {
+        let port = try Self.freePort()
+        let sandbox = Process()
+        sandbox.executableURL = CommandLineTests.executable.deletingLastPathComponent().appendingPathComponent("unsplash-sandbox")
+        sandbox.arguments = ["--port", "\(port)", "--auto-approve"]
+        sandbox.standardOutput = FileHandle.nullDevice
+        sandbox.standardError = FileHandle.nullDevice
+        try sandbox.run()
+        defer { if sandbox.isRunning { sandbox.terminate() } }
+        let base = "http://127.0.0.1:\(port)"
+        let configuration = UnsplashConfiguration(apiBase: URL(string: base)!, oauthBase: URL(string: base)!,
+                                                  accessKey: "demo-access-key", secretKey: "demo-secret-key",
+                                                  redirectURI: "http://127.0.0.1:\(redirectPort!)/callback")
+        let http = URLSessionHTTPClient(followRedirects: false)
+        let oauth = OAuthClient(configuration: configuration, http: http)
+        var token: String?
+        for _ in 0..<50 where token == nil { // the sandbox takes a moment to start
+            let state = OAuthClient.makeState()
+            if let location = try? await DemoBrowser.approve(try oauth.authorizeURL(state: state), http: http),
+               let code = try? OAuthClient.code(fromRedirect: location, expectedState: state) {
+                token = try await oauth.exchange(code: code).accessToken
+            } else {
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+        }
+        var environment = tmux.environment
+        environment["UNSPLASH_ACCESS_KEY"] = "demo-access-key"
+        environment["IMAGE_FEED_API_BASE"] = base
+        environment["IMAGE_FEED_OAUTH_BASE"] = base
+        environment["IMAGE_FEED_TOKEN"] = try XCTUnwrap(token)
+        tmux = Tmux(folder: folder.url, environment: environment)
+
+        try launch("", width: 100, height: 30)
+        try tmux.waitForSteady("the feed with its photo") { $0.contains("Eileen Collins") && $0.contains("online") && $0.contains("▀") }
+        try tmux.send("q")
+        try assertTerminalRestored()
+
+        sandbox.terminate()
+        sandbox.waitUntilExit()
+        try tmux.respawn(command(""), directory: Self.repositoryRoot)
+        let screen = try tmux.waitForSteady("the saved feed, offline") {
+            $0.contains("Eileen Collins") && $0.contains("offline") && $0.contains("showing what was saved")
+        }
+        XCTAssertFalse(screen.contains("Photo unavailable"), "the photos come from the image cache\n\(screen)")
+        XCTAssertTrue(screen.contains("▀") || screen.contains("▄"), screen)
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
     /// The authorize address as the login screen shows it: the lines under "1. Open this link", each a
     /// piece of it (the QR code may stand to their right).
     static func authorizeURL(on screen: String) -> URL? {

@@ -213,3 +213,54 @@ final class FeedViewModelTests: XCTestCase {
         XCTAssertEqual(FeedViewModel.update(&state, .modalTryAgain), [])
     }
 }
+
+final class SavedFeedTests: XCTestCase {
+    let savedAt = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func test_launch_showsTheSavedFeedAtOnce_andTheServiceReplacesIt() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
+        XCTAssertEqual(state.phase, .content)
+        XCTAssertEqual(state.photos.map(\.id), ["old"])
+        XCTAssertEqual(state.savedAt, savedAt)
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(["new"], number: 1, next: 2))))
+        XCTAssertEqual(state.photos.map(\.id), ["new"])
+        XCTAssertNil(state.savedAt)
+    }
+
+    func test_savedFeedArrivingLate_doesNotReplaceFreshPhotos() {
+        var state = loadedFeed(["a"])
+        _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
+        XCTAssertEqual(state.photos.map(\.id), ["a"])
+        XCTAssertNil(state.savedAt)
+    }
+
+    func test_offlineWhileShowingTheSavedFeed_keepsIt_andOffersRetry() {
+        var state = FeedState()
+        _ = FeedViewModel.update(&state, .load)
+        _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
+        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.noConnection("down"))))
+        XCTAssertEqual(state.photos.map(\.id), ["old"])
+        XCTAssertEqual(state.nextPage, .failed(page: 1, .noConnection("down")))
+    }
+
+    func test_servedFromSaved_marksTheFeed_andTheAppGoesOffline() {
+        var app = AppState()
+        _ = AppViewModel.update(&app, .start)
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(makePage(["a"], number: 1, next: 2)))))
+        _ = AppViewModel.update(&app, .feed(.servedFromSaved(savedAt)))
+        XCTAssertEqual(app.feed.savedAt, savedAt)
+        guard case .offline = app.connection else { return XCTFail("expected offline") }
+    }
+
+    func test_aStoredToken_opensTheAppAtOnce_withTheSavedFeed() {
+        var app = AppState(session: .splash)
+        _ = AppViewModel.update(&app, .start)
+        let effects = AppViewModel.update(&app, .sessionStored)
+        XCTAssertEqual(app.session, .loggedIn)
+        XCTAssertEqual(effects.first, .loadSavedFeed)
+        XCTAssertTrue(effects.contains(.profile(.loadProfile)), "the profile request checks the token")
+        XCTAssertTrue(effects.contains(.feed(.loadPage(page: 1, perPage: 30))))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ImageFeedCore
+import LocalStore
+
+/// `image-feed cache info` and `image-feed cache clear`: what the offline store holds, and emptying it.
+public enum CacheCommands {
+    /// The cache folder the app uses (the demo has its own inside it).
+    public static func folder(_ configuration: AppConfiguration, demo: Bool) -> URL {
+        demo ? configuration.paths.cache.appendingPathComponent("demo") : configuration.paths.cache
+    }
+
+    public static func info(_ configuration: AppConfiguration, demo: Bool, now: Date = Date()) throws -> String {
+        let folder = folder(configuration, demo: demo)
+        let storeFile = folder.appendingPathComponent("store.sqlite")
+        guard FileManager.default.fileExists(atPath: storeFile.path) else {
+            return "Cache folder: \(folder.path)\nNothing is cached yet."
+        }
+        let store = try SQLiteStore(file: storeFile)
+        let images = try DiskImageCache(folder: folder.appendingPathComponent("images"), store: store,
+                                        budget: configuration.imageCacheMegabytes * 1024 * 1024)
+        let summary = try store.summary()
+        let policy = CachePolicy(maximumAge: configuration.cacheMaximumAgeDays * 24 * 3600)
+        var lines = ["Cache folder: \(folder.path)", "Store: \(storeFile.lastPathComponent), \(bytes(summary.databaseBytes))"]
+        let titles: [(CachedListName, String)] = [(.feed, "Feed"), (.favorites, "Favorites"), (.search, "Last search")]
+        for (name, title) in titles {
+            guard let list = summary.lists[name] else {
+                lines.append("\(title): none")
+                continue
+            }
+            let query = list.note.map { "\"\(UntrustedText.sanitize($0))\", " } ?? ""
+            let expired = policy.isValid(list.savedAt, now: now) ? "" : " (expired: not shown, deleted when next read)"
+            lines.append("\(title): \(query)\(list.count) photo\(list.count == 1 ? "" : "s"), saved \(age(list.savedAt, now: now))\(expired)")
+        }
+        lines.append("Profile: " + (summary.profileSavedAt.map { "saved \(age($0, now: now))" } ?? "none"))
+        let usage = try images.usage()
+        lines.append("Images: \(usage.files) file\(usage.files == 1 ? "" : "s"), \(bytes(usage.bytes)) of \(bytes(images.budget))")
+        let days = configuration.cacheMaximumAgeDays
+        lines.append("Max age: \(days == days.rounded() ? String(Int(days)) : String(days)) days")
+        return lines.joined(separator: "\n")
+    }
+
+    public static func clear(_ configuration: AppConfiguration, demo: Bool) throws -> String {
+        let folder = folder(configuration, demo: demo)
+        let storeFile = folder.appendingPathComponent("store.sqlite")
+        guard FileManager.default.fileExists(atPath: storeFile.path) else { return "Nothing to clear." }
+        let store = try SQLiteStore(file: storeFile)
+        try store.clear()
+        try DiskImageCache(folder: folder.appendingPathComponent("images"), store: store).clear()
+        return "Cache cleared: \(folder.path)"
+    }
+
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1024 / 1024)
+    }
+
+    static func age(_ date: Date, now: Date) -> String {
+        let seconds = max(0, now.timeIntervalSince(date))
+        let when = ISO8601DateFormatter().string(from: date)
+        switch seconds {
+        case ..<60: return "\(when) (just now)"
+        case ..<3600: return "\(when) (\(Int(seconds / 60)) min ago)"
+        case ..<86_400: return "\(when) (\(Int(seconds / 3600)) h ago)"
+        default: return "\(when) (\(Int(seconds / 86_400)) days ago)"
+        }
+    }
+}
