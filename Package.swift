@@ -96,6 +96,7 @@ let package = Package(
             name: "image-feed-bench",
             dependencies: [
                 "ImageFeedApp",
+                "LocalStore",
                 "ImageFeedCore",
                 "TerminalImage",
                 "TerminalUI",

@@ -74,6 +74,9 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
             }
             try db.create(index: "image_entry_last_used", on: "image_entry", columns: ["last_used"])
         }
+        migrator.registerMigration("v2: find a saved photo by id") { db in
+            try db.create(index: "cached_photo_id", on: "cached_photo", columns: ["list", "photo_id"])
+        }
         return migrator
     }
 
@@ -108,11 +111,11 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         let rows = try photos.map { (id: $0.id, json: try Self.encoder.encode($0)) }
         try pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM cached_list WHERE name = ?", arguments: [name.rawValue]) == true else { return }
-            let known = Set(try String.fetchAll(db, sql: "SELECT photo_id FROM cached_photo WHERE list = ?", arguments: [name.rawValue]))
             var position = try Int.fetchOne(db, sql: "SELECT coalesce(max(position) + 1, 0) FROM cached_photo WHERE list = ?",
                                             arguments: [name.rawValue]) ?? 0
+            let exists = try db.makeStatement(sql: "SELECT 1 FROM cached_photo WHERE list = ? AND photo_id = ?")
             let statement = try db.makeStatement(sql: "INSERT INTO cached_photo (list, position, photo_id, json) VALUES (?, ?, ?, ?)")
-            for row in rows where !known.contains(row.id) {
+            for row in rows where try Bool.fetchOne(exists, arguments: [name.rawValue, row.id]) != true {
                 try statement.execute(arguments: [name.rawValue, position, row.id, row.json])
                 position += 1
             }

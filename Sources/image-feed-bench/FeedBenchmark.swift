@@ -184,8 +184,8 @@ struct FeedBenchmark {
     }
 
     /// A home of its own, so the benchmark never reads or writes the user's configuration or token.
-    static func privateEnvironment() -> [String: String] {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-home").path
+    static func privateEnvironment(tag: String = "home") -> [String: String] {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-\(tag)").path
         return ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
                 "XDG_CACHE_HOME": home + "/cache"]
     }

@@ -31,17 +31,20 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Thumbnails measured.")
     var thumbnails = 300
 
-    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail (repeatable; default all).")
+    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache (repeatable; default all).")
     var only: [String] = []
 
     mutating func run() async throws {
         // The app draws Unicode half blocks; the benchmark's terminal speaks UTF-8 whatever the caller's locale.
         setenv("LC_ALL", "C.UTF-8", 1)
-        let runs = only.isEmpty ? ["feed", "thumbnail"] : only
+        let runs = only.isEmpty ? ["feed", "thumbnail", "cache"] : only
         var report = Report()
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
         if runs.contains("thumbnail") {
             try ThumbnailBenchmark(iterations: thumbnails).run(into: &report)
+        }
+        if runs.contains("cache") {
+            try await CacheBenchmark(iterations: 50).run(into: &report)
         }
         if runs.contains("feed") {
             for size in try size.map(Self.parseSize) {
