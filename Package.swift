@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
-        .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "UnsplashAPI", "UnsplashSandbox"]),
+        .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "ImageFeedCore", "LocalStore", "UnsplashAPI", "UnsplashSandbox"]),
         .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

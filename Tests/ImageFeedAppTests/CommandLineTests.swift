@@ -1,5 +1,7 @@
 import Foundation
 import ImageFeedApp
+import ImageFeedCore
+import LocalStore
 import UnsplashSandbox
 import XCTest
 
@@ -155,5 +157,27 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stdout.contains("Chelsea the cat"), outcome.stdout)
         XCTAssertFalse(outcome.stdout.contains("\u{1B}"))
+    }
+
+    func test_cacheInfo_andClear() async throws {
+        let empty = try await run(["cache", "info"], environment: sandboxEnvironment)
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertTrue(empty.stdout.contains("Nothing is cached yet."), empty.stdout)
+
+        // The feed command goes through the client only; the store is filled by a browsing session, so
+        // fill it as the app does.
+        let store = try SQLiteStore(file: folder.url.appendingPathComponent("cache/image-feed/store.sqlite"))
+        try store.saveList(.feed, photos: [Photo(id: "a"), Photo(id: "b")], note: nil, timestamp: Date())
+        try store.saveList(.search, photos: [Photo(id: "c")], note: "cats", timestamp: Date())
+        let info = try await run(["cache", "info"], environment: sandboxEnvironment)
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdout.contains("Feed: 2 photos, saved"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("Last search: \"cats\", 1 photo, saved"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("Favorites: none"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("Max age: 7 days"), info.stdout)
+
+        let clear = try await run(["cache", "clear"], environment: sandboxEnvironment)
+        XCTAssertEqual(clear.status, 0, clear.stderr)
+        XCTAssertNil(try store.loadList(.feed))
     }
 }
