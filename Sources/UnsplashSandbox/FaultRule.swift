@@ -20,6 +20,9 @@ public struct FaultRule: Codable, Sendable, Equatable {
         case drop
         /// Serves image bytes that are damaged past their header.
         case corrupt
+        /// Answers with every text field (descriptions, names, bios, locations) carrying terminal escape
+        /// sequences, control characters and bidi overrides: what a hostile uploader could write.
+        case hostile
     }
 
     /// The routes: `photos` (the feed), `photo`, `like`, `download`, `me`, `user`, `user-likes`,

@@ -182,6 +182,18 @@ public final class SandboxServer: Sendable {
 
     private func applyBodyFaults(_ faults: [FaultRule], to response: Response) async -> Response {
         var response = response
+        if faults.contains(where: { $0.kind == .hostile }) {
+            let sink = CollectingWriter.Sink()
+            try? await response.body.write(CollectingWriter(sink: sink))
+            let body = Data(sink.buffer.readableBytesView)
+            if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+               let hostile = try? JSONSerialization.data(withJSONObject: Self.hostile(json), options: [.fragmentsAllowed]) {
+                response.headers[.contentLength] = String(hostile.count)
+                response.body = .init(byteBuffer: ByteBuffer(bytes: hostile))
+            } else {
+                response.body = .init(byteBuffer: ByteBuffer(bytes: body))
+            }
+        }
         if faults.contains(where: { $0.kind == .malformed }) {
             response.headers[.contentLength] = nil
             response.body = .init(byteBuffer: ByteBuffer(string: "<html><body>Service Unavailable</body></html>{\"id\":"))
@@ -203,6 +215,29 @@ public final class SandboxServer: Sendable {
             }
         }
         return response
+    }
+
+    /// Text a hostile uploader could write: set the clipboard (OSC 52), the window title (OSC 2), clear the
+    /// screen, colour it, start a bracketed paste, ring the bell, reverse the text's direction.
+    static let hostileText = "\u{1B}]52;c;aGFja2Vk\u{07}\u{1B}]2;pwned\u{07}\u{1B}[2J\u{1B}[31m\u{1B}[200~\u{202E}evil\u{7}\u{9B}6n"
+
+    /// The same JSON with hostile text added to every human-readable field.
+    static func hostile(_ value: Any) -> Any {
+        let textKeys: Set<String> = ["description", "alt_description", "name", "first_name", "last_name", "bio", "location",
+                                     "city", "country", "title"]
+        if let object = value as? [String: Any] {
+            var copy: [String: Any] = [:]
+            for (key, item) in object {
+                if textKeys.contains(key), let text = item as? String {
+                    copy[key] = text + hostileText
+                } else {
+                    copy[key] = hostile(item)
+                }
+            }
+            return copy
+        }
+        if let array = value as? [Any] { return array.map(hostile) }
+        return value
     }
 
     /// Keeps what a response body writes, to cut it short for the truncation and drop faults.

@@ -242,17 +242,16 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
-    /// Offline: browse with the service up (the feed and its photos are saved), stop the service, start
-    /// again: the saved feed shows, photos and all, with a notice saying it is offline and from when.
-    func test_offline_theSavedFeedShowsWhenTheServiceIsGone() async throws {
+    /// A sandbox in a process of its own (so a test can stop it), a token from it as a login would get,
+    /// and a terminal whose app talks to it with that token.
+    func useSandboxProcess(_ arguments: [String] = []) async throws -> Process {
         let port = try Self.freePort()
         let sandbox = Process()
         sandbox.executableURL = CommandLineTests.executable.deletingLastPathComponent().appendingPathComponent("unsplash-sandbox")
-        sandbox.arguments = ["--port", "\(port)", "--auto-approve"]
+        sandbox.arguments = ["--port", "\(port)", "--auto-approve"] + arguments
         sandbox.standardOutput = FileHandle.nullDevice
         sandbox.standardError = FileHandle.nullDevice
         try sandbox.run()
-        defer { if sandbox.isRunning { sandbox.terminate() } }
         let base = "http://127.0.0.1:\(port)"
         let configuration = UnsplashConfiguration(apiBase: URL(string: base)!, oauthBase: URL(string: base)!,
                                                   accessKey: "demo-access-key", secretKey: "demo-secret-key",
@@ -273,8 +272,75 @@ final class EndToEndTests: XCTestCase {
         environment["UNSPLASH_ACCESS_KEY"] = "demo-access-key"
         environment["IMAGE_FEED_API_BASE"] = base
         environment["IMAGE_FEED_OAUTH_BASE"] = base
-        environment["IMAGE_FEED_TOKEN"] = try XCTUnwrap(token)
+        environment["IMAGE_FEED_TOKEN"] = try XCTUnwrap(token, "no token from the sandbox")
         tmux = Tmux(folder: folder.url, environment: environment)
+        return sandbox
+    }
+
+    /// Text from the network carrying escape sequences (clipboard, title, clear screen, colours, bracketed
+    /// paste, bell, bidi override) is shown inert: none of them reaches the terminal.
+    func test_hostileText_isShownInert() async throws {
+        let sandbox = try await useSandboxProcess(["--fault", "*=hostile"])
+        defer { if sandbox.isRunning { sandbox.terminate() } }
+        try launch("", width: 110, height: 30)
+        try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
+        let titleBefore = try tmux.format("#{pane_title}")
+        let screen = try tmux.waitForSteady("the feed with hostile captions") { $0.contains("Eileen Collins") && $0.contains("1 Feed") }
+        XCTAssertTrue(screen.contains("evil"), "the text itself is shown\n\(screen)")
+        XCTAssertTrue(screen.hasPrefix(" ImageFeed"), "nothing cleared the screen\n\(screen)")
+        try tmux.send("3")
+        try tmux.waitForSteady("the profile with a hostile bio") { $0.contains("@demo") && $0.contains("evil") }
+        XCTAssertEqual(try tmux.tmux(["list-buffers"]), "", "nothing reached the clipboard")
+        XCTAssertEqual(try tmux.format("#{pane_title}"), titleBefore, "the title was not changed")
+        // The check can see a clipboard write: the viewer's own "copy link" (OSC 52) does reach it.
+        try tmux.send("1", "Enter")
+        try tmux.waitFor(text: "on Unsplash")
+        try tmux.send("s")
+        try tmux.waitFor("the link on the clipboard", timeout: 10) { _ in
+            ((try? self.tmux.tmux(["show-buffer"])) ?? "").hasPrefix("http")
+        }
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
+
+    func test_sighup_restoresTheTerminal() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        let shell = try XCTUnwrap(Int32(try tmux.format("#{pane_pid}")))
+        let child = try XCTUnwrap(childProcess(of: shell), "the app's process")
+        XCTAssertEqual(kill(child, SIGHUP), 0)
+        try assertTerminalRestored()
+    }
+
+    /// A thousand resizes in a row: no crash, and the last size is drawn correctly.
+    func test_aThousandResizes() throws {
+        try launch(width: 100, height: 30)
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        // Ten tmux commands of a hundred resizes each (a command per resize would take a minute).
+        for batch in 0..<10 {
+            var commands: [String] = []
+            for index in (batch * 100)..<((batch + 1) * 100) {
+                if !commands.isEmpty { commands.append(";") }
+                commands += ["resize-window", "-t", "e2e", "-x", "\(60 + index % 80)", "-y", "\(14 + index % 30)"]
+            }
+            try tmux.tmux(commands)
+        }
+        try tmux.resize(width: 90, height: 28)
+        let screen = try tmux.waitForSteady("the feed at 90x28") { $0.contains("Eileen Collins") && $0.contains("1 Feed") }
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(lines[0].hasPrefix(" ImageFeed"), screen)
+        XCTAssertTrue(lines[27].contains("q quit") || lines[27].contains("help"), "the status line is on the last row\n\(screen)")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// Offline: browse with the service up (the feed and its photos are saved), stop the service, start
+    /// again: the saved feed shows, photos and all, with a notice saying it is offline and from when.
+    func test_offline_theSavedFeedShowsWhenTheServiceIsGone() async throws {
+        let sandbox = try await useSandboxProcess()
+        defer { if sandbox.isRunning { sandbox.terminate() } }
 
         try launch("", width: 100, height: 30)
         try tmux.waitForSteady("the feed with its photo") { $0.contains("Eileen Collins") && $0.contains("online") && $0.contains("▀") }

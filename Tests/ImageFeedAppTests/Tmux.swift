@@ -137,20 +137,22 @@ final class Tmux {
             }
         }
         guard status == 0 else { throw Failure(description: "cannot run tmux: \(String(cString: strerror(status)))") }
+        let shown = arguments.joined(separator: " ")
+        let command = shown.count > 160 ? String(shown.prefix(160)) + "…" : shown
         let deadline = Date().addingTimeInterval(10)
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, WNOHANG) == 0 {
             if Date() > deadline {
                 kill(pid, SIGKILL)
                 waitpid(pid, &exitStatus, 0)
-                throw Failure(description: "tmux \(arguments.joined(separator: " ")) did not finish in 10 s")
+                throw Failure(description: "tmux \(command) did not finish in 10 s")
             }
             Thread.sleep(forTimeInterval: 0.005)
         }
         let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         // WIFEXITED && WEXITSTATUS == 0
         guard exitStatus & 0x7F == 0, (exitStatus >> 8) & 0xFF == 0 else {
-            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
+            throw Failure(description: "tmux \(command) failed: \(text)")
         }
         return text
     }
