@@ -11,11 +11,16 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
     private let lock = NSLock()
     private var token: String?
     private var lastMetadata: ResponseMetadata?
+    /// After a 403 for the quota: no request goes out until this time; the caller gets the same error at once.
+    private var backOffUntil: (date: Date, error: ServiceError)?
+    private let clock: any WallClock
 
-    public init(configuration: UnsplashConfiguration, http: any HTTPClient, token: String? = nil) {
+    public init(configuration: UnsplashConfiguration, http: any HTTPClient, token: String? = nil,
+                clock: any WallClock = SystemWallClock()) {
         self.configuration = configuration
         self.http = http
         self.token = token
+        self.clock = clock
     }
 
     /// Logs a user in (a token) or out (nil) for the requests that follow.
@@ -118,6 +123,11 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
 
     /// Sends a request with the API's headers and returns a 2xx answer, or throws the typed error.
     private func send(_ method: HTTPRequest.Method, _ url: URL) async throws(ServiceError) -> HTTPResponse {
+        // Out of quota: back off until it resets instead of asking again into another 403.
+        let now = clock.now
+        if let backOff = lock.withLock({ backOffUntil }), backOff.date > now {
+            throw backOff.error
+        }
         let currentToken = lock.withLock { token }
         var headers = ["Accept-Version": "v1", "Accept": "application/json", "User-Agent": configuration.userAgent]
         // Credentials go only to the configured API host, never to a URL a response pointed elsewhere.
@@ -152,7 +162,12 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
             }
         }
         guard (200..<300).contains(response.status) else {
-            throw ServiceError.from(response, withUserToken: currentToken != nil)
+            let error = ServiceError.from(response, withUserToken: currentToken != nil)
+            if case let .rateLimited(_, resetsAt) = error {
+                // Without a reset time, a minute.
+                lock.withLock { backOffUntil = (resetsAt ?? now.addingTimeInterval(60), error) }
+            }
+            throw error
         }
         return response
     }

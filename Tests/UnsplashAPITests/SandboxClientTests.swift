@@ -325,6 +325,28 @@ final class SandboxClientTests: XCTestCase {
         }
     }
 
+    func test_rateLimited_backsOffInsteadOfAskingAgain() async throws {
+        await sandbox.stop()
+        sandbox = try await SandboxFixture.start(SandboxSettings(rateLimit: 1))
+        let client = sandbox.client()
+        _ = try await client.feed(page: 1, perPage: 1)
+        await assertThrowsRateLimited { try await client.feed(page: 1, perPage: 1) }
+        let served = sandbox.running.server.state.requestsServed
+        // Until the quota resets, the client answers for the service.
+        await assertThrowsRateLimited { try await client.feed(page: 2, perPage: 1) }
+        await assertThrowsRateLimited { try await client.search(query: "cat", page: 1, perPage: 1, order: .relevant) }
+        XCTAssertEqual(sandbox.running.server.state.requestsServed, served, "no request went out into another 403")
+    }
+
+    func assertThrowsRateLimited(_ body: () async throws -> Any, file: StaticString = #filePath, line: UInt = #line) async {
+        do {
+            _ = try await body()
+            XCTFail("expected rate limiting", file: file, line: line)
+        } catch {
+            guard case .rateLimited? = error as? ServiceError else { return XCTFail("got \(error)", file: file, line: line) }
+        }
+    }
+
     /// The hidden inputs of the authorize page's form.
     static func formFields(_ html: String) throws -> [(String, String)] {
         html.components(separatedBy: "<input type=\"hidden\" ").dropFirst().compactMap { chunk in
