@@ -235,12 +235,14 @@ final class SandboxClientTests: XCTestCase {
             XCTAssertEqual(limit, 5_000)
             XCTAssertNotNil(resetsAt)
         }
+        // That client now backs off until the quota resets; the other statuses are seen by a fresh one.
+        let fresh = sandbox.client(loggedInAs: "demo")
         try sandbox.fault("photo=status:404")
-        await assertThrows(.notFound) { try await client.photo(id: "anything") }
+        await assertThrows(.notFound) { try await fresh.photo(id: "anything") }
         try sandbox.fault("search=status:500")
-        await assertThrows(.server(status: 500)) { try await client.search(query: "cat", page: 1, perPage: 30, order: .relevant) }
+        await assertThrows(.server(status: 500)) { try await fresh.search(query: "cat", page: 1, perPage: 30, order: .relevant) }
         try sandbox.fault("me=status:503")
-        await assertThrows(.server(status: 503)) { try await client.me() }
+        await assertThrows(.server(status: 503)) { try await fresh.me() }
     }
 
     func test_fault_malformedAndTruncatedJSON_areMalformedResponses() async throws {
