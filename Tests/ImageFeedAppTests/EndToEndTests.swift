@@ -242,6 +242,21 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
+    /// `image-feed cache info` with the terminal's environment.
+    func cacheInfo() throws -> String {
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["cache", "info"]
+        process.environment = tmux.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// A sandbox in a process of its own (so a test can stop it), a token from it as a login would get,
     /// and a terminal whose app talks to it with that token.
     func useSandboxProcess(_ arguments: [String] = []) async throws -> Process {
@@ -344,6 +359,18 @@ final class EndToEndTests: XCTestCase {
 
         try launch("", width: 100, height: 30)
         try tmux.waitForSteady("the feed with its photo") { $0.contains("Eileen Collins") && $0.contains("online") && $0.contains("▀") }
+        // Half blocks may still be the photo's BlurHash stand-in: wait until its bytes are in the image cache.
+        let deadline = Date().addingTimeInterval(20)
+        var info = ""
+        var steadyReads = 0
+        repeat {
+            let now = try cacheInfo()
+            steadyReads = now == info ? steadyReads + 1 : 0
+            info = now
+            if info.contains("Images: "), !info.contains("Images: 0 files"), steadyReads >= 3 { break }
+            try await Task.sleep(nanoseconds: 200_000_000)
+        } while Date() < deadline
+        XCTAssertFalse(info.contains("Images: 0 files"), info)
         try tmux.send("q")
         try assertTerminalRestored()
 
