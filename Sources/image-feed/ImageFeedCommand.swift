@@ -296,11 +296,17 @@ struct CacheCommand: ParsableCommand {
         @Option(help: "The config file (default $XDG_CONFIG_HOME/image-feed/config.toml).")
         var config: String?
 
-        func configuration() throws -> AppConfiguration {
+        /// Prints what `work` says of the cache; a failure goes to stderr with status 1.
+        func print(_ failing: String, _ work: (AppConfiguration, Bool) throws -> String) throws {
             do {
-                return try AppConfiguration.load(overrides: AppConfiguration.Overrides(configFile: config))
+                let configuration = try AppConfiguration.load(overrides: AppConfiguration.Overrides(configFile: config))
+                Swift.print(try work(configuration, demo))
+            } catch let error as ConfigurationError {
+                FileHandle.standardError.write(Data("image-feed: \(error.message)\n".utf8))
+                throw ExitCode.failure
             } catch {
-                throw Failure(message: error.message)
+                FileHandle.standardError.write(Data("image-feed: the cache cannot be \(failing): \(error)\n".utf8))
+                throw ExitCode.failure
             }
         }
     }
@@ -310,15 +316,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: Options
 
         func run() throws {
-            do {
-                print(try CacheCommands.info(try options.configuration(), demo: options.demo))
-            } catch let failure as Failure {
-                FileHandle.standardError.write(Data("image-feed: \(failure.message)\n".utf8))
-                throw ExitCode.failure
-            } catch {
-                FileHandle.standardError.write(Data("image-feed: the cache cannot be read: \(error)\n".utf8))
-                throw ExitCode.failure
-            }
+            try options.print("read") { try CacheCommands.info($0, demo: $1) }
         }
     }
 
@@ -327,15 +325,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: Options
 
         func run() throws {
-            do {
-                print(try CacheCommands.clear(try options.configuration(), demo: options.demo))
-            } catch let failure as Failure {
-                FileHandle.standardError.write(Data("image-feed: \(failure.message)\n".utf8))
-                throw ExitCode.failure
-            } catch {
-                FileHandle.standardError.write(Data("image-feed: the cache cannot be cleared: \(error)\n".utf8))
-                throw ExitCode.failure
-            }
+            try options.print("cleared") { try CacheCommands.clear($0, demo: $1) }
         }
     }
 }

@@ -86,18 +86,9 @@ public struct DetailScreen {
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
                                width: fitted.columns, height: fitted.rows)
         let url = FeedScreen.thumbnailURL(photo, columns: fitted.columns > 200 ? 201 : fitted.columns)
-        switch pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows) {
-        case let .ready(picture):
-            buffer.draw(picture, x: pictureRect.x, y: pictureRect.y, clip: area)
-        case let .loading(placeholder):
-            if let placeholder { buffer.draw(placeholder, x: pictureRect.x, y: pictureRect.y, clip: area) }
-            buffer.writeCentered(" \(theme.spinner(ui.tick)) ", in: pictureRect, y: pictureRect.y + pictureRect.height / 2, style: theme.title)
-        case .failed:
-            for y in pictureRect.y..<min(area.maxY, pictureRect.maxY) {
-                buffer.fill(Rect(x: pictureRect.x, y: y, width: pictureRect.width, height: 1), with: Cell(" ", style: theme.placeholder))
-            }
-            buffer.writeCentered("Photo unavailable", in: pictureRect, y: pictureRect.y + pictureRect.height / 2, style: theme.placeholder)
-        }
+        let parts = PhotoParts(theme: theme)
+        parts.drawPicture(pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows),
+                          in: pictureRect, clip: area, tick: ui.tick, into: &buffer)
 
         let textX = sideBySide ? area.maxX - textWidth - 2 : area.x + 2
         var y = sideBySide ? area.y + 1 : pictureRect.maxY + 1
@@ -136,8 +127,7 @@ public struct DetailScreen {
         }
         switch detail.viewer.modal {
         case let .likeFailed(liked, error):
-            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like", message: error.message + " Try again?",
-                          buttons: ["Try again", "Cancel"], focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+            parts.likeFailedDialog(liked: liked, error, focused: ui.modalFocus, in: area, into: &buffer)
         case let .downloadFailed(message):
             Widgets.modal(title: "Download failed", message: message, buttons: ["Try again", "Cancel"],
                           focused: ui.modalFocus, in: area, theme: theme, into: &buffer)

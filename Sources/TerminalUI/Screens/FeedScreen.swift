@@ -8,6 +8,8 @@ public struct ListTexts: Sendable {
     public var failed: String
     public var empty: [String]
     public var end: String
+    /// The row while the next page loads ("Loading more photos").
+    public var loadingMore = "Loading more photos"
 
     public static let feed = ListTexts(loading: "Loading the feed", failed: "Couldn't load the feed",
                                        empty: ["The feed is empty.", "Press r to reload."],
@@ -15,6 +17,8 @@ public struct ListTexts: Sendable {
     public static let favorites = ListTexts(loading: "Loading your favorites", failed: "Couldn't load your favorites",
                                             empty: ["No favorites yet.", "Like a photo (l) and it shows up here."],
                                             end: "That's all your favorites.")
+    public static let search = ListTexts(loading: "Searching", failed: "Couldn't search", empty: [],
+                                         end: "That's all the results.", loadingMore: "Loading more results")
 }
 
 /// A list of photo cards (the feed, or the favorites under the profile): cards, a row for the next page,
@@ -70,19 +74,20 @@ public struct FeedScreen {
     public func render(_ feed: FeedState, layout: FeedLayout, position: ListPosition, tick: Int, modalFocus: Int,
                        area: Rect, messageArea: Rect? = nil, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let messages = messageArea ?? area
+        let parts = PhotoParts(theme: theme)
         switch feed.phase {
         case .loading:
-            centred(["\(theme.spinner(tick)) \(texts.loading)\(theme.dots)"], styles: [theme.accent], in: messages, into: &buffer)
+            parts.centred([("\(theme.spinner(tick)) \(texts.loading)\(theme.dots)", theme.accent)], in: messages, into: &buffer)
             return
         case let .failed(error):
-            centred([texts.failed, error.message, "Press r to try again."],
-                    styles: [theme.error, .plain, theme.muted], in: messages, into: &buffer)
+            parts.centred([(texts.failed, theme.error), (error.message, .plain), ("Press r to try again.", theme.muted)],
+                          in: messages, into: &buffer)
             return
         case .content:
             break
         }
         if feed.photos.isEmpty {
-            centred(texts.empty, styles: [theme.title, theme.muted], in: messages, into: &buffer)
+            parts.centred(Array(zip(texts.empty, [theme.title, theme.muted])), in: messages, into: &buffer)
             return
         }
         let top = position.top
@@ -93,35 +98,10 @@ public struct FeedScreen {
         }
         let footerLine = (layout.cards.last.map { $0.top + $0.height } ?? 0)
         if footerLine >= top, footerLine < bottom {
-            let y = area.y + footerLine - top
-            switch feed.nextPage {
-            case .loading:
-                buffer.write("\(theme.spinner(tick)) Loading more photos\(theme.dots)", x: 2, y: y, style: theme.accent)
-            case let .failed(_, error):
-                let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
-                buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
-                             maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
-            case .idle:
-                if feed.nextPageNumber == nil {
-                    buffer.write(texts.end, x: 2, y: y, style: theme.muted)
-                }
-            }
+            parts.drawNextPageRow(feed, texts: texts, y: area.y + footerLine - top, area: area, tick: tick, into: &buffer)
         }
         if case let .likeFailed(_, liked, error) = feed.modal {
-            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
-                          message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
-                          focused: modalFocus, in: area, theme: theme, into: &buffer)
-        }
-    }
-
-    private func centred(_ lines: [String], styles: [CellStyle], in area: Rect, into buffer: inout CellBuffer) {
-        var wrapped: [(String, CellStyle)] = []
-        for (line, style) in zip(lines, styles) {
-            for part in Widgets.wrap(line, width: max(10, area.width - 6)) { wrapped.append((part, style)) }
-        }
-        let top = area.y + max(0, (area.height - wrapped.count) / 2)
-        for (index, line) in wrapped.enumerated() {
-            buffer.writeCentered(line.0, in: area, y: top + index, style: line.1)
+            parts.likeFailedDialog(liked: liked, error, focused: modalFocus, in: area, into: &buffer)
         }
     }
 
@@ -133,40 +113,14 @@ public struct FeedScreen {
         let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, columns: card.pictureColumns),
                                     columns: card.pictureColumns, rows: card.pictureRows)
         let pictureRect = Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows)
-        switch slot {
-        case let .ready(picture):
-            buffer.draw(picture, x: pictureRect.x, y: pictureRect.y, clip: area)
-        case let .loading(placeholder):
-            if let placeholder { buffer.draw(placeholder, x: pictureRect.x, y: pictureRect.y, clip: area) }
-            let middle = pictureRect.y + pictureRect.height / 2
-            if visible(middle) {
-                var style = theme.title
-                if case let .indexed(index)? = placeholder?.cells.first?.background { style.background = .indexed(index) }
-                buffer.writeCentered(" \(theme.spinner(tick)) ", in: pictureRect, y: middle, style: style)
-            }
-        case .failed:
-            for y in max(area.y, pictureRect.y)..<min(area.maxY, pictureRect.maxY) {
-                buffer.fill(Rect(x: pictureRect.x, y: y, width: pictureRect.width, height: 1), with: Cell(" ", style: theme.placeholder))
-            }
-            let middle = pictureRect.y + pictureRect.height / 2
-            if visible(middle) {
-                buffer.writeCentered("Photo unavailable", in: pictureRect, y: middle, style: theme.placeholder)
-            }
-        }
+        let parts = PhotoParts(theme: theme)
+        parts.drawPicture(slot, in: pictureRect, clip: area, tick: tick, into: &buffer)
         // The details line: heart and likes, author, date, caption.
         let detailsY = pictureTop + card.pictureRows
         if visible(detailsY) {
             var x = card.pictureX
-            let heart: String
-            let heartStyle: CellStyle
-            if inFlight {
-                heart = theme.spinner(tick)
-                heartStyle = theme.accent
-            } else {
-                heart = photo.likedByUser ? theme.heartFull : theme.heartEmpty
-                heartStyle = photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
-            }
-            x += buffer.write(heart, x: x, y: detailsY, style: heartStyle)
+            let heart = parts.heart(photo, inFlight: inFlight, tick: tick)
+            x += buffer.write(heart.text, x: x, y: detailsY, style: heart.style)
             x += buffer.write(" \(photo.likes)", x: x, y: detailsY, style: theme.muted)
             let limit = card.pictureX + card.pictureColumns
             if let user = photo.user {

@@ -40,9 +40,7 @@ public struct SearchScreen {
         renderResults(search, ui: ui, area: results, pictures: pictures, into: &buffer)
         if search.editing { renderSuggestions(search, area: area, into: &buffer) }
         if case let .likeFailed(_, liked, error) = search.results.modal {
-            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
-                          message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
-                          focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+            PhotoParts(theme: theme).likeFailedDialog(liked: liked, error, focused: ui.modalFocus, in: area, into: &buffer)
         }
     }
 
@@ -102,18 +100,8 @@ public struct SearchScreen {
         }
     }
 
-    private func centred(_ lines: [(String, CellStyle)], in area: Rect, into buffer: inout CellBuffer) {
-        var wrapped: [(String, CellStyle)] = []
-        for (line, style) in lines {
-            for part in Widgets.wrap(line, width: max(10, area.width - 6)) { wrapped.append((part, style)) }
-        }
-        let top = area.y + max(0, (area.height - wrapped.count) / 2)
-        for (index, line) in wrapped.enumerated() where top + index < area.maxY {
-            buffer.writeCentered(line.0, in: area, y: top + index, style: line.1)
-        }
-    }
-
     private func renderResults(_ search: SearchState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let parts = PhotoParts(theme: theme)
         guard let query = search.submitted else {
             var lines: [(String, CellStyle)] = [("Search Unsplash's photos", theme.title),
                                                 ("Press / and type a few words, then Enter.", theme.muted)]
@@ -121,23 +109,22 @@ public struct SearchScreen {
                 lines.append(("", .plain))
                 lines.append(("Earlier: " + search.history.map(UntrustedText.sanitize).joined(separator: ", "), theme.muted))
             }
-            centred(lines, in: area, into: &buffer)
+            parts.centred(lines, in: area, into: &buffer)
             return
         }
         let results = search.results
         switch results.phase {
         case .loading:
-            centred([("\(theme.spinner(ui.tick)) Searching\(theme.dots)", theme.accent)], in: area, into: &buffer)
+            parts.centred([("\(theme.spinner(ui.tick)) \(ListTexts.search.loading)\(theme.dots)", theme.accent)], in: area, into: &buffer)
             return
         case let .failed(error):
-            centred([("Couldn't search", theme.error), (error.message, .plain), ("Press r to try again.", theme.muted)],
-                    in: area, into: &buffer)
+            parts.centred([(ListTexts.search.failed, theme.error), (error.message, .plain), ("Press r to try again.", theme.muted)], in: area, into: &buffer)
             return
         case .content:
             break
         }
         if results.photos.isEmpty {
-            centred([("No photos found for \"\(UntrustedText.sanitize(query))\".", theme.title),
+            parts.centred([("No photos found for \"\(UntrustedText.sanitize(query))\".", theme.title),
                      ("Try other words (press /).", theme.muted)], in: area, into: &buffer)
             return
         }
@@ -151,19 +138,7 @@ public struct SearchScreen {
         }
         let footerLine = layout.totalHeight - ResultsLayout.footerRows
         if footerLine >= top, footerLine < bottom {
-            let y = area.y + footerLine - top
-            switch results.nextPage {
-            case .loading:
-                buffer.write("\(theme.spinner(ui.tick)) Loading more results\(theme.dots)", x: 2, y: y, style: theme.accent)
-            case let .failed(_, error):
-                let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
-                buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
-                             maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
-            case .idle:
-                if results.nextPageNumber == nil {
-                    buffer.write("That's all the results.", x: 2, y: y, style: theme.muted)
-                }
-            }
+            parts.drawNextPageRow(results, texts: .search, y: area.y + footerLine - top, area: area, tick: ui.tick, into: &buffer)
         }
     }
 
@@ -175,20 +150,8 @@ public struct SearchScreen {
         let slot = pictures.picture(for: photo, url: FeedScreen.thumbnailURL(photo, columns: tile.pictureColumns),
                                     columns: tile.pictureColumns, rows: tile.pictureRows)
         let pictureRect = Rect(x: tile.pictureX, y: pictureTop, width: tile.pictureColumns, height: tile.pictureRows)
-        switch slot {
-        case let .ready(picture):
-            buffer.draw(picture, x: pictureRect.x, y: pictureRect.y, clip: area)
-        case let .loading(placeholder):
-            if let placeholder { buffer.draw(placeholder, x: pictureRect.x, y: pictureRect.y, clip: area) }
-            let middle = pictureRect.y + pictureRect.height / 2
-            if visible(middle) { buffer.writeCentered(" \(theme.spinner(tick)) ", in: pictureRect, y: middle, style: theme.title) }
-        case .failed:
-            for y in max(area.y, pictureRect.y)..<min(area.maxY, pictureRect.maxY) {
-                buffer.fill(Rect(x: pictureRect.x, y: y, width: pictureRect.width, height: 1), with: Cell(" ", style: theme.placeholder))
-            }
-            let middle = pictureRect.y + pictureRect.height / 2
-            if visible(middle) { buffer.writeCentered("Photo unavailable", in: pictureRect, y: middle, style: theme.placeholder) }
-        }
+        let parts = PhotoParts(theme: theme)
+        parts.drawPicture(slot, in: pictureRect, clip: area, tick: tick, into: &buffer)
         // The description, then likes and author; what the photo lacks is left out.
         let textY = boxTop + tile.boxRows
         if visible(textY), let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty {
@@ -196,16 +159,8 @@ public struct SearchScreen {
         }
         if visible(textY + 1) {
             var x = tile.x
-            let heart: String
-            let heartStyle: CellStyle
-            if inFlight {
-                heart = theme.spinner(tick)
-                heartStyle = theme.accent
-            } else {
-                heart = photo.likedByUser ? theme.heartFull : theme.heartEmpty
-                heartStyle = photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
-            }
-            x += buffer.write(heart, x: x, y: textY + 1, style: heartStyle)
+            let heart = parts.heart(photo, inFlight: inFlight, tick: tick)
+            x += buffer.write(heart.text, x: x, y: textY + 1, style: heart.style)
             x += buffer.write(" \(photo.likes)", x: x, y: textY + 1, style: theme.muted)
             if let user = photo.user {
                 buffer.write("  \(UntrustedText.sanitize(user.displayName))", x: x, y: textY + 1, style: theme.title,

@@ -36,8 +36,7 @@ public struct ViewerScreen {
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
         switch viewer.modal {
         case let .likeFailed(liked, error):
-            Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like", message: error.message + " Try again?",
-                          buttons: ["Try again", "Cancel"], focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+            PhotoParts(theme: theme).likeFailedDialog(liked: liked, error, focused: ui.modalFocus, in: area, into: &buffer)
         case let .loadFailed(error):
             Widgets.modal(title: "Couldn't load the photo", message: error.message, buttons: ["Try again", "Cancel"],
                           focused: ui.modalFocus, in: area, theme: theme, into: &buffer)

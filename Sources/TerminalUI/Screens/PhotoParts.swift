@@ -1,0 +1,75 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The pieces every photo list draws the same way (feed and favorites cards, search tiles, the detail
+/// screen): a picture slot, the heart, the next-page row, a centred message, the like dialog.
+struct PhotoParts {
+    let theme: Theme
+
+    /// The picture, or what stands for it (the BlurHash with a spinner, or "Photo unavailable"); only
+    /// the rows inside `clip` are drawn.
+    func drawPicture(_ slot: PictureSlot, in rect: Rect, clip: Rect, tick: Int, into buffer: inout CellBuffer) {
+        let middle = rect.y + rect.height / 2
+        let middleVisible = middle >= clip.y && middle < clip.maxY
+        switch slot {
+        case let .ready(picture):
+            buffer.draw(picture, x: rect.x, y: rect.y, clip: clip)
+        case let .loading(placeholder):
+            if let placeholder { buffer.draw(placeholder, x: rect.x, y: rect.y, clip: clip) }
+            if middleVisible {
+                var style = theme.title
+                if case let .indexed(index)? = placeholder?.cells.first?.background { style.background = .indexed(index) }
+                buffer.writeCentered(" \(theme.spinner(tick)) ", in: rect, y: middle, style: style)
+            }
+        case .failed:
+            for y in max(clip.y, rect.y)..<max(max(clip.y, rect.y), min(clip.maxY, rect.maxY)) {
+                buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), with: Cell(" ", style: theme.placeholder))
+            }
+            if middleVisible {
+                buffer.writeCentered("Photo unavailable", in: rect, y: middle, style: theme.placeholder)
+            }
+        }
+    }
+
+    /// The like button: a spinner while a request runs, else a red or gray heart.
+    func heart(_ photo: Photo, inFlight: Bool, tick: Int) -> (text: String, style: CellStyle) {
+        if inFlight { return (theme.spinner(tick), theme.accent) }
+        return photo.likedByUser ? (theme.heartFull, theme.likedHeart) : (theme.heartEmpty, theme.unlikedHeart)
+    }
+
+    /// The row after the last card or tile: loading the next page, its error with retry, or the end.
+    func drawNextPageRow(_ list: FeedState, texts: ListTexts, y: Int, area: Rect, tick: Int, into buffer: inout CellBuffer) {
+        switch list.nextPage {
+        case .loading:
+            buffer.write("\(theme.spinner(tick)) \(texts.loadingMore)\(theme.dots)", x: 2, y: y, style: theme.accent)
+        case let .failed(_, error):
+            let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
+            buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
+                         maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
+        case .idle:
+            if list.nextPageNumber == nil {
+                buffer.write(texts.end, x: 2, y: y, style: theme.muted)
+            }
+        }
+    }
+
+    /// Lines wrapped and centred in `area`, each in its own style.
+    func centred(_ lines: [(String, CellStyle)], in area: Rect, into buffer: inout CellBuffer) {
+        var wrapped: [(String, CellStyle)] = []
+        for (line, style) in lines {
+            for part in Widgets.wrap(line, width: max(10, area.width - 6)) { wrapped.append((part, style)) }
+        }
+        let top = area.y + max(0, (area.height - wrapped.count) / 2)
+        for (index, line) in wrapped.enumerated() where top + index < area.maxY {
+            buffer.writeCentered(line.0, in: area, y: top + index, style: line.1)
+        }
+    }
+
+    /// "Couldn't like the photo … Try again?" with Try again and Cancel.
+    func likeFailedDialog(liked: Bool, _ error: ServiceError, focused: Int, in area: Rect, into buffer: inout CellBuffer) {
+        Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
+                      message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
+                      focused: focused, in: area, theme: theme, into: &buffer)
+    }
+}
