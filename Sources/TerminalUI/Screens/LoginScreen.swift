@@ -123,8 +123,10 @@ public struct LoginScreen {
         if let notice = login.notice {
             for part in Widgets.wrap(notice, width: textWidth) { lines.append((part, theme.muted)) }
         }
-        var hints = login.editingPaste ? "Enter submit   Esc stop pasting" : "c copy link   o open   p paste code   Esc cancel"
-        if isDemo, !login.editingPaste { hints += "   a approve (demo)" }
+        // Separated by a bullet: wrapping folds runs of spaces into one.
+        var keys = login.editingPaste ? ["Enter submit", "Esc stop pasting"] : ["c copy link", "o open", "p paste code", "Esc cancel"]
+        if isDemo, !login.editingPaste { keys.append("a approve (demo)") }
+        let hints = keys.joined(separator: " \(theme.bullet) ")
         lines.append(("", .plain))
         for part in Widgets.wrap(hints, width: textWidth) { lines.append((part, theme.muted)) }
 
