@@ -1,18 +1,22 @@
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 
 /// A sandbox running in this process on a free loopback port, as `image-feed --demo` and the tests use it.
 public final class RunningSandbox: Sendable {
     public let server: SandboxServer
     public let port: Int
     private let task: Task<Void, Error>
+    private let group: ServiceGroup
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(server: SandboxServer, port: Int, task: Task<Void, Error>) {
+    private init(server: SandboxServer, port: Int, task: Task<Void, Error>, group: ServiceGroup) {
         self.server = server
         self.port = port
         self.task = task
+        self.group = group
     }
 
     /// Starts the server and returns once it accepts connections.
@@ -22,25 +26,30 @@ public final class RunningSandbox: Sendable {
             continuation.yield(bound)
             continuation.finish()
         }
+        // Run in a service group, so that stopping is a graceful shutdown: cancelling the server's task
+        // outright tears down connections that are still answering, and NIO traps on that.
+        var quiet = Logger(label: "unsplash-sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
+        quiet.logLevel = .critical
+        let group = ServiceGroup(configuration: .init(services: [app], logger: quiet))
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 continuation.finish()
                 throw error
             }
         }
         for await bound in ports {
-            return RunningSandbox(server: server, port: bound, task: task)
+            return RunningSandbox(server: server, port: bound, task: task, group: group)
         }
         // The stream ended without a port: the server did not start. Say why.
         try await task.value
         throw SandboxError.catalog("the server stopped before it started listening")
     }
 
-    /// Stops the server (open requests are cancelled).
+    /// Stops the server: no new connections, open requests are answered, then it ends.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
 }
