@@ -97,10 +97,7 @@ struct Browse: AsyncParsableCommand {
                 if let message = try InteractiveSession.run(context: context) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
-                // The terminal is restored and everything worth keeping is on disk. Leave now rather than
-                // wind down requests still in flight (images being fetched when the user quit): the demo's
-                // in-process server can trap when its connections are torn down half-way.
-                Foundation.exit(0)
+                return
             }
             let page = try await context.client.feed(page: 1, perPage: maximumPageSize)
             let source = context.isDemo ? "the demo sandbox at \(context.configuration.apiBase.absoluteString)"
