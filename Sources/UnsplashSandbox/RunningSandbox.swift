@@ -47,9 +47,16 @@ public final class RunningSandbox: Sendable {
         throw SandboxError.catalog("the server stopped before it started listening")
     }
 
-    /// Stops the server: no new connections, open requests are answered, then it ends.
-    public func stop() async {
+    /// Stops the server: no new connections, open requests are answered, then it ends. A connection
+    /// that does not finish within `grace` seconds is cut (stopping never hangs).
+    public func stop(grace: TimeInterval = 5) async {
         await group.triggerGracefulShutdown()
+        let task = self.task
+        let deadline = Task {
+            try await Task.sleep(nanoseconds: UInt64(grace * 1e9))
+            task.cancel()
+        }
         _ = try? await task.value
+        deadline.cancel()
     }
 }

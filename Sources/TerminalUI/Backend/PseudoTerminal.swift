@@ -90,12 +90,20 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Marks the end of a frame and waits until the terminal has read all of it; returns its bytes.
-    public func endFrame() -> Int {
+    /// Gives up after `timeout` seconds (returning what arrived), so a stuck terminal fails a test or a
+    /// benchmark instead of hanging it.
+    public func endFrame(timeout: TimeInterval = 10) -> Int {
         var marker = Self.marker
         _ = write(slave, &marker, 1)
+        let deadline = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }
-        while completedFrames.isEmpty { lock.wait() }
+        while completedFrames.isEmpty {
+            guard lock.wait(until: deadline) else {
+                defer { bytesSinceMarker = 0 }
+                return bytesSinceMarker
+            }
+        }
         return completedFrames.removeFirst()
     }
 }
