@@ -5,10 +5,12 @@ SWIFT ?= swift
 # Debian packages the build and the tests need (headers of the C libraries, tmux for end-to-end tests,
 # ncurses-term for terminal types such as xterm-direct, zbar-tools to read QR codes back in tests).
 DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev tmux pkg-config zbar-tools
+# What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
+BENCH_PACKAGES := chafa
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
 PY_PACKAGES :=
 
-.PHONY: all deps build demo test bench sandbox clean
+.PHONY: all deps build demo test bench fuzz sandbox clean
 
 all: build
 
@@ -27,7 +29,14 @@ test: deps
 	timeout 900 $(SWIFT) test --skip-build --disable-swift-testing
 
 bench: deps
-	$(SWIFT) run -c release image-feed-bench
+	@bash scripts/install-deps.sh "$(BENCH_PACKAGES)" ""
+	# Every product in release: the long-session benchmark runs the image-feed program beside the benchmark.
+	$(SWIFT) build -c release
+	.build/release/image-feed-bench
+
+# libFuzzer on every fuzz target, ten minutes each (scripts/fuzz.sh says how to choose).
+fuzz: deps
+	bash scripts/fuzz.sh
 
 sandbox: deps
 	$(SWIFT) run unsplash-sandbox --port 8765

@@ -44,6 +44,10 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // glibc's malloc tuning (arenas, giving free memory back), for a long-running full-screen session.
+        .target(name: "CMemory", path: "Sources/Shims/CMemory"),
+        // libFuzzer's driver entry, declared for the fuzzing build of image-feed-fuzz.
+        .target(name: "CFuzzDriver", path: "Sources/Shims/CFuzzDriver"),
         // libjpeg reports errors by longjmp; this small C target keeps that inside C.
         .target(
             name: "CImageCodec",
@@ -62,7 +66,7 @@ let package = Package(
             name: "LocalStore",
             dependencies: ["ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "TerminalUI", dependencies: ["ImageFeedCore", "TerminalImage", "CNcursesw"]),
+        .target(name: "TerminalUI", dependencies: ["ImageFeedCore", "TerminalImage", "CNcursesw", "CMemory"]),
         .target(
             name: "UnsplashSandbox",
             dependencies: [
@@ -86,6 +90,12 @@ let package = Package(
             ]
         ),
 
+        // The parsers of outside input as fuzz targets (scripts/fuzz.sh; replayed by the tests).
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["ImageFeedApp", "ImageFeedCore", "UnsplashAPI", "TerminalImage"]
+        ),
+
         // MARK: Executables.
         .executableTarget(
             name: "image-feed",
@@ -103,9 +113,11 @@ let package = Package(
                 "TerminalImage",
                 "TerminalUI",
                 "UnsplashSandbox",
+                "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "image-feed-fuzz", dependencies: ["FuzzTargets", "CFuzzDriver"]),
         .executableTarget(
             name: "unsplash-sandbox",
             dependencies: [
@@ -120,6 +132,7 @@ let package = Package(
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "ImageFeedCore", "LocalStore", "UnsplashAPI", "UnsplashSandbox"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -82,7 +82,26 @@ public struct AppConfiguration: Sendable, Equatable {
                               redirectURI: redirectURI)
     }
 
+    /// The settings a config file's text gives over the defaults (no environment, no flags);
+    /// `file` only names the file in messages.
+    public static func parse(fileText text: String, file: URL,
+                             environment: [String: String]) throws(ConfigurationError) -> AppConfiguration {
+        let paths = XDGPaths(environment: environment)
+        var configuration = AppConfiguration(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
+        try configuration.apply(fileText: text, file: file)
+        try configuration.unsplash.validate()
+        return configuration
+    }
+
     mutating func apply(fileText text: String, file: URL) throws(ConfigurationError) {
+        // The settings are plain top-level `key = value` lines. Table headers are refused before the TOML
+        // parser sees them: besides being of no use here, "[[[" makes the parser's debug build abort on an
+        // assertion (found by fuzzing; Tests/FuzzTargetsTests/Inputs/config/crash-toml-triple-bracket).
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).hasPrefix("[") {
+            throw ConfigurationError(message: "\(file.path), line \(index + 1): sections ([...]) are not used; "
+                + "every setting is a `key = value` line at the top of the file.")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

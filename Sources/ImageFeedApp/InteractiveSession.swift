@@ -17,8 +17,19 @@ public enum InteractiveSession {
         state.isDemo = context.isDemo
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo())
+        crashLaterIfAsked(environment: ProcessInfo.processInfo.environment)
         app.run()
         return nil
+    }
+
+    /// `IMAGE_FEED_CRASH_AFTER=<seconds>`: a background task traps after that long. It exists for the test
+    /// that checks a crash on another thread still gives the terminal back (the fatal-signal handler).
+    static func crashLaterIfAsked(environment: [String: String]) {
+        guard let text = environment["IMAGE_FEED_CRASH_AFTER"], let seconds = Double(text), seconds >= 0 else { return }
+        Task.detached {
+            try? await Task.sleep(for: .seconds(seconds))
+            fatalError("IMAGE_FEED_CRASH_AFTER: the crash this setting asks for, in a background task")
+        }
     }
 
     /// The logo, from `Assets/logo.png` beside the demo catalog; nil when the assets are not installed.

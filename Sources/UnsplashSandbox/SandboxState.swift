@@ -29,6 +29,7 @@ public final class SandboxState: @unchecked Sendable {
     private var faultRules: [FaultRule]
     private var downloadCounts: [String: Int] = [:]
     private var requestCount = 0
+    private var routeCounts: [String: Int] = [:]
 
     init(faults: [FaultRule]) {
         faultRules = faults
@@ -147,6 +148,7 @@ public final class SandboxState: @unchecked Sendable {
     func takeFaults(for route: String) -> [FaultRule] {
         lock.withLock {
             requestCount += 1
+            routeCounts[route, default: 0] += 1
             var taken: [FaultRule] = []
             var kept: [FaultRule] = []
             for var rule in faultRules {
@@ -177,6 +179,12 @@ public final class SandboxState: @unchecked Sendable {
     /// Every request the sandbox answered (faulted or not).
     public var requestsServed: Int {
         lock.withLock { requestCount }
+    }
+
+    /// Requests answered per route: the API's ("photos", "photo", "like", "me", "user", "user-likes",
+    /// "search", "download"), "image" for photo and avatar files, "oauth-authorize" and "oauth-token".
+    public var requestsByRoute: [String: Int] {
+        lock.withLock { routeCounts }
     }
 
     static func randomToken() -> String {

@@ -19,6 +19,8 @@ struct ThumbnailBenchmark {
         let jpeg = try Self.photo1080(assets: assets)
         let size = try ImageCodec.jpegSize(jpeg)
         report.note("thumbnail source: \(size.width)x\(size.height) JPEG, \(jpeg.count / 1024) KiB (the demo's coffee photo enlarged)")
+        let chafa = Self.chafaPath()
+        if chafa == nil { report.note("chafa is not installed (Debian: chafa; make bench installs it): no comparison") }
         for mode in [ColorMode.palette256, .truecolor] {
             let blitter = HalfBlockBlitter(mode: mode, unicode: true)
             var samples = Samples()
@@ -32,7 +34,47 @@ struct ThumbnailBenchmark {
             }
             report.add("thumbnail 1080px JPEG -> 40x20 cells, \(mode.name), median", milliseconds(samples.median))
             report.add("thumbnail 1080px JPEG -> 40x20 cells, \(mode.name), p99", milliseconds(samples.p99), target: "< 3 ms")
+            if let chafa {
+                let theirs = try Self.chafaTime(chafa, jpeg: jpeg, mode: mode)
+                report.add("chafa, same picture, size and colours, \(mode.name), per picture", milliseconds(theirs))
+                report.add("thumbnail time / chafa's, \(mode.name)", String(format: "%.3f", samples.median / theirs),
+                           target: "< 1")
+            }
         }
+    }
+
+    static func chafaPath() -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/chafa" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// chafa drawing the same JPEG into at most 40x20 cells with half blocks in the same colour mode, one
+    /// thread (as one thumbnail is made here). One run draws the file many times, so its start-up is spread
+    /// thin; the best of three runs, per picture.
+    static func chafaTime(_ chafa: String, jpeg: Data, mode: ColorMode) throws -> Double {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-1080.jpg")
+        try jpeg.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let copies = 200
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: chafa)
+            process.arguments = ["--format", "symbols", "--size", "40x20", "--colors", mode == .truecolor ? "full" : "256",
+                                 "--symbols", "vhalf", "--animate", "off", "--threads", "1", "--polite", "on"]
+                + Array(repeating: file.path, count: copies)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let start = now()
+            try process.run()
+            process.waitUntilExit()
+            let elapsed = now() - start
+            guard process.terminationStatus == 0 else {
+                throw Failure(description: "chafa failed with status \(process.terminationStatus)")
+            }
+            best = min(best, elapsed / Double(copies))
+        }
+        return best
     }
 
     /// A 1080x720 JPEG made from a demo photo (the demo's photos are 512 pixels at most).

@@ -59,12 +59,17 @@ final class EndToEndTests: XCTestCase {
 
     /// Starts `image-feed ARGS` in a shell that reports its exit status and stays open, so the test can
     /// see the screen the program leaves behind.
-    func launch(_ arguments: String = "--demo", width: Int = 100, height: Int = 30) throws {
-        try tmux.start(command(arguments), width: width, height: height, directory: Self.repositoryRoot)
+    func launch(_ arguments: String = "--demo", width: Int = 100, height: Int = 30,
+                environment: [String: String] = [:]) throws {
+        try tmux.start(command(arguments, environment: environment), width: width, height: height,
+                       directory: Self.repositoryRoot)
     }
 
-    func command(_ arguments: String) -> String {
-        "'\(CommandLineTests.executable.path)' \(arguments); echo \"exit status $?\"; sleep 600"
+    /// The app, then the shell reports its status and keeps reading commands (so the test can check the
+    /// terminal's modes came back).
+    func command(_ arguments: String, environment: [String: String] = [:]) -> String {
+        let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
+        return "\(settings)'\(CommandLineTests.executable.path)' \(arguments); echo \"exit status $?\"; exec sh"
     }
 
     /// The line of the screen that contains `text`.
@@ -326,6 +331,25 @@ final class EndToEndTests: XCTestCase {
         let child = try XCTUnwrap(childProcess(of: shell), "the app's process")
         XCTAssertEqual(kill(child, SIGHUP), 0)
         try assertTerminalRestored()
+    }
+
+    /// A crash on a background thread (a trap in a detached task) still gives the terminal back: the
+    /// fatal-signal handler restores it before the process dies with the signal.
+    func test_crashInABackgroundTask_restoresTheTerminal() throws {
+        try launch("--demo", width: 100, height: 30, environment: ["IMAGE_FEED_CRASH_AFTER": "3"])
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        let screen = try tmux.waitFor(text: "exit status")
+        let status = try XCTUnwrap(line(containing: "exit status", in: screen)?.split(separator: " ").last.flatMap { Int($0) })
+        // 128 + the signal: SIGILL (4) or SIGTRAP (5), the two ways Swift traps.
+        XCTAssertTrue([128 + SIGILL, 128 + SIGTRAP].contains(Int32(status)), screen)
+        XCTAssertEqual(try tmux.format("#{alternate_on}"), "0", "still on the alternate screen")
+        XCTAssertEqual(try tmux.format("#{cursor_flag}"), "1", "the cursor is hidden")
+        XCTAssertEqual(try tmux.format("#{mouse_any_flag}"), "0", "mouse reporting is still on")
+        // The shell reads lines again: the terminal's modes came back (echo, canonical input).
+        try tmux.type("echo typed-after-crash")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "typed-after-crash")
     }
 
     /// A thousand resizes in a row: no crash, and the last size is drawn correctly.

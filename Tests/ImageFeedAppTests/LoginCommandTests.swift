@@ -121,4 +121,55 @@ final class LoginCommandTests: XCTestCase {
         XCTAssertEqual(other.finish(), 1)
         XCTAssertTrue(other.printed.contains("did not come from this login attempt"), other.printed)
     }
+
+    /// Nothing the app prints or writes holds a secret: after logging in and using every command, and after
+    /// the token is revoked, the outputs and every file the app wrote (saved lists, the image cache, the
+    /// search history) are searched for the token, the secret key and the login code. Only the token file
+    /// may hold the token.
+    func test_noTokenOrSecretIsPrintedOrWrittenAnywhereElse() async throws {
+        var outputs: [String] = []
+        let login = try Running(["login"], environment: environment)
+        let printed = try login.waitFor("press Enter")
+        let http = URLSessionHTTPClient(followRedirects: false)
+        let location = try await DemoBrowser.approve(try authorizeURL(in: printed), http: http)
+        let code = try XCTUnwrap(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
+        _ = try await http.send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))
+        XCTAssertEqual(login.finish(), 0, login.printed)
+        outputs.append(login.printed)
+
+        let tokenFile = folder.url.appendingPathComponent("state/image-feed/token")
+        let token = try String(contentsOf: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertGreaterThan(token.count, 8)
+
+        for arguments in [["me"], ["feed"], ["search", "sea"], ["cache", "info"]] {
+            let command = try Running(arguments, environment: environment)
+            XCTAssertEqual(command.finish(), 0, "\(arguments): \(command.printed)")
+            outputs.append(command.printed)
+        }
+        // A revoked token: the 401 message is printed, and says nothing of the token either.
+        sandbox.server.state.revokeToken(token)
+        let refused = try Running(["me"], environment: environment)
+        XCTAssertNotEqual(refused.finish(), 0)
+        outputs.append(refused.printed)
+        XCTAssertTrue(outputs.last!.lowercased().contains("log in") || outputs.last!.lowercased().contains("expired"),
+                      outputs.last!)
+
+        let secrets = [("the token", token), ("the secret key", SandboxSettings.demoSecretKey), ("the login code", code)]
+        for (name, secret) in secrets {
+            for output in outputs {
+                XCTAssertFalse(output.contains(secret), "\(name) was printed:\n\(output)")
+            }
+        }
+        // Every file under the app's folders, the SQLite files and image cache included, as bytes.
+        let files = FileManager.default.enumerator(at: folder.url, includingPropertiesForKeys: [.isRegularFileKey])?
+            .compactMap { $0 as? URL }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true } ?? []
+        XCTAssertFalse(files.isEmpty)
+        for file in files where file.resolvingSymlinksInPath() != tokenFile.resolvingSymlinksInPath() {
+            let bytes = try Data(contentsOf: file)
+            for (name, secret) in secrets {
+                XCTAssertNil(bytes.range(of: Data(secret.utf8)), "\(name) is in \(file.path)")
+            }
+        }
+    }
 }

@@ -144,7 +144,7 @@ final class LoginViewModelTests: XCTestCase {
         XCTAssertEqual(OAuthRedirect.parse("code=abc&state=s"), .code("abc", state: "s"))
         XCTAssertEqual(OAuthRedirect.parse("http://h/cb?state=s&code=a%20b#frag"), .code("a b", state: "s"))
         XCTAssertEqual(OAuthRedirect.parse("http://h/cb?error=access_denied&error_description=User+said+no"),
-                       .denied(reason: "User+said+no"))
+                       .denied(reason: "User said no"))
         XCTAssertEqual(OAuthRedirect.parse("http://h/cb?state=s"), .nothing)
         XCTAssertEqual(OAuthRedirect.parse(""), .nothing)
         XCTAssertEqual(OAuthRedirect.parse("two words"), .nothing)

@@ -124,4 +124,23 @@ enum Fixtures {
         }
         return Data(bytes)
     }
+
+    /// An 8x8 CMYK JPEG with Adobe's marker (inverted values), of a brown picture averaging
+    /// RGB (158, 86, 51).
+    static let adobeCMYK = "/9j/7gAOQWRvYmUAZAAAAAAA/9sAQwAIBgYHBgUIBwcHCQkICgwUDQwLCwwZEhMPFB0aHx4dGhwcICQuJyAiLCMcHCg3KSwwMTQ0NB8nOT04MjwuMzQy/8AAFAgACAAIBEMRAE0RAFkRAEsRAP/EAB8AAAEFAQEBAQEBAAAAAAAAAAABAgMEBQYHCAkKC//EALUQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+v/aAA4EQwBNAFkASwAAPwDfstftdNvm8O29kYltflQ9Bkfw4x175z0rlbXX20u6fQRZ7TbXHBbjgZPAxnPTnPTtXmcWqyaazaUYMeRNkBgB0JORxnOOOvSvf6//2Q=="
+
+    func testCMYKJPEGIsConvertedToRGB() throws {
+        let data = try XCTUnwrap(Data(base64Encoded: Self.adobeCMYK))
+        let decoded = try ImageCodec.decode(data)
+        XCTAssertEqual(decoded.image.width, 8)
+        XCTAssertEqual(decoded.image.height, 8)
+        var sums = [0, 0, 0]
+        for index in 0..<64 {
+            for channel in 0..<3 { sums[channel] += Int(decoded.image.pixels[index * 3 + channel]) }
+        }
+        let mean = sums.map { $0 / 64 }
+        XCTAssertEqual(Double(mean[0]), 158, accuracy: 6, "\(mean)")
+        XCTAssertEqual(Double(mean[1]), 86, accuracy: 6, "\(mean)")
+        XCTAssertEqual(Double(mean[2]), 51, accuracy: 6, "\(mean)")
+    }
 }

@@ -26,12 +26,14 @@ public enum OAuthRedirect: Equatable, Sendable {
         } else {
             query = trimmed[...]
         }
-        var components = URLComponents()
-        components.percentEncodedQuery = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let beforeFragment = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         var values: [String: String] = [:]
-        // URLComponents rejects some malformed queries; then nothing is usable.
-        for item in components.queryItems ?? [] where values[item.name] == nil {
-            values[item.name] = item.value ?? ""
+        // Form encoding: pairs split on "&", "+" is a space, then percent-escapes. A value that is not valid
+        // percent-encoding is unusable.
+        for pair in beforeFragment.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = formDecoded(parts[0]), values[name] == nil else { continue }
+            values[name] = parts.count > 1 ? formDecoded(parts[1]) ?? "" : ""
         }
         if let error = values["error"] {
             let description = values["error_description"].flatMap { $0.isEmpty ? nil : $0 }
@@ -39,5 +41,9 @@ public enum OAuthRedirect: Equatable, Sendable {
         }
         guard let code = values["code"], !code.isEmpty else { return .nothing }
         return .code(code, state: values["state"] ?? "")
+    }
+
+    static func formDecoded(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

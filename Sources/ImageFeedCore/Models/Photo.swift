@@ -60,11 +60,11 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
 }
 
 public struct PhotoURLs: Hashable, Codable, Sendable {
-    public var raw: URL?
-    public var full: URL?
-    public var regular: URL?
-    public var small: URL?
-    public var thumb: URL?
+    @StoredAsText public var raw: URL?
+    @StoredAsText public var full: URL?
+    @StoredAsText public var regular: URL?
+    @StoredAsText public var small: URL?
+    @StoredAsText public var thumb: URL?
 
     public init(raw: URL? = nil, full: URL? = nil, regular: URL? = nil, small: URL? = nil, thumb: URL? = nil) {
         self.raw = raw
@@ -77,10 +77,10 @@ public struct PhotoURLs: Hashable, Codable, Sendable {
 
 public struct PhotoLinks: Hashable, Codable, Sendable {
     /// The photo's page, for people: what "share" copies.
-    public var html: URL?
-    public var download: URL?
+    @StoredAsText public var html: URL?
+    @StoredAsText public var download: URL?
     /// The API endpoint to call when the user downloads the photo, as the API guidelines require.
-    public var downloadLocation: URL?
+    @StoredAsText public var downloadLocation: URL?
 
     public init(html: URL? = nil, download: URL? = nil, downloadLocation: URL? = nil) {
         self.html = html

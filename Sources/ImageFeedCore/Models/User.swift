@@ -9,12 +9,12 @@ public struct User: Identifiable, Hashable, Codable, Sendable {
     public var lastName: String?
     public var bio: String?
     public var location: String?
-    public var portfolioURL: URL?
+    @StoredAsText public var portfolioURL: URL?
     public var profileImage: ProfileImage
     public var totalLikes: Int?
     public var totalPhotos: Int?
     /// The person's page, for attribution links.
-    public var htmlLink: URL?
+    @StoredAsText public var htmlLink: URL?
 
     public init(
         id: String, username: String, name: String? = nil, firstName: String? = nil, lastName: String? = nil,
@@ -44,9 +44,9 @@ public struct User: Identifiable, Hashable, Codable, Sendable {
 }
 
 public struct ProfileImage: Hashable, Codable, Sendable {
-    public var small: URL?
-    public var medium: URL?
-    public var large: URL?
+    @StoredAsText public var small: URL?
+    @StoredAsText public var medium: URL?
+    @StoredAsText public var large: URL?
 
     public init(small: URL? = nil, medium: URL? = nil, large: URL? = nil) {
         self.small = small

@@ -107,29 +107,45 @@ int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom,
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) scale_denom = 1;
     info.scale_num = 1;
     info.scale_denom = (unsigned int)scale_denom;
-    info.out_color_space = JCS_RGB;  // also converts gray and YCbCr; CMYK is refused by libjpeg below
+    // libjpeg converts gray and YCbCr to RGB itself; CMYK (and YCCK) it only hands over as CMYK.
+    int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    info.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     info.dct_method = JDCT_ISLOW;
     jpeg_start_decompress(&info);
-    if (info.output_components != 3) {
+    if (info.output_components != (cmyk ? 4 : 3)) {
         ifc_set_message(message, message_capacity, "unsupported JPEG colour space");
         jpeg_destroy_decompress(&info);
         return IFC_ERROR;
     }
-    if ((unsigned long long)info.output_width * info.output_height > 100000000ULL) {
+    if ((unsigned long long)info.output_width * info.output_height > IFC_MAX_PIXELS) {
         ifc_set_message(message, message_capacity, "JPEG too large to decode");
         jpeg_destroy_decompress(&info);
         return IFC_ERROR;
     }
     size_t stride = (size_t)info.output_width * 3;
-    output = (uint8_t *)malloc(stride * info.output_height);
+    output = (uint8_t *)malloc(stride * info.output_height + (cmyk ? (size_t)info.output_width : 0));
     if (!output) {
         ifc_set_message(message, message_capacity, "out of memory decoding JPEG");
         jpeg_destroy_decompress(&info);
         return IFC_ERROR;
     }
+    // A CMYK row (4 bytes a pixel) is read where its RGB row starts and converted in place, front to
+    // back: pixel i's RGB (bytes 3i..3i+2) never overtakes its CMYK (4i..4i+3). The last row needs
+    // width bytes more, allocated above.
+    // Adobe's files store CMYK inverted (the common case); others store it plainly.
+    int inverted = info.saw_Adobe_marker;
     while (info.output_scanline < info.output_height) {
         JSAMPROW row = output + (size_t)info.output_scanline * stride;
-        jpeg_read_scanlines(&info, &row, 1);
+        if (jpeg_read_scanlines(&info, &row, 1) != 1) break;
+        if (cmyk) {
+            for (JDIMENSION x = 0; x < info.output_width; x++) {
+                unsigned c = row[4 * x], m = row[4 * x + 1], y = row[4 * x + 2], k = row[4 * x + 3];
+                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+                row[3 * x] = (uint8_t)((c * k + 127) / 255);
+                row[3 * x + 1] = (uint8_t)((m * k + 127) / 255);
+                row[3 * x + 2] = (uint8_t)((y * k + 127) / 255);
+            }
+        }
     }
     jpeg_finish_decompress(&info);
     *width = (int)info.output_width;
@@ -194,12 +210,12 @@ int ifc_png_decode(const uint8_t *data, size_t length,
         return IFC_ERROR;
     }
     image.format = PNG_FORMAT_RGBA;
-    size_t size = PNG_IMAGE_SIZE(image);
-    if (image.width > 32768 || image.height > 32768) {
+    if ((unsigned long long)image.width * image.height > IFC_MAX_PIXELS) {
         ifc_set_message(message, message_capacity, "PNG too large");
         png_image_free(&image);
         return IFC_ERROR;
     }
+    size_t size = PNG_IMAGE_SIZE(image);
     uint8_t *output = (uint8_t *)malloc(size);
     if (!output) {
         ifc_set_message(message, message_capacity, "out of memory decoding PNG");

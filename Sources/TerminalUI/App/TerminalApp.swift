@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedCore
 import TerminalImage
+import CMemory
 
 /// The run loop: the one thread that talks to the terminal. It reads input, asks the view models what
 /// it means, hands their effects to async work, takes the results back as events, and draws.
@@ -44,6 +45,8 @@ public final class TerminalApp {
     private let inbox: Inbox
     private var pipeline: ImagePipeline!
     private var dirty = true
+    private var lastTrim = Date.distantPast
+    private var workSinceTrim = false
     private var lastTick = Date()
     /// How often spinners turn.
     private let tickInterval = 0.1
@@ -65,6 +68,8 @@ public final class TerminalApp {
     /// Runs until the user quits or a signal asks to. Returns the final state.
     @discardableResult
     public func run() -> AppState {
+        // Two arenas, not one per thread: the picture workers' freed memory is reused instead of kept apart.
+        ifm_limit_arenas(2)
         if let curses = backend as? NcursesBackend {
             SignalTrap.install(wakeDescriptor: curses.wakeDescriptor)
         }
@@ -83,7 +88,17 @@ public final class TerminalApp {
     /// One turn of the loop: draw if needed, wait for input or messages at most `timeout` ms, handle them.
     public func step(timeout: Int) {
         if dirty { drawFrame() }
-        if let input = backend.readInput(timeout: timeout) {
+        let input = backend.readInput(timeout: timeout)
+        if input == nil, workSinceTrim, Date().timeIntervalSince(lastTrim) >= 2 {
+            // Between keys, at most every two seconds: give the memory freed since (decoded pages and
+            // images, pictures dropped from the cache) back to the system, so a long session's footprint
+            // follows what it holds rather than what it once held.
+            ifm_release_free_memory()
+            lastTrim = Date()
+            workSinceTrim = false
+        }
+        if let input {
+            workSinceTrim = true
             handle(input)
             // Take whatever else is already waiting before drawing again (held keys, pasted text).
             var extra = 0

@@ -14,6 +14,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     public let slave: Int32
     private let lock = NSCondition()
     private var bytesSinceMarker = 0
+    private var totalBytes = 0
     private var completedFrames: [Int] = []
     private var received: [UInt8] = []
     /// Whether what the terminal receives is kept (for tests; the benchmarks only count).
@@ -62,6 +63,7 @@ public final class PseudoTerminal: @unchecked Sendable {
                 return
             }
             lock.lock()
+            totalBytes += count
             if keepsOutput { received.append(contentsOf: buffer[0..<count].filter { $0 != Self.marker }) }
             var start = 0
             for index in 0..<count where buffer[index] == Self.marker {
@@ -73,6 +75,31 @@ public final class PseudoTerminal: @unchecked Sendable {
             bytesSinceMarker += count - start
             lock.broadcast()
             lock.unlock()
+        }
+    }
+
+    /// Every byte the terminal has read so far (markers included).
+    public var bytesReceived: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return totalBytes
+    }
+
+    /// Waits until output has started and then paused for `quiet` seconds (the program answered and went
+    /// idle), or `timeout` passed. For a program in another process, where no frame marker can be written.
+    public func waitForQuiet(after count: Int, quiet: TimeInterval = 0.004, timeout: TimeInterval = 2) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = count
+        var lastChange = Date()
+        while Date() < deadline {
+            usleep(1_000)
+            let now = bytesReceived
+            if now != seen {
+                seen = now
+                lastChange = Date()
+            } else if seen != count, Date().timeIntervalSince(lastChange) >= quiet {
+                return
+            }
         }
     }
 

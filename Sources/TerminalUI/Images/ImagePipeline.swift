@@ -33,6 +33,15 @@ public final class ImagePipeline: PictureProvider {
         case loading(CellPicture?)
         case ready(CellPicture)
         case failed
+
+        /// Cells held in memory.
+        var cells: Int {
+            switch self {
+            case let .loading(placeholder): placeholder?.cells.count ?? 0
+            case let .ready(picture): picture.cells.count
+            case .failed: 0
+            }
+        }
     }
 
     private let source: any ImageSource
@@ -40,8 +49,12 @@ public final class ImagePipeline: PictureProvider {
     private let post: @Sendable (Result) -> Void
     private let maximumRunning: Int
     private let maximumEntries = 400
+    /// Drawn pictures kept, in cells (24 bytes each): about 12 MB, some 80 cards of a 200-column terminal.
+    private let maximumCells: Int
 
+    /// Changed only through `set(_:_:)`, which keeps `cellsHeld`.
     private var entries: [Key: Entry] = [:]
+    private var cellsHeld = 0
     private var entryOrder: [Key] = []
     private var wanted: Set<Key> = []
     private var queued: [Key] = []
@@ -56,7 +69,9 @@ public final class ImagePipeline: PictureProvider {
 
     public init(source: any ImageSource, blitter: HalfBlockBlitter,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
+                maximumCells: Int = 500_000,
                 post: @escaping @Sendable (Result) -> Void) {
+        self.maximumCells = maximumCells
         self.source = source
         self.blitter = blitter
         self.maximumRunning = max(1, maximumRunning)
@@ -78,11 +93,11 @@ public final class ImagePipeline: PictureProvider {
         for (key, task) in running where !wanted.contains(key) {
             task.cancel()
             running[key] = nil
-            entries[key] = nil
+            set(key, nil)
         }
         queued.removeAll { key in
             guard !wanted.contains(key) else { return false }
-            entries[key] = nil
+            set(key, nil)
             return true
         }
         startQueued()
@@ -106,17 +121,25 @@ public final class ImagePipeline: PictureProvider {
         }
     }
 
+    /// Sets or removes an entry, keeping the count of cells held.
+    @discardableResult
+    private func set(_ key: Key, _ entry: Entry?) -> Entry? {
+        let old = entry.map { entries.updateValue($0, forKey: key) } ?? entries.removeValue(forKey: key)
+        cellsHeld += (entry?.cells ?? 0) - (old?.cells ?? 0)
+        return old
+    }
+
     private func remember(_ key: Key, _ entry: Entry) {
-        if entries.updateValue(entry, forKey: key) == nil { entryOrder.append(key) }
-        guard entryOrder.count > maximumEntries else { return }
-        // Forget the oldest pictures that are neither on screen nor being prepared.
-        var excess = entryOrder.count - maximumEntries * 3 / 4
+        if set(key, entry) == nil { entryOrder.append(key) }
+        guard entryOrder.count > maximumEntries || cellsHeld > maximumCells else { return }
+        // Forget the oldest pictures that are neither on screen nor being prepared, down to three
+        // quarters of the limits.
         var seen = Set<Key>()
         entryOrder.removeAll { old in
             guard entries[old] != nil, seen.insert(old).inserted else { return true }
-            guard excess > 0, !wanted.contains(old), running[old] == nil, !queued.contains(old) else { return false }
-            entries[old] = nil
-            excess -= 1
+            let over = (entries.count > maximumEntries * 3 / 4 || cellsHeld > maximumCells * 3 / 4)
+            guard over, !wanted.contains(old), running[old] == nil, !queued.contains(old) else { return false }
+            set(old, nil)
             return true
         }
     }

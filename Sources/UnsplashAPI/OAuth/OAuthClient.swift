@@ -74,32 +74,17 @@ public struct OAuthClient: Sendable {
     ///
     /// A URL or query is checked against `expectedState`; a bare code cannot carry a state and is taken as is.
     public static func code(fromRedirect text: String, expectedState: String) throws(OAuthError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .missingCode }
-        let looksLikeRedirect = trimmed.contains("?") || trimmed.contains("=") || trimmed.contains("://")
-        guard looksLikeRedirect else {
-            guard trimmed.allSatisfy({ $0.isLetter || $0.isNumber || "-_.~".contains($0) }) else { throw .missingCode }
-            return trimmed
+        switch OAuthRedirect.parse(text) {
+        case .nothing:
+            throw .missingCode
+        case let .denied(reason):
+            throw .denied(reason: reason)
+        case let .code(code, state: nil):
+            return code
+        case let .code(code, state: state?):
+            guard state == expectedState else { throw .stateMismatch }
+            return code
         }
-        let query: String
-        if let questionMark = trimmed.firstIndex(of: "?") {
-            query = String(trimmed[trimmed.index(after: questionMark)...])
-        } else {
-            query = trimmed
-        }
-        var components = URLComponents()
-        components.percentEncodedQuery = query.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
-        var values: [String: String] = [:]
-        for item in components.queryItems ?? [] where values[item.name] == nil {
-            values[item.name] = item.value ?? ""
-        }
-        if let error = values["error"] {
-            let description = values["error_description"].flatMap { $0.isEmpty ? nil : $0 }
-            throw .denied(reason: description ?? (error == "access_denied" ? "access was denied" : error))
-        }
-        guard values["state"] == expectedState else { throw .stateMismatch }
-        guard let code = values["code"], !code.isEmpty else { throw .missingCode }
-        return code
     }
 
     /// `POST /oauth/token` with the code: client_id, client_secret, redirect_uri, code and

@@ -7,6 +7,8 @@
 #define IFC_OK 0
 #define IFC_PARTIAL 1   // decoded, but the data was damaged (libjpeg warnings); pixels may be gray in places
 #define IFC_ERROR -1    // nothing usable; the message says why
+// Larger pictures are refused before any pixel memory is taken (8192 x 8192; a terminal shows far less).
+#define IFC_MAX_PIXELS (8192ULL * 8192ULL)
 
 // Reads the header only. Returns IFC_OK or IFC_ERROR.
 int ifc_jpeg_size(const uint8_t *data, size_t length, int *width, int *height,

@@ -1,0 +1,191 @@
+import Foundation
+import ImageFeedApp
+import ImageFeedCore
+import TerminalImage
+import UnsplashAPI
+
+/// The parsers that read what the outside world sends, each as a function of raw bytes that must return
+/// (by a value or a typed error) for any input: never trap, hang or run out of memory.
+///
+/// `image-feed-fuzz <target>` runs one under libFuzzer (see scripts/fuzz.sh); the tests replay the saved
+/// inputs of every target through the same functions.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Every API endpoint's answer, through the real client: the first byte picks the endpoint,
+    /// the second the HTTP status and headers, the rest is the body.
+    case apiJSON = "api-json"
+    /// The JPEG decoder, at full size and with DCT scaling.
+    case jpeg
+    /// The PNG decoder.
+    case png
+    /// What the user pastes or the browser sends back after authorizing: a code or a redirect URL.
+    case oauthRedirect = "oauth-redirect"
+    /// The config file (TOML).
+    case config
+
+    /// Runs one input. Returns a short description of the outcome (for replaying by hand).
+    @discardableResult
+    public func run(_ data: Data) -> String {
+        switch self {
+        case .apiJSON: return APIJSONTarget.run(data)
+        case .jpeg: return ImageTarget.run(data, forcing: .jpeg)
+        case .png: return ImageTarget.run(data, forcing: .png)
+        case .oauthRedirect: return OAuthRedirectTarget.run(data)
+        case .config: return ConfigTarget.run(data)
+        }
+    }
+}
+
+// MARK: API answers
+
+enum APIJSONTarget {
+    /// The calls whose answers the app decodes.
+    enum Endpoint: CaseIterable {
+        case feed, photo, like, me, user, likes, search, download, token
+    }
+
+    static let statuses = [200, 200, 200, 201, 400, 401, 403, 404, 422, 429, 500, 503]
+
+    static func run(_ data: Data) -> String {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 2 else { return "too short" }
+        let endpoint = Endpoint.allCases[Int(bytes[0]) % Endpoint.allCases.count]
+        let status = statuses[Int(bytes[1] & 0x0f) % statuses.count]
+        var headers: [String: String] = [:]
+        var body = Data(bytes.dropFirst(2))
+        // With the high bit set, the body starts with header lines up to a blank line.
+        if bytes[1] & 0x80 != 0, let split = body.range(of: Data("\n\n".utf8)) {
+            let head = String(decoding: body[body.startIndex..<split.lowerBound], as: UTF8.self)
+            for line in head.split(separator: "\n") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            body = Data(body[split.upperBound...])
+        }
+        let answer = HTTPResponse(status: status, headers: headers, body: body)
+        return blocking { await call(endpoint, answering: answer) }
+    }
+
+    static func call(_ endpoint: Endpoint, answering answer: HTTPResponse) async -> String {
+        let http = CannedHTTPClient(answer: answer)
+        let configuration = UnsplashConfiguration(apiBase: URL(string: "http://127.0.0.1:9/")!,
+                                                  oauthBase: URL(string: "http://127.0.0.1:9/")!,
+                                                  accessKey: "fuzz-access", secretKey: "fuzz-secret",
+                                                  redirectURI: "http://127.0.0.1:9/callback")
+        let client = UnsplashClient(configuration: configuration, http: http, token: "fuzz-token")
+        do {
+            switch endpoint {
+            case .feed: return describe(try await client.feed(page: 2, perPage: 10))
+            case .photo: return try await client.photo(id: "a").id
+            case .like: return String(try await client.setLike(true, photoID: "a").likedByUser)
+            case .me: return try await client.me().username
+            case .user: return try await client.user(username: "a").username
+            case .likes: return describe(try await client.likes(username: "a", page: 1, perPage: 10))
+            case .search: return describe(try await client.search(query: "a", page: 1, perPage: 10, order: .relevant))
+            case .download:
+                let photo = Photo(id: "a", links: PhotoLinks(downloadLocation: URL(string: "http://127.0.0.1:9/photos/a/download")))
+                return try await client.trackDownload(of: photo).absoluteString
+            case .token:
+                do {
+                    return try await OAuthClient(configuration: configuration, http: http).exchange(code: "c").accessToken
+                } catch {
+                    return "refused: \(error)"
+                }
+            }
+        } catch {
+            // The message the user would see must be buildable too.
+            return "error: \(error.localizedDescription)"
+        }
+    }
+
+    static func describe(_ page: Page<Photo>) -> String {
+        "\(page.items.count) photos, next \(page.nextPage.map(String.init) ?? "none"), total \(page.totalItems.map(String.init) ?? "?")"
+    }
+}
+
+/// Answers every request with the same response.
+struct CannedHTTPClient: HTTPClient {
+    let answer: HTTPResponse
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer }
+}
+
+/// Runs async work to completion from synchronous code (libFuzzer calls in on its own thread).
+func blocking(_ work: @escaping @Sendable () async -> String) -> String {
+    let done = DispatchSemaphore(value: 0)
+    let result = ResultBox()
+    Task.detached {
+        result.value = await work()
+        done.signal()
+    }
+    done.wait()
+    return result.value
+}
+
+final class ResultBox: @unchecked Sendable {
+    var value = ""
+}
+
+// MARK: Images
+
+enum ImageTarget {
+    enum Format { case jpeg, png }
+
+    static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
+    static let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    static func run(_ data: Data, forcing format: Format) -> String {
+        // Keep the fuzzer on one decoder: inputs without its signature get it prepended.
+        let magic = format == .jpeg ? jpegMagic : pngMagic
+        let input = data.starts(with: magic) ? data : Data(magic) + data
+        var outcome: [String] = []
+        do {
+            let decoded = try ImageCodec.decode(input)
+            outcome.append("\(decoded.image.width)x\(decoded.image.height)\(decoded.isDamaged ? " damaged" : "")")
+            // What the app does next with a decoded picture: fit it into cells.
+            let picture = HalfBlockBlitter(mode: .truecolor).render(decoded.image, columns: 20, rows: 10)
+            outcome.append("\(picture.columns)x\(picture.rows) cells")
+        } catch {
+            outcome.append("error: \(error)")
+        }
+        if format == .jpeg {
+            // The scaled decode used for thumbnails.
+            do {
+                let scaled = try ImageCodec.decode(input, minimumWidth: 40, minimumHeight: 40)
+                outcome.append("scaled \(scaled.image.width)x\(scaled.image.height)")
+            } catch {
+                outcome.append("scaled error: \(error)")
+            }
+        }
+        return outcome.joined(separator: "; ")
+    }
+}
+
+// MARK: OAuth redirect
+
+enum OAuthRedirectTarget {
+    static func run(_ data: Data) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        let parsed = OAuthRedirect.parse(text)
+        let code: String
+        do {
+            code = try OAuthClient.code(fromRedirect: text, expectedState: "state")
+        } catch {
+            code = "error: \(error)"
+        }
+        return "\(parsed) / \(code)"
+    }
+}
+
+// MARK: Config file
+
+enum ConfigTarget {
+    static func run(_ data: Data) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        do {
+            let configuration = try AppConfiguration.parse(fileText: text, file: URL(fileURLWithPath: "/fuzz/config.toml"),
+                                                           environment: ["HOME": "/fuzz"])
+            return "ok: \(configuration.apiBase.absoluteString)"
+        } catch {
+            return "error: \(error.message)"
+        }
+    }
+}

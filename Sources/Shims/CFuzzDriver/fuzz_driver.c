@@ -1,0 +1,2 @@
+// Declarations only: see include/fuzz_driver.h.
+#include "fuzz_driver.h"
