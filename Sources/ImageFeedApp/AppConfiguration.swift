@@ -93,15 +93,10 @@ public struct AppConfiguration: Sendable, Equatable {
         return configuration
     }
 
-    mutating func apply(fileText text: String, file: URL) throws(ConfigurationError) {
-        // The settings are plain top-level `key = value` lines. Table headers are refused before the TOML
-        // parser sees them: besides being of no use here, "[[[" makes the parser's debug build abort on an
-        // assertion (found by fuzzing; Tests/FuzzTargetsTests/Inputs/config/crash-toml-triple-bracket).
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        where line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).hasPrefix("[") {
-            throw ConfigurationError(message: "\(file.path), line \(index + 1): sections ([...]) are not used; "
-                + "every setting is a `key = value` line at the top of the file.")
-        }
+    mutating func apply(fileText original: String, file: URL) throws(ConfigurationError) {
+        // A byte order mark some editors write is not part of the settings.
+        let text = original.hasPrefix("\u{FEFF}") ? String(original.dropFirst()) : original
+        try ConfigFileSyntax.check(text, file: file)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -60,5 +60,11 @@ final class FuzzInputTests: XCTestCase {
         // Found by fuzzing: "[[[" made the TOML parser abort on an assertion. Sections are refused first.
         XCTAssertEqual(outcomes["crash-toml-triple-bracket"]?.contains("line 1: sections ([...]) are not used"), true,
                        outcomes["crash-toml-triple-bracket"] ?? "")
+        // And the same behind a byte order mark, which the parser skips.
+        XCTAssertEqual(outcomes["crash-toml-bom-bracket"]?.contains("line 1: sections ([...]) are not used"), true,
+                       outcomes["crash-toml-bom-bracket"] ?? "")
+        // "as=[}" made it abort too: values are strings, numbers or booleans, checked before parsing.
+        XCTAssertEqual(outcomes["crash-toml-array-brace"]?.contains("line 1: expected a value in quotes"), true,
+                       outcomes["crash-toml-array-brace"] ?? "")
     }
 }

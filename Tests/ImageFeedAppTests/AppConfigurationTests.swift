@@ -102,4 +102,40 @@ final class AppConfigurationTests: XCTestCase {
         XCTAssertEqual(paths.state.path, "/home/u/.local/state/image-feed")
         XCTAssertEqual(paths.cache.path, "/home/u/.cache/image-feed")
     }
+
+    /// What the config file may hold is checked before the TOML parser: the usual forms pass, the rest is
+    /// named with its line.
+    func test_fileSyntax_acceptsTheUsualFormsAndNamesTheRest() throws {
+        let file = URL(fileURLWithPath: "/c.toml")
+        let fine = """
+        \u{FEFF}# settings
+        access_key = "a\\b \\u00e9 \\"q\\"" # comment
+        "secret_key" = 'C:\\raw'\r
+          image_cache_mb = 1_000
+        cache_max_age_days = 2.5e0
+
+        """
+        XCTAssertNoThrow(try AppConfiguration.parse(fileText: fine, file: file, environment: [:]))
+        let configuration = try AppConfiguration.parse(fileText: fine, file: file, environment: [:])
+        XCTAssertEqual(configuration.accessKey, "a\u{8} é \"q\"") // \\b is a backspace in TOML
+        XCTAssertEqual(configuration.secretKey, "C:\\raw")
+        XCTAssertEqual(configuration.imageCacheMegabytes, 1_000)
+
+        let refused: [(String, String)] = [
+            ("a = 1\n[section]\n", "line 2: sections"),
+            ("access_key = \"\"\"multi\n\"\"\"\n", "line 1: multi-line strings"),
+            ("access_key = [1, 2]\n", "line 1: expected a value in quotes"),
+            ("access_key = \"open\n", "line 1: a string is not closed"),
+            ("access_key = \"bad \\q\"\n", "line 1: an unknown escape"),
+            ("access_key \"x\"\n", "line 1: expected `=`"),
+            ("= \"x\"\n", "line 1: expected a setting's name"),
+            ("image_cache_mb = 1__0\n", "line 1: expected a value"),
+            ("access_key = \"x\" y\n", "line 1: unexpected text after the value"),
+        ]
+        for (text, expected) in refused {
+            XCTAssertThrowsError(try AppConfiguration.parse(fileText: text, file: file, environment: [:]), text) { error in
+                XCTAssertTrue((error as? ConfigurationError)?.message.contains(expected) == true, "\(text): \(error)")
+            }
+        }
+    }
 }
