@@ -60,7 +60,10 @@ let package = Package(
         .target(name: "ImageFeedCore"),
 
         // MARK: Adapters.
-        .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore"]),
+        // The HTTP port (request, response, client) and its URLSession adapter, shared by the photo sources.
+        .target(name: "HTTPTransport", dependencies: ["ImageFeedCore"]),
+        .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
+        .target(name: "ImgurAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
         .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode"]),
         .target(
             name: "LocalStore",
@@ -132,6 +135,7 @@ let package = Package(
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "ImageFeedCore", "LocalStore", "UnsplashAPI", "UnsplashSandbox"]),
+        .testTarget(name: "ImgurAPITests", dependencies: ["ImgurAPI", "HTTPTransport", "ImageFeedCore", "UnsplashSandbox", "TerminalImage"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

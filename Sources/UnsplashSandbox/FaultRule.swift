@@ -26,9 +26,9 @@ public struct FaultRule: Codable, Sendable, Equatable {
     }
 
     /// The routes: `photos` (the feed), `photo`, `like`, `download`, `me`, `user`, `user-likes`,
-    /// `search`, `image`, `oauth-authorize`, `oauth-token`, or `*` for all.
+    /// `search`, `image`, `oauth-authorize`, `oauth-token`, Imgur's `imgur-albums` and `imgur-images`, or `*` for all.
     public static let routes = ["photos", "photo", "like", "download", "me", "user", "user-likes", "search",
-                                "image", "oauth-authorize", "oauth-token", "*"]
+                                "image", "oauth-authorize", "oauth-token", "imgur-albums", "imgur-images", "*"]
 
     public var route: String
     public var kind: Kind

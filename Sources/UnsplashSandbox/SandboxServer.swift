@@ -80,6 +80,7 @@ public final class SandboxServer: Sendable {
         router.get("/p/:id") { request, context in
             self.photoPage(id: context.parameters.get("id") ?? "", request: request)
         }
+        addImgurRoutes(to: router)
         router.get("/oauth/authorize") { request, _ in await self.authorize(request) }
         router.post("/oauth/authorize") { request, _ in await self.decide(request) }
         router.post("/oauth/token") { request, _ in await self.token(request) }
@@ -180,7 +181,7 @@ public final class SandboxServer: Sendable {
         }
     }
 
-    private func applyBodyFaults(_ faults: [FaultRule], to response: Response) async -> Response {
+    func applyBodyFaults(_ faults: [FaultRule], to response: Response) async -> Response {
         var response = response
         if faults.contains(where: { $0.kind == .hostile }) {
             let sink = CollectingWriter.Sink()
@@ -385,7 +386,8 @@ public final class SandboxServer: Sendable {
         return response
     }
 
-    private func image(_ request: Request, file: URL) async -> Response {
+    /// A photo file, resized as the query asks (`w`, `h`); `sizeQuery` stands in for the request's query.
+    func image(_ request: Request, file: URL, sizeQuery: [String: String]? = nil) async -> Response {
         let faults = state.takeFaults(for: "image")
         await waitOutLatency(faults)
         if let status = faults.first(where: { $0.kind == .status })?.argument {
@@ -396,7 +398,7 @@ public final class SandboxServer: Sendable {
         guard !name.hasPrefix("."), !name.contains("/"), FileManager.default.fileExists(atPath: file.path) else {
             return Self.errors(.notFound, ["Couldn't find image"])
         }
-        let query = Self.query(request)
+        let query = sizeQuery ?? Self.query(request)
         do {
             var data = try images.jpeg(for: SandboxImages.request(path: file.path, query: query), file: file)
             if faults.contains(where: { $0.kind == .corrupt }) { data = SandboxImages.corrupt(data) }

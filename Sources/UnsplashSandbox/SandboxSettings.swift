@@ -5,6 +5,8 @@ public struct SandboxSettings: Sendable {
     /// The demo application's keys; `image-feed --demo` uses these.
     public static let demoAccessKey = "demo-access-key"
     public static let demoSecretKey = "demo-secret-key"
+    /// The Imgur client id the sandbox's Imgur routes accept; `image-feed --demo` uses it.
+    public static let demoImgurClientID = "demo-imgur-client-id"
 
     public var accessKey: String
     public var secretKey: String
@@ -14,6 +16,8 @@ public struct SandboxSettings: Sendable {
     public var rateLimit: Int
     public var feedSize: Int
     public var faults: [FaultRule]
+    /// The client id the Imgur routes accept.
+    public var imgurClientID = demoImgurClientID
 
     public init(accessKey: String = demoAccessKey, secretKey: String = demoSecretKey, autoApprove: Bool = false,
                 rateLimit: Int = 5_000, feedSize: Int = 330, faults: [FaultRule] = []) {

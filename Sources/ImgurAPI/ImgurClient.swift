@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTransport
+import ImageFeedCore
+
+/// The Imgur API v3 calls ImageFeed makes, as Imgur shapes them. Every request carries
+/// `Authorization: Client-ID <client id>`; answers are unwrapped from Imgur's envelope and failures become
+/// `ServiceError`s. `ImgurRepository` turns the shapes into the app's models.
+public struct ImgurClient: Sendable {
+    public let configuration: ImgurConfiguration
+    private let http: any HTTPClient
+
+    public init(configuration: ImgurConfiguration, http: any HTTPClient) {
+        self.configuration = configuration
+        self.http = http
+    }
+
+    /// `GET /3/account/{username}/albums/{page}`: a page of the user's albums (0-based pages at Imgur).
+    func albums(username: String, page: Int) async throws(ServiceError) -> LossyArray<AlbumDTO> {
+        let body = try await get(["3", "account", username, "albums", String(max(0, page))])
+        return try decode(LossyArray<AlbumDTO>.self, from: body)
+    }
+
+    /// `GET /3/album/{albumHash}/images`: the images of an album, in its order.
+    func images(albumID: String) async throws(ServiceError) -> LossyArray<ImageDTO> {
+        let body = try await get(["3", "album", albumID, "images"])
+        return try decode(LossyArray<ImageDTO>.self, from: body)
+    }
+
+    private func get(_ path: [String]) async throws(ServiceError) -> Data {
+        guard !configuration.clientID.isEmpty else {
+            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
+        }
+        var url = configuration.apiBase
+        for component in path { url.appendPathComponent(component) }
+        let request = HTTPRequest(url: url, headers: [
+            "Authorization": "Client-ID \(configuration.clientID)",
+            "Accept": "application/json",
+            "User-Agent": configuration.userAgent,
+        ])
+        let response: HTTPResponse
+        do {
+            response = try await http.send(request)
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw .other("The request was cancelled.")
+        } catch {
+            throw .noConnection(String(describing: error))
+        }
+        guard (200..<300).contains(response.status) else { throw Self.error(for: response) }
+        return response.body
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(ServiceError) -> T {
+        let envelope: ImgurEnvelope<T>
+        do {
+            envelope = try JSONDecoder().decode(ImgurEnvelope<T>.self, from: body)
+        } catch {
+            throw .malformedResponse(field: (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
+                                     ? "body" : "data")
+        }
+        // A 200 whose envelope says it failed is still a failure.
+        if envelope.success == false {
+            throw .http(status: envelope.status ?? 200, message: "the service reported a failure")
+        }
+        return envelope.data
+    }
+
+    /// The typed error for a failed answer. Imgur sends 429 when a quota is spent, with
+    /// `X-RateLimit-ClientRemaining` / `X-RateLimit-UserRemaining` and `X-RateLimit-UserReset` (epoch seconds).
+    static func error(for response: HTTPResponse) -> ServiceError {
+        let message = (try? JSONDecoder().decode(ImgurEnvelope<ImgurErrorDTO>.self, from: response.body))?.data.message ?? ""
+        let remaining = [response.header("X-RateLimit-ClientRemaining"), response.header("X-RateLimit-UserRemaining")]
+            .compactMap { $0.flatMap { Int($0) } }
+        switch response.status {
+        case 429, 403 where remaining.contains(0):
+            let limit = response.header("X-RateLimit-ClientLimit").flatMap { Int($0) }
+            let reset = response.header("X-RateLimit-UserReset").flatMap { TimeInterval($0) }.map { Date(timeIntervalSince1970: $0) }
+            return .rateLimited(limit: limit, resetsAt: reset)
+        case 401:
+            return .invalidAccessKey
+        case 403:
+            return .forbidden(message.isEmpty ? "access denied" : message)
+        case 404:
+            return .notFound
+        case 500...599:
+            return .server(status: response.status)
+        default:
+            return .http(status: response.status, message: message)
+        }
+    }
+}

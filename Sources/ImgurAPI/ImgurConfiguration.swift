@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where the Imgur API is and the application's client id (sent as `Authorization: Client-ID …`).
+public struct ImgurConfiguration: Sendable, Equatable {
+    public static let defaultAPIBase = URL(string: "https://api.imgur.com")!
+    public static let defaultImageBase = URL(string: "https://i.imgur.com")!
+
+    public var apiBase: URL
+    /// Where image files are (`<imageBase>/<id>.jpg`); albums name their cover by image id only.
+    public var imageBase: URL
+    public var clientID: String
+    public var userAgent: String
+
+    public init(apiBase: URL = defaultAPIBase, imageBase: URL = defaultImageBase, clientID: String,
+                userAgent: String = "ImageFeed (terminal)") {
+        self.apiBase = apiBase
+        self.imageBase = imageBase
+        self.clientID = clientID
+        self.userAgent = userAgent
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import ImageFeedCore
+@testable import ImgurAPI
+import HTTPTransport
+import XCTest
+
+/// Canned answers, and the requests that were made.
+final class CannedTransport: HTTPClient, @unchecked Sendable {
+    var answers: [HTTPResponse]
+    private(set) var requests: [HTTPRequest] = []
+    private let lock = NSLock()
+
+    init(_ answers: HTTPResponse...) { self.answers = answers }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try lock.withLock {
+            requests.append(request)
+            guard !answers.isEmpty else { throw ServiceError.noConnection("no canned answer") }
+            return answers.removeFirst()
+        }
+    }
+}
+
+final class ImgurRepositoryTests: XCTestCase {
+    func repository(_ transport: CannedTransport) -> ImgurRepository {
+        ImgurRepository(configuration: ImgurConfiguration(clientID: "cid"), http: transport)
+    }
+
+    static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: Data(text.utf8))
+    }
+
+    func testAlbumsAreMappedAndTheRequestIsImgursOwn() async throws {
+        let transport = CannedTransport(Self.json("""
+        {"data":[
+          {"id":"a1b2c3d","title":"Trip ","description":null,"datetime":1700000000,"cover":"XyZ12ab","cover_width":640,
+           "cover_height":480,"images_count":12,"link":"https://imgur.com/a/a1b2c3d","privacy":"public"},
+          {"id":"e4f5g6h","title":"","cover":null,"images_count":0},
+          {"title":"no id"},
+          {"id":"i7j8k9l","title":7,"images_count":"many","cover":"bad/../id"}
+        ],"success":true,"status":200}
+        """))
+        let page = try await repository(transport).albums(username: " someone ", page: 1)
+        XCTAssertEqual(transport.requests.first?.url.absoluteString, "https://api.imgur.com/3/account/someone/albums/0")
+        XCTAssertEqual(transport.requests.first?.headers["Authorization"], "Client-ID cid")
+        XCTAssertEqual(page.items.map(\.id), ["a1b2c3d", "e4f5g6h", "i7j8k9l"])
+        XCTAssertEqual(page.skippedItems, 1, "the album without an id is skipped, the others kept")
+        XCTAssertNil(page.nextPage, "fewer than a full page: the last")
+        let trip = page.items[0]
+        XCTAssertEqual(trip.title, "Trip")
+        XCTAssertNil(trip.description)
+        XCTAssertEqual(trip.coverURL?.absoluteString, "https://i.imgur.com/XyZ12abl.jpg")
+        XCTAssertEqual(trip.photoCount, 12)
+        XCTAssertEqual(trip.createdAt, Date(timeIntervalSince1970: 1_700_000_000))
+        XCTAssertNil(page.items[1].coverURL, "no cover: the tile shows a gray box")
+        XCTAssertEqual(page.items[1].displayTitle, "Untitled album")
+        XCTAssertNil(page.items[2].title, "a title of the wrong type is absent")
+        XCTAssertNil(page.items[2].photoCount)
+        XCTAssertNil(page.items[2].coverURL, "a cover id that is not an id is not turned into a URL")
+    }
+
+    func testAFullPageHasANextPage() async throws {
+        let albums = (0..<50).map { #"{"id":"id\#($0)"}"# }.joined(separator: ",")
+        let transport = CannedTransport(Self.json(#"{"data":[\#(albums)],"success":true,"status":200}"#))
+        let page = try await repository(transport).albums(username: "u", page: 3)
+        XCTAssertEqual(transport.requests.first?.url.lastPathComponent, "2", "Imgur counts pages from 0")
+        XCTAssertEqual(page.number, 3)
+        XCTAssertEqual(page.nextPage, 4)
+    }
+
+    func testImagesBecomePhotosWithImgursThumbnails() async throws {
+        let transport = CannedTransport(Self.json("""
+        {"data":[
+          {"id":"Ab12Cd3","title":"Harbour","description":"Morning fog","datetime":1600000000,"type":"image/jpeg",
+           "animated":false,"width":4000,"height":3000,"link":"https://i.imgur.com/Ab12Cd3.jpg"},
+          {"id":"Ef45Gh6","title":null,"description":"","link":"https://elsewhere.example/x.png"},
+          {"id":"NoLink1"}
+        ],"success":true,"status":200}
+        """))
+        let photos = try await repository(transport).photos(inAlbum: "a1b2c3d")
+        XCTAssertEqual(transport.requests.first?.url.absoluteString, "https://api.imgur.com/3/album/a1b2c3d/images")
+        XCTAssertEqual(photos.map(\.id), ["Ab12Cd3", "Ef45Gh6"], "an image without a file is left out")
+        let harbour = photos[0]
+        XCTAssertEqual(harbour.description, "Morning fog")
+        XCTAssertEqual(harbour.width, 4000)
+        XCTAssertEqual(harbour.urls.full?.absoluteString, "https://i.imgur.com/Ab12Cd3.jpg")
+        XCTAssertEqual(harbour.urls.small?.absoluteString, "https://i.imgur.com/Ab12Cd3l.jpg")
+        XCTAssertEqual(harbour.links.html?.absoluteString, "https://imgur.com/Ab12Cd3")
+        XCTAssertNil(photos[1].description, "empty text is not shown")
+        XCTAssertEqual(photos[1].urls.small?.absoluteString, "https://elsewhere.example/x.png", "no sized variants elsewhere")
+    }
+
+    func testErrorsAreTyped() async {
+        let cases: [(HTTPResponse, ServiceError)] = [
+            (Self.json(#"{"data":{"error":"Unable to find account","request":"/3/account/x/albums/0","method":"GET"},"success":false,"status":404}"#, status: 404), .notFound),
+            (Self.json(#"{"data":{"error":"Too Many Requests"},"success":false,"status":429}"#, status: 429,
+                       headers: ["X-RateLimit-ClientLimit": "12500", "X-RateLimit-ClientRemaining": "0"]), .rateLimited(limit: 12500, resetsAt: nil)),
+            (Self.json(#"{"data":{"error":"Invalid client_id"},"success":false,"status":403}"#, status: 403), .forbidden("Invalid client_id")),
+            (Self.json(#"{"data":{"error":{"message":"Bad thing","code":1}},"success":false,"status":400}"#, status: 400), .http(status: 400, message: "Bad thing")),
+            (Self.json("<html>oops</html>", status: 503), .server(status: 503)),
+            (Self.json("<html>not json</html>"), .malformedResponse(field: "body")),
+            (Self.json(#"{"data":{"nope":1},"success":true}"#), .malformedResponse(field: "data")),
+            (Self.json(#"{"data":[{"title":"no id"}],"success":true}"#), .malformedResponse(field: "data[0]")),
+            (Self.json(#"{"data":[],"success":false,"status":200}"#), .http(status: 200, message: "the service reported a failure")),
+        ]
+        for (answer, expected) in cases {
+            do {
+                _ = try await repository(CannedTransport(answer)).albums(username: "x", page: 1)
+                XCTFail("no error for \(expected)")
+            } catch {
+                XCTAssertEqual(error, expected)
+            }
+        }
+    }
+
+    func testNoClientIDAndNoUsernameSayWhatToDo() async {
+        let transport = CannedTransport()
+        let unconfigured = ImgurRepository(configuration: ImgurConfiguration(clientID: ""), http: transport)
+        do {
+            _ = try await unconfigured.albums(username: "u", page: 1)
+            XCTFail("no error")
+        } catch {
+            guard case let .notConfigured(message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("IMGUR_CLIENT_ID"))
+        }
+        do {
+            _ = try await repository(transport).albums(username: "  ", page: 1)
+            XCTFail("no error")
+        } catch {
+            XCTAssertEqual(error, .other("Type a username first."))
+        }
+        XCTAssertTrue(transport.requests.isEmpty)
+    }
+}
