@@ -1,0 +1,226 @@
+import Foundation
+
+/// The Albums pane: a prompt for a username, the user's albums as tiles (paged), and an album's photos,
+/// each screen with its three states (loading, content, error) and an empty state of its own.
+public struct AlbumsState: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
+        case loading
+        case content
+        case failed(ServiceError)
+    }
+
+    /// The text in the username field.
+    public var field = ""
+    /// Whether the field has the keyboard (on first showing, and after `/` or `u`).
+    public var isEditing = true
+    /// The username whose albums are shown; nil before the first.
+    public var username: String?
+    public var phase: Phase = .content
+    public var albums: [Album] = []
+    public var nextPage: Int?
+    /// Loading the next page of albums: the row at the end of the tiles.
+    public var loadingMore = false
+    public var moreFailed: ServiceError?
+    public var selected = 0
+    /// The album whose photos are shown, if one is open.
+    public var open: OpenAlbum?
+
+    public struct OpenAlbum: Equatable, Sendable {
+        public var album: Album
+        public var phase: Phase = .loading
+        public var photos: [Photo] = []
+        public var selected = 0
+
+        public init(album: Album) {
+            self.album = album
+        }
+    }
+
+    public init() {}
+
+    /// The photos on screen now: the open album's.
+    public var selectedPhoto: Photo? {
+        guard let open, open.photos.indices.contains(open.selected) else { return nil }
+        return open.photos[open.selected]
+    }
+}
+
+public enum AlbumsViewModel {
+    public enum Event: Equatable, Sendable {
+        /// The field's text changed.
+        case edit(String)
+        /// Enter in the field: show this user's albums.
+        case submit
+        /// Back to the field (keeps what is shown until a new name is submitted).
+        case editUsername
+        case cancelEditing
+        case albumsLoaded(username: String, page: Int, Result<Page<Album>, ServiceError>)
+        /// The tile at this index is in view: near the end, the next page is asked for.
+        case showedAlbum(index: Int)
+        case selectAlbum(index: Int)
+        /// Enter on a tile.
+        case openAlbum(index: Int)
+        case photosLoaded(albumID: String, Result<[Photo], ServiceError>)
+        case selectPhoto(index: Int)
+        case closeAlbum
+        /// "Try again" (r): whatever failed last, or the current screen again.
+        case retry
+    }
+
+    public enum Effect: Equatable, Sendable {
+        case loadAlbums(username: String, page: Int)
+        case loadPhotos(albumID: String)
+    }
+
+    /// How close to the end of the tiles the next page is asked for.
+    static let prefetchDistance = 6
+
+    public static func update(_ state: inout AlbumsState, _ event: Event) -> [Effect] {
+        switch event {
+        case let .edit(text):
+            // One line of a reasonable length; Imgur's names are short.
+            state.field = String(text.filter { !$0.isNewline }.prefix(64))
+            return []
+
+        case .submit:
+            let name = state.field.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty else { return [] }
+            state.isEditing = false
+            state.username = name
+            state.phase = .loading
+            state.albums = []
+            state.nextPage = nil
+            state.loadingMore = false
+            state.moreFailed = nil
+            state.selected = 0
+            state.open = nil
+            return [.loadAlbums(username: name, page: 1)]
+
+        case .editUsername:
+            state.isEditing = true
+            state.open = nil
+            return []
+
+        case .cancelEditing:
+            // Nothing to go back to before the first search: the field stays.
+            if state.username != nil { state.isEditing = false }
+            return []
+
+        case let .albumsLoaded(username, page, result):
+            // An answer for a name no longer shown is dropped.
+            guard username == state.username else { return [] }
+            switch result {
+            case let .success(loaded):
+                if page == 1 {
+                    state.albums = loaded.items
+                    state.phase = .content
+                } else {
+                    guard state.loadingMore else { return [] }
+                    let known = Set(state.albums.map(\.id))
+                    state.albums += loaded.items.filter { !known.contains($0.id) }
+                }
+                state.loadingMore = false
+                state.moreFailed = nil
+                state.nextPage = loaded.nextPage
+            case let .failure(error):
+                if page == 1 {
+                    state.phase = .failed(error)
+                } else {
+                    state.loadingMore = false
+                    state.moreFailed = error
+                }
+            }
+            return []
+
+        case let .showedAlbum(index):
+            guard state.phase == .content, !state.loadingMore, state.moreFailed == nil, let next = state.nextPage,
+                  let username = state.username, index >= state.albums.count - prefetchDistance else { return [] }
+            state.loadingMore = true
+            return [.loadAlbums(username: username, page: next)]
+
+        case let .selectAlbum(index):
+            guard !state.albums.isEmpty else { return [] }
+            state.selected = min(max(0, index), state.albums.count - 1)
+            return []
+
+        case let .openAlbum(index):
+            guard state.albums.indices.contains(index) else { return [] }
+            state.selected = index
+            let album = state.albums[index]
+            state.open = AlbumsState.OpenAlbum(album: album)
+            // Imgur says how many photos an album holds: an empty one needs no request.
+            if album.photoCount == 0 {
+                state.open?.phase = .content
+                return []
+            }
+            return [.loadPhotos(albumID: album.id)]
+
+        case let .photosLoaded(albumID, result):
+            guard state.open?.album.id == albumID else { return [] }
+            switch result {
+            case let .success(photos):
+                state.open?.photos = photos
+                state.open?.phase = .content
+                state.open?.selected = 0
+            case let .failure(error):
+                state.open?.phase = .failed(error)
+            }
+            return []
+
+        case let .selectPhoto(index):
+            guard let count = state.open?.photos.count, count > 0 else { return [] }
+            state.open?.selected = min(max(0, index), count - 1)
+            return []
+
+        case .closeAlbum:
+            state.open = nil
+            return []
+
+        case .retry:
+            if let open = state.open {
+                state.open?.phase = .loading
+                return [.loadPhotos(albumID: open.album.id)]
+            }
+            guard let username = state.username else { return [] }
+            if case .failed = state.phase {
+                state.phase = .loading
+                return [.loadAlbums(username: username, page: 1)]
+            }
+            if state.moreFailed != nil, let next = state.nextPage {
+                state.moreFailed = nil
+                state.loadingMore = true
+                return [.loadAlbums(username: username, page: next)]
+            }
+            state.phase = .loading
+            state.albums = []
+            state.selected = 0
+            return [.loadAlbums(username: username, page: 1)]
+        }
+    }
+}
+
+/// Runs the Albums pane's effects against an `AlbumService`.
+public struct AlbumsEffectRunner: Sendable {
+    public let service: any AlbumService
+
+    public init(service: any AlbumService) {
+        self.service = service
+    }
+
+    public func perform(_ effect: AlbumsViewModel.Effect) async -> [AlbumsViewModel.Event] {
+        switch effect {
+        case let .loadAlbums(username, page):
+            do {
+                return [.albumsLoaded(username: username, page: page, .success(try await service.albums(username: username, page: page)))]
+            } catch {
+                return [.albumsLoaded(username: username, page: page, .failure(error))]
+            }
+        case let .loadPhotos(albumID):
+            do {
+                return [.photosLoaded(albumID: albumID, .success(try await service.photos(inAlbum: albumID)))]
+            } catch {
+                return [.photosLoaded(albumID: albumID, .failure(error))]
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+@testable import ImageFeedCore
+import XCTest
+
+final class AlbumsViewModelTests: XCTestCase {
+    typealias VM = AlbumsViewModel
+
+    func albums(_ count: Int, from start: Int = 0) -> [Album] {
+        (start..<(start + count)).map { Album(id: "a\($0)", title: "Album \($0)", photoCount: $0 == 0 ? 0 : 3) }
+    }
+
+    func submitted(_ name: String = "someone") -> AlbumsState {
+        var state = AlbumsState()
+        _ = VM.update(&state, .edit(name))
+        _ = VM.update(&state, .submit)
+        return state
+    }
+
+    func testSubmittingANameLoadsItsAlbums() {
+        var state = AlbumsState()
+        XCTAssertTrue(state.isEditing, "the pane opens on the prompt")
+        XCTAssertEqual(VM.update(&state, .submit), [], "nothing to look up yet")
+        _ = VM.update(&state, .edit("  drbatookhan \n"))
+        XCTAssertEqual(VM.update(&state, .submit), [.loadAlbums(username: "drbatookhan", page: 1)])
+        XCTAssertEqual(state.phase, .loading)
+        XCTAssertFalse(state.isEditing)
+        _ = VM.update(&state, .albumsLoaded(username: "drbatookhan", page: 1,
+                                            .success(Page(items: albums(3), number: 1, perPage: 50, nextPage: nil))))
+        XCTAssertEqual(state.phase, .content)
+        XCTAssertEqual(state.albums.count, 3)
+    }
+
+    func testAnAnswerForAnotherNameIsDropped() {
+        var state = submitted("first")
+        _ = VM.update(&state, .edit("second"))
+        _ = VM.update(&state, .submit)
+        _ = VM.update(&state, .albumsLoaded(username: "first", page: 1, .success(Page(items: albums(2), number: 1, perPage: 50, nextPage: nil))))
+        XCTAssertEqual(state.phase, .loading)
+        XCTAssertTrue(state.albums.isEmpty)
+    }
+
+    func testErrorsAndRetry() {
+        var state = submitted()
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .failure(.notFound)))
+        XCTAssertEqual(state.phase, .failed(.notFound))
+        XCTAssertEqual(VM.update(&state, .retry), [.loadAlbums(username: "someone", page: 1)])
+        XCTAssertEqual(state.phase, .loading)
+    }
+
+    func testNoAlbumsIsContentThatIsEmpty() {
+        var state = submitted()
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: [], number: 1, perPage: 50, nextPage: nil))))
+        XCTAssertEqual(state.phase, .content)
+        XCTAssertTrue(state.albums.isEmpty)
+    }
+
+    func testPagingNearTheEnd() {
+        var state = submitted()
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(50), number: 1, perPage: 50, nextPage: 2))))
+        XCTAssertEqual(VM.update(&state, .showedAlbum(index: 10)), [], "far from the end")
+        XCTAssertEqual(VM.update(&state, .showedAlbum(index: 45)), [.loadAlbums(username: "someone", page: 2)])
+        XCTAssertEqual(VM.update(&state, .showedAlbum(index: 46)), [], "one request at a time")
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 2, .failure(.server(status: 503))))
+        XCTAssertEqual(state.moreFailed, .server(status: 503))
+        XCTAssertEqual(state.phase, .content, "the albums already shown stay")
+        XCTAssertEqual(VM.update(&state, .retry), [.loadAlbums(username: "someone", page: 2)])
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 2, .success(Page(items: albums(5, from: 49), number: 2, perPage: 50, nextPage: nil))))
+        XCTAssertEqual(state.albums.count, 54, "a repeated album is not shown twice")
+        XCTAssertNil(state.nextPage)
+    }
+
+    func testOpeningAnAlbumLoadsItsPhotos() {
+        var state = submitted()
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(3), number: 1, perPage: 50, nextPage: nil))))
+        XCTAssertEqual(VM.update(&state, .openAlbum(index: 2)), [.loadPhotos(albumID: "a2")])
+        XCTAssertEqual(state.open?.phase, .loading)
+        _ = VM.update(&state, .photosLoaded(albumID: "other", .success([Photo(id: "x")])))
+        XCTAssertEqual(state.open?.phase, .loading, "an answer for another album is dropped")
+        _ = VM.update(&state, .photosLoaded(albumID: "a2", .success([Photo(id: "p1"), Photo(id: "p2")])))
+        XCTAssertEqual(state.open?.phase, .content)
+        _ = VM.update(&state, .selectPhoto(index: 9))
+        XCTAssertEqual(state.selectedPhoto?.id, "p2")
+        _ = VM.update(&state, .closeAlbum)
+        XCTAssertNil(state.open)
+        XCTAssertEqual(state.selected, 2, "back on the album that was open")
+    }
+
+    func testAnEmptyAlbumNeedsNoRequestAndAFailedOneRetries() {
+        var state = submitted()
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(2), number: 1, perPage: 50, nextPage: nil))))
+        XCTAssertEqual(VM.update(&state, .openAlbum(index: 0)), [], "Imgur said it has no photos")
+        XCTAssertEqual(state.open?.phase, .content)
+        XCTAssertEqual(state.open?.photos, [])
+        _ = VM.update(&state, .closeAlbum)
+        _ = VM.update(&state, .openAlbum(index: 1))
+        _ = VM.update(&state, .photosLoaded(albumID: "a1", .failure(.noConnection("down"))))
+        XCTAssertEqual(state.open?.phase, .failed(.noConnection("down")))
+        XCTAssertEqual(VM.update(&state, .retry), [.loadPhotos(albumID: "a1")])
+    }
+
+    func testEditingTheNameAgain() {
+        var state = submitted()
+        _ = VM.update(&state, .editUsername)
+        XCTAssertTrue(state.isEditing)
+        XCTAssertEqual(state.field, "someone", "the last name stays in the field")
+        _ = VM.update(&state, .cancelEditing)
+        XCTAssertFalse(state.isEditing)
+        _ = VM.update(&state, .edit("a\nb" + String(repeating: "x", count: 100)))
+        XCTAssertEqual(state.field.count, 64)
+        XCTAssertFalse(state.field.contains("\n"))
+    }
+
+    func testTheEffectRunnerAsksTheService() async {
+        struct Service: AlbumService {
+            func albums(username: String, page: Int) async throws(ServiceError) -> Page<Album> {
+                guard username == "known" else { throw .notFound }
+                return Page(items: [Album(id: "x")], number: page, perPage: 50, nextPage: nil)
+            }
+            func photos(inAlbum albumID: String) async throws(ServiceError) -> [Photo] { [Photo(id: albumID + "-1")] }
+        }
+        let runner = AlbumsEffectRunner(service: Service())
+        let found = await runner.perform(.loadAlbums(username: "known", page: 1))
+        XCTAssertEqual(found, [.albumsLoaded(username: "known", page: 1, .success(Page(items: [Album(id: "x")], number: 1, perPage: 50, nextPage: nil)))])
+        let missing = await runner.perform(.loadAlbums(username: "unknown", page: 1))
+        XCTAssertEqual(missing, [.albumsLoaded(username: "unknown", page: 1, .failure(.notFound))])
+        let photos = await runner.perform(.loadPhotos(albumID: "x"))
+        XCTAssertEqual(photos, [.photosLoaded(albumID: "x", .success([Photo(id: "x-1")]))])
+    }
+}
