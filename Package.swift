@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "ImageFeedCore",
                 "UnsplashAPI",
+                "ImgurAPI",
                 "UnsplashSandbox",
                 "TerminalImage",
                 "TerminalUI",

@@ -1,4 +1,5 @@
 import Foundation
+import ImgurAPI
 import TOMLKit
 import UnsplashAPI
 
@@ -18,6 +19,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var cacheMaximumAgeDays: Double = 7
     /// The image cache's size budget.
     public var imageCacheMegabytes: Int = 200
+    /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
+    public var imgurClientID: String?
+    public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
+    public var imgurImageBase = ImgurConfiguration.defaultImageBase
     public var paths: XDGPaths
     /// Where the settings came from, for messages.
     public var configFile: URL
@@ -42,6 +47,8 @@ public struct AppConfiguration: Sendable, Equatable {
         "downloads_dir": "the folder downloads are saved to",
         "cache_max_age_days": "how many days a saved feed is shown offline (a number)",
         "image_cache_mb": "the image cache's size in megabytes (a whole number)",
+        "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
+        "imgur_api_base": "the Imgur API's base URL",
     ]
 
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -69,10 +76,13 @@ public struct AppConfiguration: Sendable, Equatable {
         if let base = value("IMAGE_FEED_API_BASE") { configuration.apiBase = try url(base, from: "IMAGE_FEED_API_BASE") }
         if let base = value("IMAGE_FEED_OAUTH_BASE") { configuration.oauthBase = try url(base, from: "IMAGE_FEED_OAUTH_BASE") }
         if let token = value("IMAGE_FEED_TOKEN") { configuration.tokenOverride = token }
+        if let clientID = value("IMGUR_CLIENT_ID") { configuration.imgurClientID = clientID }
+        if let base = value("IMGUR_API_BASE") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
         if let folder = value("IMAGE_FEED_DOWNLOADS") { configuration.downloadsDirectory = expand(folder, environment: environment) }
 
         if let base = overrides.apiBase { configuration.apiBase = try url(base, from: "--api-base") }
         try configuration.unsplash.validate()
+        try UnsplashConfiguration.checkTransport(configuration.imgurAPIBase, name: "Imgur API base")
         return configuration
     }
 
@@ -137,6 +147,8 @@ public struct AppConfiguration: Sendable, Equatable {
             case "redirect_uri": redirectURI = string
             case "api_base": apiBase = try Self.url(string, from: place)
             case "oauth_base": oauthBase = try Self.url(string, from: place)
+            case "imgur_client_id": imgurClientID = string
+            case "imgur_api_base": imgurAPIBase = try Self.url(string, from: place)
             case "downloads_dir": downloadsDirectory = Self.expand(string, environment: ProcessInfo.processInfo.environment)
             default: break
             }

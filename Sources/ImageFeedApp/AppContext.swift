@@ -1,5 +1,6 @@
 import Foundation
 import ImageFeedCore
+import ImgurAPI
 import LocalStore
 import UnsplashAPI
 import UnsplashSandbox
@@ -18,9 +19,13 @@ public final class AppContext: Sendable {
     /// cannot be used (the app then runs without them).
     public let store: SQLiteStore?
     public let imageCache: DiskImageCache?
+    /// Imgur's albums, when a client id is configured (or the demo's sandbox serves them).
+    public let albums: (any AlbumService)?
 
     init(configuration: AppConfiguration, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
-         sandbox: RunningSandbox?, http: any HTTPClient, store: SQLiteStore? = nil, imageCache: DiskImageCache? = nil) {
+         sandbox: RunningSandbox?, http: any HTTPClient, store: SQLiteStore? = nil, imageCache: DiskImageCache? = nil,
+         albums: (any AlbumService)? = nil) {
+        self.albums = albums
         self.store = store
         self.imageCache = imageCache
         self.configuration = configuration
@@ -45,6 +50,9 @@ public final class AppContext: Sendable {
             configuration.accessKey = SandboxSettings.demoAccessKey
             configuration.secretKey = SandboxSettings.demoSecretKey
             configuration.tokenOverride = nil
+            configuration.imgurAPIBase = running.baseURL
+            configuration.imgurImageBase = running.baseURL.appendingPathComponent("imgur/i")
+            configuration.imgurClientID = SandboxSettings.demoImgurClientID
             sandbox = running
         }
         let http = URLSessionHTTPClient(followRedirects: false)
@@ -59,8 +67,12 @@ public final class AppContext: Sendable {
             try? DiskImageCache(folder: cacheFolder.appendingPathComponent("images"), store: $0,
                                 budget: configuration.imageCacheMegabytes * 1024 * 1024)
         }
+        let albums = configuration.imgurClientID.flatMap { clientID in
+            clientID.isEmpty ? nil : ImgurRepository(configuration: ImgurConfiguration(
+                apiBase: configuration.imgurAPIBase, imageBase: configuration.imgurImageBase, clientID: clientID), http: http)
+        }
         return AppContext(configuration: configuration, client: client, oauth: oauth, tokenStore: store,
-                          sandbox: sandbox, http: http, store: local, imageCache: images)
+                          sandbox: sandbox, http: http, store: local, imageCache: images, albums: albums)
     }
 
     /// The cache's use cases over the store, with the configured max age.

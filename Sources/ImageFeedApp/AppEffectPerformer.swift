@@ -12,6 +12,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let oauth: OAuthClient?
     let tokenStore: (any TokenStore)?
     let historyStore: (any SearchHistoryStore)?
+    /// The album source (Imgur); nil when none is configured.
+    let albums: (any AlbumService)?
     /// The offline store; nil runs without one.
     let saved: SavedLists?
     let redirectURI: String
@@ -25,8 +27,9 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
                 tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
-                loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6) {
+                loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil) {
         self.historyStore = historyStore
+        self.albums = albums
         self.saved = saved
         self.client = client
         self.downloader = downloader
@@ -46,7 +49,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                   historyStore: FileSearchHistoryStore(file: context.isDemo
                       ? context.configuration.paths.state.appendingPathComponent("demo-search-history.json")
                       : context.configuration.paths.searchHistoryFile),
-                  saved: context.savedLists, redirectURI: context.configuration.redirectURI)
+                  saved: context.savedLists, redirectURI: context.configuration.redirectURI,
+                  albums: context.albums)
     }
 
     deinit {
@@ -99,6 +103,16 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
         case let .viewer(viewerEffect):
             events = await performViewer(viewerEffect) { post(.viewer($0)) }.map(AppViewModel.Event.viewer)
+        case let .albums(albumsEffect):
+            if let albums {
+                events = await AlbumsEffectRunner(service: albums).perform(albumsEffect).map(AppViewModel.Event.albums)
+            } else {
+                let missing = ServiceError.notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
+                switch albumsEffect {
+                case let .loadAlbums(username, page): events = [.albums(.albumsLoaded(username: username, page: page, .failure(missing)))]
+                case let .loadPhotos(albumID): events = [.albums(.photosLoaded(albumID: albumID, .failure(missing)))]
+                }
+            }
         case .loadSearchHistory:
             events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
         case let .search(.saveHistory(queries)):
@@ -161,9 +175,9 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
         case let .share(url):
             return [.shared(opened: await opener.open(url))]
-        case let .download(photo):
+        case let .download(photo, tracked):
             do {
-                let path = try await downloader.download(photo) { post(.downloadProgress($0)) }
+                let path = try await downloader.download(photo, tracked: tracked) { post(.downloadProgress($0)) }
                 return [.downloadFinished(.success(path))]
             } catch {
                 return [.downloadFinished(.failure(error))]

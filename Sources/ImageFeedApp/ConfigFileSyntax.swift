@@ -13,7 +13,8 @@ enum ConfigFileSyntax {
         for (index, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var scanner = LineScanner(Array(line))
             if let problem = scanner.problem() {
-                throw ConfigurationError(message: "\(file.path), line \(index + 1): \(problem)")
+                let key = scanner.key.map { ", key \($0)" } ?? ""
+                throw ConfigurationError(message: "\(file.path), line \(index + 1)\(key): \(problem)")
             }
         }
     }
@@ -21,6 +22,8 @@ enum ConfigFileSyntax {
     struct LineScanner {
         let scalars: [Unicode.Scalar]
         var position = 0
+        /// The setting's name once read (for messages).
+        var key: String?
 
         init(_ scalars: [Unicode.Scalar]) {
             // A Windows line ending.
@@ -41,7 +44,9 @@ enum ConfigFileSyntax {
             if first == "[" {
                 return "sections ([...]) are not used; every setting is a `key = value` line at the top of the file."
             }
-            guard key() else { return "expected a setting's name (letters, digits, - and _) at the start of the line." }
+            let keyStart = position
+            guard readKey() else { return "expected a setting's name (letters, digits, - and _) at the start of the line." }
+            key = String(String.UnicodeScalarView(scalars[keyStart..<position])).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
             skipSpaces()
             guard current == "=" else { return "expected `=` after the setting's name." }
             position += 1
@@ -64,7 +69,7 @@ enum ConfigFileSyntax {
             return nil
         }
 
-        mutating func key() -> Bool {
+        mutating func readKey() -> Bool {
             switch current {
             case "\"":
                 return basicString() == nil

@@ -15,6 +15,7 @@ public enum InteractiveSession {
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)
         state.isDemo = context.isDemo
+        state.albumsEnabled = context.albums != nil
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo())
         crashLaterIfAsked(environment: ProcessInfo.processInfo.environment)

@@ -17,8 +17,17 @@ public struct PhotoDownloader: Sendable {
     }
 
     /// Downloads and returns the path of the saved file; `progress` gets fractions as bytes arrive.
-    public func download(_ photo: Photo, progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> String {
-        let fileURL = try await client.trackDownload(of: photo)
+    /// - Parameter tracked: ask the service for the file's address (Unsplash counts downloads that way);
+    ///   otherwise the photo's full-size file is fetched as it is (an album photo).
+    public func download(_ photo: Photo, tracked: Bool = true,
+                         progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> String {
+        let fileURL: URL
+        if tracked {
+            fileURL = try await client.trackDownload(of: photo)
+        } else {
+            guard let file = photo.urls.full ?? photo.urls.regular else { throw .other("The photo has no file to download.") }
+            fileURL = file
+        }
         guard let scheme = fileURL.scheme?.lowercased(),
               scheme == "https" || (scheme == "http" && UnsplashConfiguration.isLoopback(host: fileURL.host ?? "")) else {
             throw .other("The download address is not https.")

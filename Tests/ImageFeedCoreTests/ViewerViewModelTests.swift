@@ -79,7 +79,7 @@ final class ViewerViewModelTests: XCTestCase {
 
     func test_download_progressThenWhereItWent() {
         var state = viewer()
-        XCTAssertEqual(ViewerViewModel.update(&state, .download), [.download(state.photo)])
+        XCTAssertEqual(ViewerViewModel.update(&state, .download), [.download(state.photo, tracked: true)])
         XCTAssertEqual(ViewerViewModel.update(&state, .download), [], "one download at a time")
         _ = ViewerViewModel.update(&state, .downloadProgress(0.5))
         XCTAssertEqual(state.download, .running(0.5))
@@ -93,7 +93,7 @@ final class ViewerViewModelTests: XCTestCase {
         _ = ViewerViewModel.update(&state, .download)
         _ = ViewerViewModel.update(&state, .downloadFinished(.failure(.server(status: 500))))
         guard case .downloadFailed = state.modal else { return XCTFail("expected the download dialog") }
-        XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [.download(state.photo)])
+        XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [.download(state.photo, tracked: true)])
     }
 
     func test_imageFailure_showsModalWhoseTryAgainReloads() {

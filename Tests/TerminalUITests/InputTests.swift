@@ -80,7 +80,7 @@ final class InputTests: XCTestCase {
         var ui = UIState()
         XCTAssertEqual(screen.handle(.mouse(MouseEvent(x: 20, y: 3, kind: .press)), app: state, ui: &ui, width: 60, height: 16),
                        [.openViewer(photoID: "a")])
-        let searchTab = screen.tabRects(width: 60)[1].1
+        let searchTab = screen.tabRects(state.tabs, width: 60)[1].1
         XCTAssertEqual(screen.handle(.mouse(MouseEvent(x: searchTab.x + 1, y: 0, kind: .press)), app: state, ui: &ui, width: 60, height: 16),
                        [.selectTab(.search)])
         _ = screen.handle(.mouse(MouseEvent(x: 20, y: 3, kind: .wheelDown)), app: state, ui: &ui, width: 60, height: 16)

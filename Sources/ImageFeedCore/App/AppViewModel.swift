@@ -5,12 +5,15 @@ public enum Tab: Int, CaseIterable, Sendable {
     case feed
     case search
     case profile
+    /// Imgur albums: shown when an Imgur client id is configured, or in the demo.
+    case albums
 
     public var title: String {
         switch self {
         case .feed: "Feed"
         case .search: "Search"
         case .profile: "Profile"
+        case .albums: "Albums"
         }
     }
 }
@@ -48,6 +51,14 @@ public struct AppState: Equatable, Sendable {
     public var sessionExpiredNotice = false
     /// Running on the demo sandbox (the login screen offers to play the browser's part).
     public var isDemo = false
+    /// An album source (Imgur) is configured: the Albums tab shows.
+    public var albumsEnabled = false
+    public var albums = AlbumsState()
+
+    /// The tabs shown, in order.
+    public var tabs: [Tab] {
+        Tab.allCases.filter { $0 != .albums || albumsEnabled }
+    }
 
     /// `session` is `.splash` when the app starts by checking its stored token, `.loggedIn` when it
     /// starts with a token known to be good.
@@ -62,6 +73,7 @@ public struct AppState: Equatable, Sendable {
         case .feed: feed
         case .profile: favorites
         case .search: search.results
+        case .albums: nil
         }
     }
 
@@ -86,6 +98,7 @@ public enum AppViewModel {
         case favorites(FeedViewModel.Event)
         case profile(ProfileViewModel.Event)
         case search(SearchViewModel.Event)
+        case albums(AlbumsViewModel.Event)
         case viewer(ViewerViewModel.Event)
         case selectTab(Tab)
         /// `/` from anywhere: the search pane, with the keyboard in its field.
@@ -110,6 +123,7 @@ public enum AppViewModel {
         case favorites(username: String, FeedViewModel.Effect)
         case profile(ProfileViewModel.Effect)
         case search(SearchViewModel.Effect)
+        case albums(AlbumsViewModel.Effect)
         /// Read the search history from disk.
         case loadSearchHistory
         case viewer(ViewerViewModel.Effect)
@@ -200,6 +214,9 @@ public enum AppViewModel {
             }
             return effects
 
+        case let .albums(albumsEvent):
+            return AlbumsViewModel.update(&state.albums, albumsEvent).map(Effect.albums)
+
         case let .search(searchEvent):
             let likedBefore = detailLike(state.search, searchEvent)
             var effects = SearchViewModel.update(&state.search, searchEvent).map(Effect.search)
@@ -238,6 +255,7 @@ public enum AppViewModel {
             return effects.map(Effect.viewer)
 
         case let .selectTab(tab):
+            guard state.tabs.contains(tab) else { return [] }
             state.tab = tab
             state.viewer = nil
             state.helpVisible = false
@@ -245,10 +263,22 @@ public enum AppViewModel {
                 return ProfileViewModel.update(&state.profile, .appear).map(Effect.profile)
             }
         case .nextTab:
-            return route(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + 1) % Tab.allCases.count)!))
+            let tabs = state.tabs
+            let index = tabs.firstIndex(of: state.tab) ?? 0
+            return route(&state, .selectTab(tabs[(index + 1) % tabs.count]))
         case .previousTab:
-            return route(&state, .selectTab(Tab(rawValue: (state.tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!))
+            let tabs = state.tabs
+            let index = tabs.firstIndex(of: state.tab) ?? 0
+            return route(&state, .selectTab(tabs[(index + tabs.count - 1) % tabs.count]))
         case let .openViewer(photoID):
+            if state.tab == .albums {
+                // An album's photo: not an Unsplash photo, so no like and no download tracking.
+                guard let photo = state.albums.open?.photos.first(where: { $0.id == photoID }) else { return [] }
+                var viewer = ViewerState(photo: photo)
+                viewer.isFromAlbum = true
+                state.viewer = viewer
+                return []
+            }
             let detailPhoto = state.tab == .search && state.search.detail?.photo.id == photoID ? state.search.detail?.photo : nil
             guard let photo = detailPhoto ?? state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
             state.viewer = ViewerState(photo: photo)

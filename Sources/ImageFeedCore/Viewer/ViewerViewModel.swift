@@ -34,6 +34,8 @@ public struct ViewerState: Equatable, Sendable {
     public var sessionExpired = false
 
     public static let maximumZoom = 8.0
+    /// An album's photo (Imgur): there is no like, and downloading it is fetching the file.
+    public var isFromAlbum = false
 
     public init(photo: Photo) {
         self.photo = photo
@@ -44,6 +46,8 @@ public enum ViewerViewModel {
     public enum Event: Equatable, Sendable {
         case zoomIn
         case zoomOut
+        /// `z`: between the whole photo and the largest zoom, centred.
+        case toggleZoom
         /// Moves the view by a fraction of what is visible: (1, 0) is one screen to the right.
         case pan(dx: Double, dy: Double)
         case rotate
@@ -65,7 +69,8 @@ public enum ViewerViewModel {
     public enum Effect: Equatable, Sendable {
         case setLike(photoID: String, liked: Bool)
         case share(URL)
-        case download(Photo)
+        /// Save the photo's file; `tracked`: tell Unsplash first, as its guidelines ask (not for album photos).
+        case download(Photo, tracked: Bool)
         case reloadImage
     }
 
@@ -74,6 +79,10 @@ public enum ViewerViewModel {
         case .zoomIn:
             state.zoom = min(ViewerState.maximumZoom, state.zoom * 1.5)
             clampPan(&state)
+        case .toggleZoom:
+            state.zoom = state.zoom > 1 ? 1 : ViewerState.maximumZoom
+            state.panX = 0
+            state.panY = 0
         case .zoomOut:
             state.zoom = max(1, state.zoom / 1.5)
             if state.zoom < 1.01 { state.zoom = 1 }
@@ -93,6 +102,10 @@ public enum ViewerViewModel {
             state.panY = 0
             state.quarterTurns = 0
         case .toggleLike:
+            guard !state.isFromAlbum else {
+                state.notice = "Album photos cannot be liked here."
+                return []
+            }
             guard !state.likeInFlight else { return [] }
             state.likeInFlight = true
             return [.setLike(photoID: state.photo.id, liked: !state.photo.likedByUser)]
@@ -119,7 +132,7 @@ public enum ViewerViewModel {
         case .download:
             if case .running = state.download { return [] }
             state.download = .running(nil)
-            return [.download(state.photo)]
+            return [.download(state.photo, tracked: !state.isFromAlbum)]
         case let .downloadProgress(fraction):
             if case .running = state.download { state.download = .running(fraction) }
         case let .downloadFinished(result):
@@ -145,7 +158,7 @@ public enum ViewerViewModel {
                 return [.reloadImage]
             case .downloadFailed:
                 state.download = .running(nil)
-                return [.download(state.photo)]
+                return [.download(state.photo, tracked: !state.isFromAlbum)]
             case nil:
                 return []
             }

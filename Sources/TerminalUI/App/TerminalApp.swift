@@ -199,6 +199,9 @@ public final class TerminalApp {
         let top: Int
         let wrap: (FeedViewModel.Event) -> AppViewModel.Event
         switch state.tab {
+        case .albums:
+            // The albums' tiles ask for the next page as the selection moves (AlbumsScreen).
+            return
         case .feed:
             list = state.feed
             layout = screen.feedLayout(state, width: backend.width, height: backend.height)

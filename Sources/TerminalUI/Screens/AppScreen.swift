@@ -63,6 +63,8 @@ public struct AppScreen {
                 SearchScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             case .profile:
                 ProfileScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
+            case .albums:
+                AlbumsScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             }
             renderStatusLine(app, into: &buffer)
         }
@@ -81,10 +83,10 @@ public struct AppScreen {
     }
 
     /// The tab bar's tabs, with where each is drawn (for clicks).
-    public func tabRects(width: Int) -> [(Tab, Rect)] {
+    public func tabRects(_ tabs: [Tab], width: Int) -> [(Tab, Rect)] {
         // The name goes first when there is room for it and the tabs.
-        var x = showsBrand(width: width) ? DisplayWidth.of(" ImageFeed ") + 1 : 0
-        return Tab.allCases.map { tab in
+        var x = showsBrand(tabs, width: width) ? DisplayWidth.of(" ImageFeed ") + 1 : 0
+        return tabs.map { tab in
             let label = " \(tab.rawValue + 1) \(tab.title) "
             let rect = Rect(x: x, y: 0, width: DisplayWidth.of(label), height: 1)
             x += rect.width + 1
@@ -92,17 +94,17 @@ public struct AppScreen {
         }
     }
 
-    private func showsBrand(width: Int) -> Bool {
-        let tabs = Tab.allCases.reduce(0) { $0 + DisplayWidth.of(" \($1.rawValue + 1) \($1.title) ") + 1 }
-        return DisplayWidth.of(" ImageFeed ") + 1 + tabs <= width
+    private func showsBrand(_ tabs: [Tab], width: Int) -> Bool {
+        let tabsWidth = tabs.reduce(0) { $0 + DisplayWidth.of(" \($1.rawValue + 1) \($1.title) ") + 1 }
+        return DisplayWidth.of(" ImageFeed ") + 1 + tabsWidth <= width
     }
 
     private func renderTabBar(_ app: AppState, into buffer: inout CellBuffer) {
         buffer.fill(Rect(x: 0, y: 0, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
         var brand = theme.bar
         brand.bold = true
-        if showsBrand(width: buffer.width) { buffer.write(" ImageFeed ", x: 0, y: 0, style: brand) }
-        for (tab, rect) in tabRects(width: buffer.width) {
+        if showsBrand(app.tabs, width: buffer.width) { buffer.write(" ImageFeed ", x: 0, y: 0, style: brand) }
+        for (tab, rect) in tabRects(app.tabs, width: buffer.width) {
             buffer.write(" \(tab.rawValue + 1) \(tab.title) ", x: rect.x, y: 0, style: tab == app.tab ? theme.activeTab : theme.bar)
         }
     }
@@ -139,6 +141,9 @@ public struct AppScreen {
         case (.loggedIn, .search) where app.search.editing: hints = " Enter search  Up/Down earlier queries  Esc done"
         case (.loggedIn, .search) where app.search.detail != nil: hints = " l like  s copy link / open  d download  Enter full screen  Esc back"
         case (.loggedIn, .search): hints = " / search  ↑↓←→ move  Enter details  l like  s sort  v layout  Tab panes  ? help"
+        case (.loggedIn, .albums) where app.albums.isEditing: hints = " Enter show albums  Esc done"
+        case (.loggedIn, .albums) where app.albums.open != nil: hints = " ↑↓←→ move  Enter full screen  Esc back  u user  r retry  ? help"
+        case (.loggedIn, .albums): hints = " ↑↓←→ move  Enter open  u user  r retry  Tab panes  ? help  q quit"
         case (.loggedIn, _): hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"
         }
         let hintText = theme.unicode ? hints : hints.replacingOccurrences(of: "↑↓", with: "j/k")
@@ -156,13 +161,13 @@ public struct AppScreen {
         ("Enter, click", "open the photo full screen"),
         ("l  Space", "like / unlike"),
         ("r", "reload, or retry what failed (viewer: rotate)"),
-        ("Tab  Shift-Tab  1 2 3", "switch panes"),
-        ("+ -", "viewer: zoom in / out"),
+        ("Tab  Shift-Tab  1 2 3 4", "switch panes (4: Imgur albums, when set up)"),
+        ("+ -  z", "viewer: zoom in / out; z: whole photo or largest zoom"),
         ("← → h l, ↑ ↓ j k", "viewer: pan when zoomed (l likes when not)"),
         ("0", "viewer: reset zoom, pan and rotation"),
         ("s  d", "viewer: copy the link (and open it); download"),
         ("/  s  v", "search; sort by relevance or date; 1 or 2 columns"),
-        ("o", "profile: log out (asks first)"),
+        ("o  u", "profile: log out (asks first); albums: type a username"),
         ("c o p", "login: copy the link, open it, paste a code"),
         ("Esc  q", "back; q on a pane quits"),
         ("?  Ctrl-L", "this help; paint the whole screen again"),
@@ -219,12 +224,16 @@ public struct AppScreen {
         if app.tab == .search, app.search.editing, app.viewer == nil {
             return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
         }
+        // The same for the Albums pane's username field.
+        if app.tab == .albums, app.albums.isEditing, app.viewer == nil, case .key = input {
+            return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
+        }
         if case .key(.character("?")) = input { return [.toggleHelp] }
         if let viewer = app.viewer {
             return ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
         }
         if case let .mouse(mouse) = input, mouse.y == 0, mouse.kind == .press {
-            if let tab = tabRects(width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 {
+            if let tab = tabRects(app.tabs, width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 {
                 return [.selectTab(tab)]
             }
             return []
@@ -237,6 +246,7 @@ public struct AppScreen {
             case .character("1"): return [.selectTab(.feed)]
             case .character("2"): return [.selectTab(.search)]
             case .character("3"): return [.selectTab(.profile)]
+            case .character("4") where app.albumsEnabled: return [.selectTab(.albums)]
             case .character("q") where !(app.tab == .search && app.search.detail != nil): return [.quit]
             case .character("/"): return [.focusSearch]
             default: break
@@ -251,6 +261,8 @@ public struct AppScreen {
             return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
         case .search:
             return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
+        case .albums:
+            return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
         }
     }
 }

@@ -16,6 +16,9 @@ public struct UIState: Equatable, Sendable {
     /// The profile pane: its header and the favorites under it scroll as one list.
     public var favoritesList = ListPosition()
     public var searchList = ListPosition()
+    /// The Albums pane: the album tiles, and the open album's photos.
+    public var albumsList = ListPosition()
+    public var albumPhotosList = ListPosition()
     public var modalFocus = 0
     /// Advances while something animates (spinners).
     public var tick = 0

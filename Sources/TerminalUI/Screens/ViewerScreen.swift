@@ -52,15 +52,23 @@ public struct ViewerScreen {
         let y = height - 1
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
-        var heartStyle = viewer.photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
-        heartStyle.background = theme.bar.background
-        let heart = viewer.likeInFlight ? theme.spinner(tick) : (viewer.photo.likedByUser ? theme.heartFull : theme.heartEmpty)
-        x += buffer.write(heart, x: x, y: y, style: heartStyle)
-        x += buffer.write(" \(viewer.photo.likes)  ", x: x, y: y, style: theme.bar)
-        // Attribution as Unsplash's guidelines ask, then the keys if there is room for them.
-        let name = viewer.photo.user.map { UntrustedText.sanitize($0.displayName) } ?? "an unknown photographer"
-        let attribution = "Photo by \(name) on Unsplash"
-        let hints = "+- zoom  r rotate  0 reset  f like  s share  d download  Esc back "
+        let attribution: String
+        let hints: String
+        if viewer.isFromAlbum {
+            // An album photo (Imgur): no heart; its title, if it has one.
+            attribution = viewer.photo.altDescription.map { UntrustedText.sanitize($0) } ?? "Album photo"
+            hints = "+- z zoom  r rotate  0 reset  s share  d download  Esc back "
+        } else {
+            var heartStyle = viewer.photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
+            heartStyle.background = theme.bar.background
+            let heart = viewer.likeInFlight ? theme.spinner(tick) : (viewer.photo.likedByUser ? theme.heartFull : theme.heartEmpty)
+            x += buffer.write(heart, x: x, y: y, style: heartStyle)
+            x += buffer.write(" \(viewer.photo.likes)  ", x: x, y: y, style: theme.bar)
+            // Attribution as Unsplash's guidelines ask, then the keys if there is room for them.
+            let name = viewer.photo.user.map { UntrustedText.sanitize($0.displayName) } ?? "an unknown photographer"
+            attribution = "Photo by \(name) on Unsplash"
+            hints = "+- z zoom  r rotate  0 reset  f like  s share  d download  Esc back "
+        }
         let hintsWidth = DisplayWidth.of(hints)
         let showHints = x + DisplayWidth.of(attribution) + 2 + hintsWidth <= width
         buffer.write(attribution, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),
@@ -107,6 +115,7 @@ public struct ViewerScreen {
             case .escape, .character("q"), .backspace: return [.closeViewer]
             case .character("+"), .character("="): events = [.zoomIn]
             case .character("-"), .character("_"): events = [.zoomOut]
+            case .character("z"): events = [.toggleZoom]
             case .left, .character("h"): events = [.pan(dx: -0.25, dy: 0)]
             case .right: events = [.pan(dx: 0.25, dy: 0)]
             case .character("l"): events = zoomed ? [.pan(dx: 0.25, dy: 0)] : [.toggleLike]

@@ -1,0 +1,290 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The Albums pane (Imgur): a username field, the user's albums as tiles with their covers (a gray box
+/// when an album has none), and an album's photos as tiles; Enter on a photo opens the viewer.
+public struct AlbumsScreen {
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    /// Below the field line and the summary line.
+    public func listArea(_ area: Rect) -> Rect {
+        Rect(x: area.x, y: area.y + 2, width: area.width, height: max(1, area.height - 2))
+    }
+
+    /// Albums shown as tiles: the same geometry as photo tiles, the cover's size standing for the photo's.
+    static func coverStandIns(_ albums: [Album]) -> [Photo] {
+        albums.map { album in
+            Photo(id: album.id, width: album.coverWidth > 0 ? album.coverWidth : 3, height: album.coverHeight > 0 ? album.coverHeight : 2,
+                  urls: PhotoURLs(small: album.coverURL))
+        }
+    }
+
+    public func albumsLayout(_ state: AlbumsState, area: Rect) -> ResultsLayout {
+        let list = listArea(area)
+        return ResultsLayout(photos: Self.coverStandIns(state.albums), width: list.width, viewportHeight: list.height, layout: .grid)
+    }
+
+    public func photosLayout(_ open: AlbumsState.OpenAlbum, area: Rect) -> ResultsLayout {
+        let list = listArea(area)
+        return ResultsLayout(photos: open.photos, width: list.width, viewportHeight: list.height, layout: .grid)
+    }
+
+    // MARK: Rendering
+
+    public func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let state = app.albums
+        renderHeader(state, area: area, into: &buffer)
+        let list = listArea(area)
+        let parts = PhotoParts(theme: theme)
+        guard let username = state.username else {
+            var lines: [(String, CellStyle)] = [("Imgur albums", theme.title),
+                                                ("Type a username and press Enter to see their albums.", theme.muted)]
+            if app.isDemo { lines.append(("In the demo, try labs, nasa, stefan or textures.", theme.muted)) }
+            parts.centred(lines, in: list, into: &buffer)
+            return
+        }
+        if let open = state.open {
+            renderAlbum(open, ui: ui, area: area, pictures: pictures, into: &buffer)
+            return
+        }
+        switch state.phase {
+        case .loading:
+            parts.centred([("\(theme.spinner(ui.tick)) Loading the albums of \(UntrustedText.sanitize(username))\(theme.dots)", theme.accent)],
+                          in: list, into: &buffer)
+            return
+        case let .failed(error):
+            let headline = error == .notFound ? "No Imgur user \(UntrustedText.sanitize(username))." : "Couldn't load the albums"
+            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press u to change it)." : error.message, .plain),
+                           ("Press r to try again.", theme.muted)], in: list, into: &buffer)
+            return
+        case .content:
+            break
+        }
+        if state.albums.isEmpty {
+            parts.centred([("\(UntrustedText.sanitize(username)) has no albums.", theme.title),
+                           ("Press u to look up someone else.", theme.muted)], in: list, into: &buffer)
+            return
+        }
+        let layout = albumsLayout(state, area: area)
+        let standIns = Self.coverStandIns(state.albums)
+        let top = ui.albumsList.top
+        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + ResultsLayout.textRows > top {
+            let album = state.albums[index]
+            let offset = list.y - top
+            let boxTop = tile.top + offset
+            let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
+                                   width: tile.pictureColumns, height: tile.pictureRows)
+            if album.coverURL == nil {
+                grayBox(pictureRect, clip: list, into: &buffer)
+            } else {
+                let slot = pictures.picture(for: standIns[index], url: album.coverURL, columns: tile.pictureColumns, rows: tile.pictureRows)
+                parts.drawPicture(slot, in: pictureRect, clip: list, tick: ui.tick, into: &buffer)
+            }
+            let textY = boxTop + tile.boxRows
+            if textY >= list.y, textY < list.maxY {
+                buffer.write(UntrustedText.sanitize(album.displayTitle), x: tile.x, y: textY, style: theme.title,
+                             maxWidth: tile.width, ellipsis: theme.ellipsis)
+            }
+            if textY + 1 >= list.y, textY + 1 < list.maxY {
+                var details: [String] = []
+                if let count = album.photoCount { details.append("\(count) photo\(count == 1 ? "" : "s")") }
+                if let date = album.createdAt { details.append(FeedScreen.dateAndTime(date)) }
+                buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
+                             maxWidth: tile.width, ellipsis: theme.ellipsis)
+            }
+            if index == ui.albumsList.selected { selectionBar(tile, boxTop: boxTop, clip: list, into: &buffer) }
+        }
+        let footerLine = layout.totalHeight - ResultsLayout.footerRows
+        if footerLine >= top, footerLine < top + list.height {
+            let y = list.y + footerLine - top
+            if state.loadingMore {
+                buffer.write("\(theme.spinner(ui.tick)) Loading more albums\(theme.dots)", x: 2, y: y, style: theme.accent)
+            } else if let error = state.moreFailed {
+                buffer.write("Couldn't load more: \(error.message) Press r to retry.", x: 2, y: y, style: theme.error,
+                             maxWidth: list.width - 4, ellipsis: theme.ellipsis)
+            } else if state.nextPage == nil {
+                buffer.write("That's all the albums.", x: 2, y: y, style: theme.muted)
+            }
+        }
+    }
+
+    private func renderHeader(_ state: AlbumsState, area: Rect, into buffer: inout CellBuffer) {
+        let y = area.y
+        let label = "Imgur user "
+        buffer.write(label, x: area.x + 1, y: y, style: theme.title)
+        let fieldX = area.x + 1 + DisplayWidth.of(label)
+        let fieldWidth = max(8, min(40, area.width - fieldX - 2))
+        var fieldStyle = theme.modal
+        fieldStyle.underline = !theme.hasColor
+        buffer.fill(Rect(x: fieldX, y: y, width: fieldWidth, height: 1), with: Cell(" ", style: fieldStyle))
+        if state.field.isEmpty, !state.isEditing {
+            var hint = fieldStyle
+            hint.dim = true
+            buffer.write("press u to type a name", x: fieldX + 1, y: y, style: hint, maxWidth: fieldWidth - 1)
+        } else {
+            var shown = UntrustedText.sanitize(state.field) + (state.isEditing ? (theme.unicode ? "▏" : "_") : "")
+            while DisplayWidth.of(shown) > fieldWidth - 2, !shown.isEmpty { shown.removeFirst() }
+            buffer.write(shown, x: fieldX + 1, y: y, style: fieldStyle, maxWidth: fieldWidth - 1)
+        }
+        var summary: String?
+        if let open = state.open {
+            var text = UntrustedText.sanitize(open.album.displayTitle)
+            if open.phase == .content { text += "  \(open.photos.count) photo\(open.photos.count == 1 ? "" : "s")" }
+            summary = text
+        } else if let username = state.username, state.phase == .content {
+            summary = "Albums of \(UntrustedText.sanitize(username))" + (state.albums.isEmpty ? "" : " (\(state.albums.count)\(state.nextPage == nil ? "" : "+"))")
+        }
+        if let summary {
+            buffer.write(summary, x: area.x + 2, y: y + 1, style: theme.muted, maxWidth: area.width - 3, ellipsis: theme.ellipsis)
+        }
+    }
+
+    private func renderAlbum(_ open: AlbumsState.OpenAlbum, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let list = listArea(area)
+        let parts = PhotoParts(theme: theme)
+        switch open.phase {
+        case .loading:
+            parts.centred([("\(theme.spinner(ui.tick)) Loading the album\(theme.dots)", theme.accent)], in: list, into: &buffer)
+            return
+        case let .failed(error):
+            parts.centred([("Couldn't load the album", theme.error), (error.message, .plain),
+                           ("Press r to try again, Esc to go back.", theme.muted)], in: list, into: &buffer)
+            return
+        case .content:
+            break
+        }
+        if open.photos.isEmpty {
+            parts.centred([("This album has no photos.", theme.title), ("Press Esc to go back.", theme.muted)], in: list, into: &buffer)
+            return
+        }
+        let layout = photosLayout(open, area: area)
+        let top = ui.albumPhotosList.top
+        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + ResultsLayout.textRows > top {
+            let photo = open.photos[index]
+            let boxTop = tile.top + list.y - top
+            let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
+                                   width: tile.pictureColumns, height: tile.pictureRows)
+            let slot = pictures.picture(for: photo, url: photo.urls.small ?? photo.urls.regular,
+                                        columns: tile.pictureColumns, rows: tile.pictureRows)
+            parts.drawPicture(slot, in: pictureRect, clip: list, tick: ui.tick, into: &buffer)
+            let textY = boxTop + tile.boxRows
+            if textY >= list.y, textY < list.maxY, let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty {
+                buffer.write(caption, x: tile.x, y: textY, style: .plain, maxWidth: tile.width, ellipsis: theme.ellipsis)
+            }
+            if textY + 1 >= list.y, textY + 1 < list.maxY {
+                var details: [String] = []
+                if photo.width > 0, photo.height > 0 { details.append("\(photo.width)x\(photo.height)") }
+                if let date = photo.createdAt { details.append(FeedScreen.dateAndTime(date)) }
+                buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
+                             maxWidth: tile.width, ellipsis: theme.ellipsis)
+            }
+            if index == ui.albumPhotosList.selected { selectionBar(tile, boxTop: boxTop, clip: list, into: &buffer) }
+        }
+    }
+
+    /// An album without a cover.
+    private func grayBox(_ rect: Rect, clip: Rect, into buffer: inout CellBuffer) {
+        let top = max(clip.y, rect.y)
+        let bottom = min(clip.maxY, rect.maxY)
+        guard top < bottom else { return }
+        for y in top..<bottom {
+            buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), with: Cell(" ", style: theme.placeholder))
+        }
+        let middle = rect.y + rect.height / 2
+        if middle >= top, middle < bottom {
+            buffer.writeCentered("No cover", in: rect, y: middle, style: theme.placeholder)
+        }
+    }
+
+    private func selectionBar(_ tile: ResultsLayout.Tile, boxTop: Int, clip: Rect, into buffer: inout CellBuffer) {
+        let top = max(clip.y, boxTop)
+        let bottom = min(clip.maxY, boxTop + tile.boxRows + 2)
+        guard top < bottom else { return }
+        for y in top..<bottom {
+            buffer[max(0, tile.x - 2), y] = Cell(theme.selectionBar, style: theme.accent)
+        }
+    }
+
+    // MARK: Input
+
+    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        let state = app.albums
+        if state.isEditing {
+            guard case let .key(key) = input else { return [] }
+            switch key {
+            case let .character(character): return [.albums(.edit(state.field + String(character)))]
+            case .backspace: return [.albums(.edit(String(state.field.dropLast())))]
+            case .enter:
+                ui.albumsList = ListPosition()
+                return [.albums(.submit)]
+            case .escape: return [.albums(.cancelEditing)]
+            default: return []
+            }
+        }
+        guard case let .key(key) = input else { return [] }
+        if key == .character("u") { return [.albums(.editUsername)] }
+        if let open = state.open {
+            let layout = photosLayout(open, area: area)
+            var position = ui.albumPhotosList
+            defer { ui.albumPhotosList = position }
+            switch key {
+            case .escape, .backspace:
+                position = ListPosition()
+                return [.albums(.closeAlbum)]
+            case .character("r"):
+                if case .failed = open.phase { return [.albums(.retry)] }
+                return []
+            case .enter:
+                guard let photo = open.photos[safe: position.selected] else { return [] }
+                return [.openViewer(photoID: photo.id)]
+            default:
+                if move(key, count: open.photos.count, layout: layout, list: listArea(area), position: &position) {
+                    return [.albums(.selectPhoto(index: position.selected))]
+                }
+                return []
+            }
+        }
+        let layout = albumsLayout(state, area: area)
+        var position = ui.albumsList
+        defer { ui.albumsList = position }
+        switch key {
+        case .character("r"):
+            return [.albums(.retry)]
+        case .enter:
+            guard state.albums.indices.contains(position.selected) else { return [] }
+            ui.albumPhotosList = ListPosition()
+            return [.albums(.openAlbum(index: position.selected))]
+        default:
+            guard move(key, count: state.albums.count, layout: layout, list: listArea(area), position: &position) else { return [] }
+            // Tiles a screen below the selection are about to show: the next page is asked for in time.
+            return [.albums(.selectAlbum(index: position.selected)),
+                    .albums(.showedAlbum(index: min(state.albums.count - 1, position.selected + layout.columns * 2)))]
+        }
+    }
+
+    /// Moves the selection for a key; false when the key is not a movement.
+    private func move(_ key: Key, count: Int, layout: ResultsLayout, list: Rect, position: inout ListPosition) -> Bool {
+        guard count > 0 else { return false }
+        func select(_ index: Int) {
+            position.selected = max(0, min(count - 1, index))
+            position.top = layout.scroll(toShow: position.selected, from: position.top)
+        }
+        switch key {
+        case .down, .character("j"): select(position.selected + layout.columns)
+        case .up, .character("k"): select(position.selected - layout.columns)
+        case .right, .character("l"): select(position.selected + 1)
+        case .left, .character("h"): select(position.selected - 1)
+        case .pageDown: select(position.selected + layout.columns * 2)
+        case .pageUp: select(position.selected - layout.columns * 2)
+        case .home, .character("g"): select(0)
+        case .end, .character("G"): select(count - 1)
+        default: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+@testable import ImageFeedCore
+import XCTest
+
+/// The Albums tab in the app: shown only with a source, in the tab cycle, and its photos in the viewer.
+final class AppAlbumsTests: XCTestCase {
+    func testTheTabCycleIncludesAlbumsOnlyWhenEnabled() {
+        var state = AppState()
+        XCTAssertEqual(state.tabs, [.feed, .search, .profile])
+        _ = AppViewModel.update(&state, .selectTab(.profile))
+        _ = AppViewModel.update(&state, .nextTab)
+        XCTAssertEqual(state.tab, .feed)
+        state.albumsEnabled = true
+        _ = AppViewModel.update(&state, .selectTab(.profile))
+        _ = AppViewModel.update(&state, .nextTab)
+        XCTAssertEqual(state.tab, .albums)
+        _ = AppViewModel.update(&state, .nextTab)
+        XCTAssertEqual(state.tab, .feed)
+        _ = AppViewModel.update(&state, .previousTab)
+        XCTAssertEqual(state.tab, .albums)
+    }
+
+    func testAnAlbumPhotoOpensInTheViewerWithoutLikes() {
+        var state = AppState()
+        state.albumsEnabled = true
+        _ = AppViewModel.update(&state, .selectTab(.albums))
+        _ = AppViewModel.update(&state, .albums(.edit("u")))
+        XCTAssertEqual(AppViewModel.update(&state, .albums(.submit)), [.albums(.loadAlbums(username: "u", page: 1))])
+        _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: "u", page: 1,
+                                                               .success(Page(items: [Album(id: "a", photoCount: 1)], number: 1, perPage: 50, nextPage: nil)))))
+        XCTAssertEqual(AppViewModel.update(&state, .albums(.openAlbum(index: 0))), [.albums(.loadPhotos(albumID: "a"))])
+        let photo = Photo(id: "p", urls: PhotoURLs(full: URL(string: "https://i.test/p.jpg")))
+        _ = AppViewModel.update(&state, .albums(.photosLoaded(albumID: "a", .success([photo]))))
+        _ = AppViewModel.update(&state, .openViewer(photoID: "p"))
+        XCTAssertEqual(state.viewer?.photo.id, "p")
+        XCTAssertEqual(state.viewer?.isFromAlbum, true)
+        XCTAssertEqual(AppViewModel.update(&state, .viewer(.toggleLike)), [], "no like for an album photo")
+        XCTAssertEqual(state.viewer?.notice, "Album photos cannot be liked here.")
+        XCTAssertEqual(AppViewModel.update(&state, .viewer(.download)), [.viewer(.download(photo, tracked: false))])
+    }
+
+    func testZToggleBetweenTheWholePhotoAndTheLargestZoom() {
+        var viewer = ViewerState(photo: Photo(id: "p"))
+        _ = ViewerViewModel.update(&viewer, .toggleZoom)
+        XCTAssertEqual(viewer.zoom, ViewerState.maximumZoom)
+        _ = ViewerViewModel.update(&viewer, .pan(dx: 1, dy: 1))
+        _ = ViewerViewModel.update(&viewer, .toggleZoom)
+        XCTAssertEqual(viewer.zoom, 1)
+        XCTAssertEqual(viewer.panX, 0)
+        XCTAssertEqual(viewer.panY, 0)
+    }
+}

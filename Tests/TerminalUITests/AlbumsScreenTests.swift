@@ -1,0 +1,89 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+import TerminalUI
+import XCTest
+
+/// The Albums pane, rendered into a cell buffer, and its keys.
+final class AlbumsScreenTests: XCTestCase {
+    func albumsState(_ albums: [Album]? = nil, name: String = "labs") -> AppState {
+        var state = AppState()
+        state.albumsEnabled = true
+        _ = AppViewModel.update(&state, .selectTab(.albums))
+        guard let albums else { return state }
+        _ = AppViewModel.update(&state, .albums(.edit(name)))
+        _ = AppViewModel.update(&state, .albums(.submit))
+        _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: name, page: 1,
+                                                               .success(Page(items: albums, number: 1, perPage: 50, nextPage: nil)))))
+        return state
+    }
+
+    let covered = Album(id: "a1", title: "Rockets", createdAt: Date(timeIntervalSince1970: 1_763_726_400),
+                        coverURL: URL(string: "https://i.test/c1l.jpg"), coverWidth: 640, coverHeight: 480, photoCount: 4)
+    let bare = Album(id: "a2", title: nil, photoCount: 0)
+
+    func test_theTabShowsOnlyWhenEnabled_andOpensOnThePrompt() {
+        var state = AppState()
+        XCTAssertFalse(render(state, width: 80, height: 24).joined().contains("4 Albums"))
+        _ = AppViewModel.update(&state, .selectTab(.albums))
+        XCTAssertEqual(state.tab, .feed, "no Albums tab without a source")
+        state = albumsState()
+        let text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("4 Albums"), text)
+        XCTAssertTrue(text.contains("Imgur user"), text)
+        XCTAssertTrue(text.contains("Type a username and press Enter"), text)
+    }
+
+    func test_tiles_withACoverAndAGrayBoxWithout() {
+        let text = render(albumsState([covered, bare]), width: 80, height: 30).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Albums of labs (2)"), text)
+        XCTAssertTrue(text.contains("Rockets"), text)
+        XCTAssertTrue(text.contains("4 photos"), text)
+        XCTAssertTrue(text.contains("Untitled album"), text)
+        XCTAssertTrue(text.contains("No cover"), "an album without a cover is a gray box\n\(text)")
+    }
+
+    func test_threeStatesAndEmpty() {
+        var state = albumsState()
+        _ = AppViewModel.update(&state, .albums(.edit("labs")))
+        _ = AppViewModel.update(&state, .albums(.submit))
+        XCTAssertTrue(render(state, width: 80, height: 24).joined().contains("Loading the albums of labs"))
+        _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: "labs", page: 1, .failure(.notFound))))
+        XCTAssertTrue(render(state, width: 80, height: 24).joined().contains("No Imgur user labs."))
+        _ = AppViewModel.update(&state, .albums(.retry))
+        _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: "labs", page: 1, .success(Page(items: [], number: 1, perPage: 50, nextPage: nil)))))
+        XCTAssertTrue(render(state, width: 80, height: 24).joined().contains("labs has no albums."))
+    }
+
+    func test_keys_typeOpenAnAlbumAndAPhoto_andBack() {
+        let screen = AppScreen(theme: asciiTheme)
+        var state = albumsState()
+        var ui = UIState()
+        func press(_ key: Key) -> [AppViewModel.Event] {
+            screen.handle(.key(key), app: state, ui: &ui, width: 80, height: 30)
+        }
+        XCTAssertEqual(press(.character("4")), [.albums(.edit("4"))], "while typing, digits are text")
+        for character in "labs" { _ = AppViewModel.update(&state, press(.character(character))[0]) }
+        XCTAssertEqual(state.albums.field, "labs")
+        XCTAssertEqual(press(.enter), [.albums(.submit)])
+        _ = AppViewModel.update(&state, .albums(.submit))
+        _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: "labs", page: 1,
+                                                               .success(Page(items: [covered, bare], number: 1, perPage: 50, nextPage: nil)))))
+        XCTAssertEqual(press(.enter), [.albums(.openAlbum(index: 0))])
+        _ = AppViewModel.update(&state, .albums(.openAlbum(index: 0)))
+        _ = AppViewModel.update(&state, .albums(.photosLoaded(albumID: "a1", .success([photo("p1"), photo("p2")]))))
+        let text = render(state, ui: ui, width: 80, height: 30).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Rockets  2 photos"), text)
+        XCTAssertEqual(press(.right), [.albums(.selectPhoto(index: 1))])
+        XCTAssertEqual(press(.enter), [.openViewer(photoID: "p2")])
+        _ = AppViewModel.update(&state, .openViewer(photoID: "p2"))
+        XCTAssertEqual(state.viewer?.isFromAlbum, true)
+        let viewerText = render(state, ui: ui, width: 100, height: 30).joined(separator: "\n")
+        XCTAssertTrue(viewerText.contains("z zoom"), viewerText)
+        XCTAssertFalse(viewerText.contains("on Unsplash"), "an album photo is not attributed to Unsplash\n\(viewerText)")
+        XCTAssertEqual(screen.handle(.key(.character("z")), app: state, ui: &ui, width: 80, height: 30), [.viewer(.toggleZoom)])
+        _ = AppViewModel.update(&state, .closeViewer)
+        XCTAssertEqual(press(.escape), [.albums(.closeAlbum)])
+        XCTAssertEqual(press(.character("u")), [.albums(.editUsername)])
+    }
+}
