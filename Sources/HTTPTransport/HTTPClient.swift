@@ -1,4 +1,5 @@
 import Foundation
+import ImageFeedCore
 
 public struct HTTPRequest: Sendable, Equatable {
     public enum Method: String, Sendable {
@@ -42,4 +43,20 @@ public struct HTTPResponse: Sendable, Equatable {
 /// and return every HTTP answer, whatever its status.
 public protocol HTTPClient: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+extension HTTPClient {
+    /// `send`, with whatever the transport threw as a `ServiceError`: its own, a cancelled request, or
+    /// anything else as no connection. The API clients call this.
+    public func sendForService(_ request: HTTPRequest) async throws(ServiceError) -> HTTPResponse {
+        do {
+            return try await send(request)
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw .other("The request was cancelled.")
+        } catch {
+            throw .noConnection(String(describing: error))
+        }
+    }
 }

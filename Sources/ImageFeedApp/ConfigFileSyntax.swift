@@ -62,7 +62,7 @@ enum ConfigFileSyntax {
 
         mutating func comment() -> String? {
             // TOML allows no control characters in comments but tab.
-            for scalar in scalars[position...] where scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F {
+            for scalar in scalars[position...] where Self.isControl(scalar) {
                 return "a control character in a comment."
             }
             position = scalars.count
@@ -80,6 +80,11 @@ enum ConfigFileSyntax {
                 while let scalar = current, Self.isBareKey(scalar) { position += 1 }
                 return position > start
             }
+        }
+
+        /// TOML allows no control characters in strings and comments but tab.
+        static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
         }
 
         static func isBareKey(_ scalar: Unicode.Scalar) -> Bool {
@@ -156,9 +161,7 @@ enum ConfigFileSyntax {
                         return "an unknown escape \\\(escaped) in a string."
                     }
                 default:
-                    if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F {
-                        return "a control character in a string."
-                    }
+                    if Self.isControl(scalar) { return "a control character in a string." }
                 }
             }
             return "a string is not closed."
@@ -169,7 +172,7 @@ enum ConfigFileSyntax {
             while let scalar = current {
                 position += 1
                 if scalar == "'" { return nil }
-                if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F { return "a control character in a string." }
+                if Self.isControl(scalar) { return "a control character in a string." }
             }
             return "a string is not closed."
         }

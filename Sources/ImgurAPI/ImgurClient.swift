@@ -37,16 +37,7 @@ public struct ImgurClient: Sendable {
             "Accept": "application/json",
             "User-Agent": configuration.userAgent,
         ])
-        let response: HTTPResponse
-        do {
-            response = try await http.send(request)
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw .other("The request was cancelled.")
-        } catch {
-            throw .noConnection(String(describing: error))
-        }
+        let response = try await http.sendForService(request)
         guard (200..<300).contains(response.status) else { throw Self.error(for: response) }
         return response.body
     }

@@ -45,19 +45,15 @@ struct AlbumDTO: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
-        id = try container.decode(String.self, forKey: .id)
-        guard !id.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty id")
-        }
-        func optional<T: Decodable>(_ key: Keys, _: T.Type) -> T? { (try? container.decodeIfPresent(T.self, forKey: key)) ?? nil }
-        title = optional(.title, String.self)
-        description = optional(.description, String.self)
-        datetime = optional(.datetime, Int.self)
-        cover = optional(.cover, String.self)
-        coverWidth = optional(.coverWidth, Int.self)
-        coverHeight = optional(.coverHeight, Int.self)
-        imagesCount = optional(.imagesCount, Int.self)
-        link = optional(.link, String.self)
+        id = try container.identity(.id)
+        title = container.lenient(.title)
+        description = container.lenient(.description)
+        datetime = container.lenient(.datetime)
+        cover = container.lenient(.cover)
+        coverWidth = container.lenient(.coverWidth)
+        coverHeight = container.lenient(.coverHeight)
+        imagesCount = container.lenient(.imagesCount)
+        link = container.lenient(.link)
     }
 }
 
@@ -79,19 +75,31 @@ struct ImageDTO: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
-        id = try container.decode(String.self, forKey: .id)
-        guard !id.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty id")
+        id = try container.identity(.id)
+        title = container.lenient(.title)
+        description = container.lenient(.description)
+        datetime = container.lenient(.datetime)
+        type = container.lenient(.type)
+        animated = container.lenient(.animated)
+        width = container.lenient(.width)
+        height = container.lenient(.height)
+        link = container.lenient(.link)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value, or nil when it is missing, null or of the wrong type.
+    func lenient<T: Decodable>(_ key: Key) -> T? {
+        (try? decodeIfPresent(T.self, forKey: key)) ?? nil
+    }
+
+    /// A required, non-empty identity: without it the whole item is unreadable.
+    func identity(_ key: Key) throws -> String {
+        let value = try decode(String.self, forKey: key)
+        guard !value.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "empty id")
         }
-        func optional<T: Decodable>(_ key: Keys, _: T.Type) -> T? { (try? container.decodeIfPresent(T.self, forKey: key)) ?? nil }
-        title = optional(.title, String.self)
-        description = optional(.description, String.self)
-        datetime = optional(.datetime, Int.self)
-        type = optional(.type, String.self)
-        animated = optional(.animated, Bool.self)
-        width = optional(.width, Int.self)
-        height = optional(.height, Int.self)
-        link = optional(.link, String.self)
+        return value
     }
 }
 

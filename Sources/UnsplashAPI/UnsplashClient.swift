@@ -141,16 +141,7 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
                     "No Unsplash access key is configured. Set UNSPLASH_ACCESS_KEY, or run with --demo to use the built-in sandbox.")
             }
         }
-        let response: HTTPResponse
-        do {
-            response = try await http.send(HTTPRequest(method: method, url: url, headers: headers))
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw .other("The request was cancelled.")
-        } catch {
-            throw .noConnection(String(describing: error))
-        }
+        let response = try await http.sendForService(HTTPRequest(method: method, url: url, headers: headers))
         let metadata = ResponseMetadata(headers: response)
         lock.withLock {
             if metadata.rateLimit == nil, let previous = lastMetadata?.rateLimit {

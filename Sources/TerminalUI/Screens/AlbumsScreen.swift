@@ -80,7 +80,7 @@ public struct AlbumsScreen {
             let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
                                    width: tile.pictureColumns, height: tile.pictureRows)
             if album.coverURL == nil {
-                grayBox(pictureRect, clip: list, into: &buffer)
+                parts.placeholderBox("No cover", in: pictureRect, clip: list, into: &buffer)
             } else {
                 let slot = pictures.picture(for: standIns[index], url: album.coverURL, columns: tile.pictureColumns, rows: tile.pictureRows)
                 parts.drawPicture(slot, in: pictureRect, clip: list, tick: ui.tick, into: &buffer)
@@ -97,7 +97,9 @@ public struct AlbumsScreen {
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }
-            if index == ui.albumsList.selected { selectionBar(tile, boxTop: boxTop, clip: list, into: &buffer) }
+            if index == ui.albumsList.selected {
+                parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
+            }
         }
         let footerLine = layout.totalHeight - ResultsLayout.footerRows
         if footerLine >= top, footerLine < top + list.height {
@@ -183,30 +185,9 @@ public struct AlbumsScreen {
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }
-            if index == ui.albumPhotosList.selected { selectionBar(tile, boxTop: boxTop, clip: list, into: &buffer) }
-        }
-    }
-
-    /// An album without a cover.
-    private func grayBox(_ rect: Rect, clip: Rect, into buffer: inout CellBuffer) {
-        let top = max(clip.y, rect.y)
-        let bottom = min(clip.maxY, rect.maxY)
-        guard top < bottom else { return }
-        for y in top..<bottom {
-            buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), with: Cell(" ", style: theme.placeholder))
-        }
-        let middle = rect.y + rect.height / 2
-        if middle >= top, middle < bottom {
-            buffer.writeCentered("No cover", in: rect, y: middle, style: theme.placeholder)
-        }
-    }
-
-    private func selectionBar(_ tile: ResultsLayout.Tile, boxTop: Int, clip: Rect, into buffer: inout CellBuffer) {
-        let top = max(clip.y, boxTop)
-        let bottom = min(clip.maxY, boxTop + tile.boxRows + 2)
-        guard top < bottom else { return }
-        for y in top..<bottom {
-            buffer[max(0, tile.x - 2), y] = Cell(theme.selectionBar, style: theme.accent)
+            if index == ui.albumPhotosList.selected {
+                parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
+            }
         }
     }
 

@@ -23,12 +23,26 @@ struct PhotoParts {
                 buffer.writeCentered(" \(theme.spinner(tick)) ", in: rect, y: middle, style: style)
             }
         case .failed:
-            for y in max(clip.y, rect.y)..<max(max(clip.y, rect.y), min(clip.maxY, rect.maxY)) {
-                buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), with: Cell(" ", style: theme.placeholder))
-            }
-            if middleVisible {
-                buffer.writeCentered("Photo unavailable", in: rect, y: middle, style: theme.placeholder)
-            }
+            placeholderBox("Photo unavailable", in: rect, clip: clip, into: &buffer)
+        }
+    }
+
+    /// A gray box with a word in its middle, where a picture cannot be (or there is none); only the rows
+    /// inside `clip` are drawn.
+    func placeholderBox(_ text: String, in rect: Rect, clip: Rect, into buffer: inout CellBuffer) {
+        for y in max(clip.y, rect.y)..<max(max(clip.y, rect.y), min(clip.maxY, rect.maxY)) {
+            buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), with: Cell(" ", style: theme.placeholder))
+        }
+        let middle = rect.y + rect.height / 2
+        if middle >= clip.y, middle < clip.maxY {
+            buffer.writeCentered(text, in: rect, y: middle, style: theme.placeholder)
+        }
+    }
+
+    /// The bar left of a selected tile, from its picture box's top down `rows` lines, inside `clip`.
+    func tileSelectionBar(_ tile: ResultsLayout.Tile, boxTop: Int, rows: Int, clip: Rect, into buffer: inout CellBuffer) {
+        for y in max(clip.y, boxTop)..<max(max(clip.y, boxTop), min(clip.maxY, boxTop + rows)) {
+            buffer[max(0, tile.x - 2), y] = Cell(theme.selectionBar, style: theme.accent)
         }
     }
 

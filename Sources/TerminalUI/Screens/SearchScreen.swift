@@ -168,9 +168,7 @@ public struct SearchScreen {
             }
         }
         if selected {
-            for y in max(area.y, boxTop)..<min(area.maxY, boxTop + tile.boxRows + 2) {
-                buffer[tile.x - 2 >= 0 ? tile.x - 2 : 0, y] = Cell(theme.selectionBar, style: theme.accent)
-            }
+            parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: area, into: &buffer)
         }
     }
 
