@@ -124,7 +124,12 @@ public final class ImagePipeline: PictureProvider {
     /// Sets or removes an entry, keeping the count of cells held.
     @discardableResult
     private func set(_ key: Key, _ entry: Entry?) -> Entry? {
-        let old = entry.map { entries.updateValue($0, forKey: key) } ?? entries.removeValue(forKey: key)
+        let old: Entry?
+        if let entry {
+            old = entries.updateValue(entry, forKey: key)
+        } else {
+            old = entries.removeValue(forKey: key)
+        }
         cellsHeld += (entry?.cells ?? 0) - (old?.cells ?? 0)
         return old
     }
