@@ -46,10 +46,13 @@ final class EndToEndTests: XCTestCase {
         redirectPort = try Self.freePort()
         environment["UNSPLASH_REDIRECT_URI"] = "http://127.0.0.1:\(redirectPort!)/callback"
         tmux = Tmux(folder: folder.url, environment: environment)
+        // Teardown blocks run after async tests too; the server must go before its folder does.
+        addTeardownBlock { [weak self] in self?.tmux?.stop() }
     }
 
     override func tearDown() {
-        tmux = nil // kills the tmux server and everything in it
+        tmux?.stop() // kills the tmux server and everything in it
+        tmux = nil
         folder = nil
     }
 
@@ -293,6 +296,7 @@ final class EndToEndTests: XCTestCase {
         environment["IMAGE_FEED_API_BASE"] = base
         environment["IMAGE_FEED_OAUTH_BASE"] = base
         environment["IMAGE_FEED_TOKEN"] = try XCTUnwrap(token, "no token from the sandbox")
+        tmux?.stop()
         tmux = Tmux(folder: folder.url, environment: environment)
         return sandbox
     }

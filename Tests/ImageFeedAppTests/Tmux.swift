@@ -36,7 +36,23 @@ final class Tmux {
     }
 
     deinit {
-        if started { _ = try? tmux(["kill-server"]) }
+        stop()
+    }
+
+    /// Kills the private server and everything in it. Tests call it in tearDown rather than counting on
+    /// `deinit`: an async test can keep the instance alive past its end, and the server (with a shell
+    /// that never exits) would outlive the test and its deleted socket.
+    func stop() {
+        guard started else { return }
+        started = false
+        let pid = (try? tmux(["display-message", "-p", "#{pid}"])).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        _ = try? tmux(["kill-server"])
+        // kill-server has been seen to leave the server running; make sure it is gone.
+        if let pid {
+            let deadline = Date().addingTimeInterval(2)
+            while kill(pid, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
     }
 
     /// Starts `command` (a shell command line) in a detached session of the given size.
