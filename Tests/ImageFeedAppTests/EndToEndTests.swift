@@ -147,6 +147,59 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
+    /// The Albums tab against the sandbox's Imgur routes: a username, its albums, an album, a photo in the
+    /// viewer, the largest zoom and back, then a name Imgur does not know.
+    func test_albums_typeAUserOpenAnAlbumAndAPhoto_zoom_andBack() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("4")
+        var screen = try tmux.waitFor(text: "Type a username and press Enter to see their albums.")
+        XCTAssertTrue(screen.contains("4 Albums"), screen)
+        try tmux.type("labs")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("the albums of labs, one without a cover") {
+            $0.contains("Albums of labs (2)") && $0.contains("Open Microscopy: all photos") && $0.contains("No cover")
+        }
+        XCTAssertTrue(line(containing: "Open Microscopy: all photos", in: screen)?.hasPrefix("▌") == true,
+                      "the first album is selected\n\(screen)")
+
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("the album's photos") {
+            $0.contains("Open Microscopy: all photos  4 photos") && $0.contains("stained tissue under a microscope")
+        }
+        try tmux.send("Enter")
+        screen = try tmux.waitForSteady("the photo in the viewer") {
+            !$0.contains("4 Albums") && !$0.contains("Loading") && $0.contains("z zoom")
+                && $0.contains("stained tissue under a microscope")
+        }
+        XCTAssertFalse(screen.contains("on Unsplash"), "an Imgur photo is not attributed to Unsplash\n\(screen)")
+        XCTAssertFalse(screen.contains("× zoom"), "the whole photo first\n\(screen)")
+        let fitted = screen
+
+        try tmux.send("z")
+        screen = try tmux.waitForSteady("the largest zoom") { $0.contains("8× zoom") && !$0.contains("Loading") }
+        XCTAssertNotEqual(screen.split(separator: "\n").dropLast(), fitted.split(separator: "\n").dropLast(),
+                          "the picture changed with the zoom")
+        try tmux.send("z")
+        try tmux.waitFor("the whole photo again") { !$0.contains("× zoom") && $0.contains("z zoom") }
+
+        try tmux.send("Escape")
+        try tmux.waitFor("the album again") { $0.contains("4 Albums") && $0.contains("Open Microscopy: all photos  4 photos") }
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Albums of labs (2)")
+
+        // A name Imgur does not know: the error says so, and how to change it.
+        try tmux.send("u", "BSpace", "BSpace", "BSpace", "BSpace")
+        try tmux.type("nobody")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor(text: "No Imgur user nobody.")
+        XCTAssertTrue(screen.contains("press u to change it"), screen)
+
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
     func test_sigterm_restoresTheTerminal() throws {
         try launch()
         try logInWithTheDemoKey()

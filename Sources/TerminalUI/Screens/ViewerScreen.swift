@@ -69,12 +69,23 @@ public struct ViewerScreen {
             attribution = "Photo by \(name) on Unsplash"
             hints = "+- z zoom  r rotate  0 reset  f like  s share  d download  Esc back "
         }
+        // Where the view is, when it is not the whole photo upright: "8× zoom  90°".
+        var place: [String] = []
+        if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
+        if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
+        let placeText = place.isEmpty ? "" : place.joined(separator: "  ") + "  "
+        let placeWidth = DisplayWidth.of(placeText)
         let hintsWidth = DisplayWidth.of(hints)
-        let showHints = x + DisplayWidth.of(attribution) + 2 + hintsWidth <= width
+        let showHints = x + DisplayWidth.of(attribution) + 2 + placeWidth + hintsWidth <= width
+        let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
+        let rightWidth = (showHints ? hintsWidth : 0) + (showPlace ? placeWidth : 0)
         buffer.write(attribution, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),
-                     maxWidth: max(0, width - x - 1), ellipsis: theme.ellipsis)
+                     maxWidth: max(0, width - x - 1 - (rightWidth > 0 ? rightWidth + 1 : 0)), ellipsis: theme.ellipsis)
         if showHints {
             buffer.write(hints, x: width - hintsWidth, y: y, style: theme.bar)
+        }
+        if showPlace {
+            buffer.write(placeText, x: width - rightWidth, y: y, style: theme.bar.merging(CellStyle(bold: true)))
         }
         // Above it, the download's progress or the last notice.
         var line: String?
@@ -95,6 +106,13 @@ public struct ViewerScreen {
             buffer.fill(Rect(x: 0, y: y - 1, width: width, height: 1), with: Cell(" ", style: theme.modal))
             buffer.write(" " + line, x: 0, y: y - 1, style: theme.modal, maxWidth: width, ellipsis: theme.ellipsis)
         }
+    }
+
+    /// "8× zoom", "2.3× zoom" ("x" without Unicode).
+    public static func zoomLabel(_ zoom: Double, unicode: Bool) -> String {
+        let rounded = (zoom * 10).rounded() / 10
+        let number = rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+        return "\(number)\(unicode ? "×" : "x") zoom"
     }
 
     // MARK: Input
