@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedApp
 import ImageFeedCore
+import ImgurAPI
 import TerminalImage
 import UnsplashAPI
 
@@ -13,6 +14,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Every API endpoint's answer, through the real client: the first byte picks the endpoint,
     /// the second the HTTP status and headers, the rest is the body.
     case apiJSON = "api-json"
+    /// Imgur's answers (an account's albums, an album's images), through the Imgur repository that maps them
+    /// to the app's models: the first byte picks the call, the second the status and headers, as for api-json.
+    case imgurJSON = "imgur-json"
     /// The JPEG decoder, at full size and with DCT scaling.
     case jpeg
     /// The PNG decoder.
@@ -27,6 +31,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ data: Data) -> String {
         switch self {
         case .apiJSON: return APIJSONTarget.run(data)
+        case .imgurJSON: return ImgurJSONTarget.run(data)
         case .jpeg: return ImageTarget.run(data, forcing: .jpeg)
         case .png: return ImageTarget.run(data, forcing: .png)
         case .oauthRedirect: return OAuthRedirectTarget.run(data)
@@ -46,13 +51,19 @@ enum APIJSONTarget {
     static let statuses = [200, 200, 200, 201, 400, 401, 403, 404, 422, 429, 500, 503]
 
     static func run(_ data: Data) -> String {
+        guard let (selector, answer) = cannedAnswer(data) else { return "too short" }
+        let endpoint = Endpoint.allCases[Int(selector) % Endpoint.allCases.count]
+        return blocking { await call(endpoint, answering: answer) }
+    }
+
+    /// The first byte (it picks the call), and the HTTP answer the rest describes: the second byte's low
+    /// bits pick the status; with its high bit set, the body starts with header lines up to a blank line.
+    static func cannedAnswer(_ data: Data) -> (UInt8, HTTPResponse)? {
         let bytes = [UInt8](data)
-        guard bytes.count >= 2 else { return "too short" }
-        let endpoint = Endpoint.allCases[Int(bytes[0]) % Endpoint.allCases.count]
+        guard bytes.count >= 2 else { return nil }
         let status = statuses[Int(bytes[1] & 0x0f) % statuses.count]
         var headers: [String: String] = [:]
         var body = Data(bytes.dropFirst(2))
-        // With the high bit set, the body starts with header lines up to a blank line.
         if bytes[1] & 0x80 != 0, let split = body.range(of: Data("\n\n".utf8)) {
             let head = String(decoding: body[body.startIndex..<split.lowerBound], as: UTF8.self)
             for line in head.split(separator: "\n") {
@@ -61,8 +72,7 @@ enum APIJSONTarget {
             }
             body = Data(body[split.upperBound...])
         }
-        let answer = HTTPResponse(status: status, headers: headers, body: body)
-        return blocking { await call(endpoint, answering: answer) }
+        return (bytes[0], HTTPResponse(status: status, headers: headers, body: body))
     }
 
     static func call(_ endpoint: Endpoint, answering answer: HTTPResponse) async -> String {
@@ -99,6 +109,32 @@ enum APIJSONTarget {
 
     static func describe(_ page: Page<Photo>) -> String {
         "\(page.items.count) photos, next \(page.nextPage.map(String.init) ?? "none"), total \(page.totalItems.map(String.init) ?? "?")"
+    }
+}
+
+// MARK: Imgur answers
+
+enum ImgurJSONTarget {
+    static func run(_ data: Data) -> String {
+        guard let (selector, answer) = APIJSONTarget.cannedAnswer(data) else { return "too short" }
+        return blocking {
+            let repository = ImgurRepository(configuration: ImgurConfiguration(apiBase: URL(string: "http://127.0.0.1:9/3/")!,
+                                                                               imageBase: URL(string: "http://127.0.0.1:9/i/")!,
+                                                                               clientID: "fuzz-client"),
+                                             http: CannedHTTPClient(answer: answer))
+            do {
+                if selector % 2 == 0 {
+                    let page = try await repository.albums(username: "a", page: 1)
+                    let covers = page.items.filter { $0.coverURL != nil }.count
+                    return "\(page.items.count) albums, \(covers) with covers, skipped \(page.skippedItems), next \(page.nextPage.map(String.init) ?? "none")"
+                } else {
+                    let photos = try await repository.photos(inAlbum: "a")
+                    return "\(photos.count) photos, \(photos.filter { $0.urls.small != nil }.count) with thumbnails"
+                }
+            } catch {
+                return "error: \(error.localizedDescription)"
+            }
+        }
     }
 }
 

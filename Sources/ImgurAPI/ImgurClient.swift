@@ -43,16 +43,22 @@ public struct ImgurClient: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(ServiceError) -> T {
+        // A 200 whose envelope says it failed is still a failure, whatever its data holds (an error object,
+        // not what was asked for): its status and message say which.
+        if let head = try? JSONDecoder().decode(ImgurEnvelopeHead.self, from: body), head.success == false {
+            let status = head.status.flatMap { (400..<600).contains($0) ? $0 : nil }
+            guard let status else {
+                let message = (try? JSONDecoder().decode(ImgurEnvelope<ImgurErrorDTO>.self, from: body))?.data.message
+                throw .http(status: head.status ?? 200, message: message ?? "the service reported a failure")
+            }
+            throw Self.error(for: HTTPResponse(status: status, headers: [:], body: body))
+        }
         let envelope: ImgurEnvelope<T>
         do {
             envelope = try JSONDecoder().decode(ImgurEnvelope<T>.self, from: body)
         } catch {
             throw .malformedResponse(field: (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
                                      ? "body" : "data")
-        }
-        // A 200 whose envelope says it failed is still a failure.
-        if envelope.success == false {
-            throw .http(status: envelope.status ?? 200, message: "the service reported a failure")
         }
         return envelope.data
     }
@@ -69,7 +75,8 @@ public struct ImgurClient: Sendable {
             let reset = response.header("X-RateLimit-UserReset").flatMap { TimeInterval($0) }.map { Date(timeIntervalSince1970: $0) }
             return .rateLimited(limit: limit, resetsAt: reset)
         case 401:
-            return .invalidAccessKey
+            // Not .invalidAccessKey: that one tells the user about Unsplash's key.
+            return .forbidden("the Imgur client id was refused (check IMGUR_CLIENT_ID or imgur_client_id)")
         case 403:
             return .forbidden(message.isEmpty ? "access denied" : message)
         case 404:

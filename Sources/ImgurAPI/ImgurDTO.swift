@@ -8,6 +8,12 @@ struct ImgurEnvelope<Payload: Decodable>: Decodable {
     var status: Int?
 }
 
+/// The envelope without its data: whether the call succeeded.
+struct ImgurEnvelopeHead: Decodable {
+    var success: Bool?
+    var status: Int?
+}
+
 /// A failure's `data`; `error` is a string, or (on some endpoints) an object with a `message`.
 struct ImgurErrorDTO: Decodable {
     var message: String?

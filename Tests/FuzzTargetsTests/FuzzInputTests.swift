@@ -33,6 +33,16 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-rate-limit"]?.hasPrefix("error: Rate limit reached"), true)
     }
 
+    func testImgurAnswersReplay() throws {
+        let outcomes = try replay(.imgurJSON)
+        // The seeds are the sandbox's answers, in Imgur's shapes.
+        XCTAssertEqual(outcomes["seed-albums"], "2 albums, 1 with covers, skipped 0, next none")
+        XCTAssertEqual(outcomes["seed-images"], "4 photos, 4 with thumbnails")
+        XCTAssertEqual(outcomes["seed-not-found"]?.hasPrefix("error: "), true, "\(outcomes)")
+        XCTAssertEqual(outcomes["seed-rate-limit"]?.hasPrefix("error: "), true, "\(outcomes)")
+        XCTAssertEqual(outcomes["seed-failed-with-200"]?.hasPrefix("error: The photo service is having trouble (HTTP 500)"), true, "success false is a failure: \(outcomes)")
+    }
+
     func testJPEGInputsReplay() throws {
         let outcomes = try replay(.jpeg)
         XCTAssertEqual(outcomes["seed-baseline.jpg"]?.hasPrefix("16x12; 20x"), true, "\(outcomes)")

@@ -98,10 +98,16 @@ final class ImgurRepositoryTests: XCTestCase {
             (Self.json(#"{"data":{"error":"Invalid client_id"},"success":false,"status":403}"#, status: 403), .forbidden("Invalid client_id")),
             (Self.json(#"{"data":{"error":{"message":"Bad thing","code":1}},"success":false,"status":400}"#, status: 400), .http(status: 400, message: "Bad thing")),
             (Self.json("<html>oops</html>", status: 503), .server(status: 503)),
+            (Self.json(#"{"data":{"error":"Authentication required"},"success":false,"status":401}"#, status: 401),
+             .forbidden("the Imgur client id was refused (check IMGUR_CLIENT_ID or imgur_client_id)")),
             (Self.json("<html>not json</html>"), .malformedResponse(field: "body")),
             (Self.json(#"{"data":{"nope":1},"success":true}"#), .malformedResponse(field: "data")),
             (Self.json(#"{"data":[{"title":"no id"}],"success":true}"#), .malformedResponse(field: "data[0]")),
             (Self.json(#"{"data":[],"success":false,"status":200}"#), .http(status: 200, message: "the service reported a failure")),
+            // A 200 carrying a failed envelope: its status and message count, not the data's shape.
+            (Self.json(#"{"data":{"error":"Something broke"},"success":false,"status":500}"#), .server(status: 500)),
+            (Self.json(#"{"data":{"error":"Unable to find account"},"success":false,"status":404}"#), .notFound),
+            (Self.json(#"{"data":{"error":"Odd"},"success":false}"#), .http(status: 200, message: "Odd")),
         ]
         for (answer, expected) in cases {
             do {
