@@ -92,4 +92,25 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertEqual(press(.escape), [.albums(.closeAlbum)])
         XCTAssertEqual(press(.character("u")), [.albums(.editUsername)])
     }
+
+    func test_mouse_clickATileOpensIt_clickTheFieldToType() {
+        let screen = AppScreen(theme: asciiTheme)
+        var state = albumsState([covered, bare])
+        var ui = UIState()
+        func click(_ x: Int, _ y: Int, _ kind: MouseEvent.Kind = .press) -> [AppViewModel.Event] {
+            screen.handle(.mouse(MouseEvent(x: x, y: y, kind: kind)), app: state, ui: &ui, width: 80, height: 30)
+        }
+        // The tab bar is row 0, the username field row 1, the header row 2, the tiles from row 3.
+        XCTAssertEqual(click(50, 6), [.albums(.selectAlbum(index: 1)), .albums(.openAlbum(index: 1))], "the right-hand tile")
+        XCTAssertEqual(ui.albumsList.selected, 1)
+        XCTAssertEqual(click(20, 1), [.albums(.editUsername)])
+        _ = AppViewModel.update(&state, .albums(.editUsername))
+        XCTAssertEqual(click(20, 12), [.albums(.cancelEditing)], "a click away from the field leaves it")
+        _ = AppViewModel.update(&state, .albums(.cancelEditing))
+
+        _ = AppViewModel.update(&state, .albums(.openAlbum(index: 0)))
+        _ = AppViewModel.update(&state, .albums(.photosLoaded(albumID: "a1", .success([photo("p1"), photo("p2")]))))
+        XCTAssertEqual(click(50, 6), [.albums(.selectPhoto(index: 1)), .openViewer(photoID: "p2")])
+        XCTAssertEqual(click(50, 6, .wheelDown), [.albums(.selectPhoto(index: 1))], "the wheel scrolls (nothing to scroll here)")
+    }
 }

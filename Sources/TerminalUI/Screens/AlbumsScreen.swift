@@ -196,76 +196,129 @@ public struct AlbumsScreen {
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         let state = app.albums
         if state.isEditing {
-            guard case let .key(key) = input else { return [] }
-            switch key {
-            case let .character(character): return [.albums(.edit(state.field + String(character)))]
-            case .backspace: return [.albums(.edit(String(state.field.dropLast())))]
-            case .enter:
-                ui.albumsList = ListPosition()
-                return [.albums(.submit)]
-            case .escape: return [.albums(.cancelEditing)]
-            default: return []
+            switch input {
+            case let .key(key):
+                switch key {
+                case let .character(character): return [.albums(.edit(state.field + String(character)))]
+                case .backspace: return [.albums(.edit(String(state.field.dropLast())))]
+                case .enter:
+                    ui.albumsList = ListPosition()
+                    return [.albums(.submit)]
+                case .escape: return [.albums(.cancelEditing)]
+                default: return []
+                }
+            case let .mouse(mouse) where mouse.kind == .press && mouse.y != area.y:
+                return [.albums(.cancelEditing)] // a click away from the field leaves it
+            default:
+                return []
             }
         }
-        guard case let .key(key) = input else { return [] }
-        if key == .character("u") { return [.albums(.editUsername)] }
+        if case .key(.character("u")) = input { return [.albums(.editUsername)] }
+        if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y == area.y { return [.albums(.editUsername)] }
+        let list = listArea(area)
         if let open = state.open {
             let layout = photosLayout(open, area: area)
             var position = ui.albumPhotosList
             defer { ui.albumPhotosList = position }
-            switch key {
-            case .escape, .backspace:
+            switch input {
+            case .key(.escape), .key(.backspace):
                 position = ListPosition()
                 return [.albums(.closeAlbum)]
-            case .character("r"):
+            case .key(.character("r")):
                 if case .failed = open.phase { return [.albums(.retry)] }
                 return []
-            case .enter:
+            case .key(.enter):
                 guard let photo = open.photos[safe: position.selected] else { return [] }
                 return [.openViewer(photoID: photo.id)]
             default:
-                if move(key, count: open.photos.count, layout: layout, list: listArea(area), position: &position) {
-                    return [.albums(.selectPhoto(index: position.selected))]
+                switch navigate(input, count: open.photos.count, layout: layout, list: list, position: &position) {
+                case .none: return []
+                case .moved: return [.albums(.selectPhoto(index: position.selected))]
+                case let .clicked(index): return [.albums(.selectPhoto(index: index)), .openViewer(photoID: open.photos[index].id)]
                 }
-                return []
             }
         }
         let layout = albumsLayout(state, area: area)
         var position = ui.albumsList
         defer { ui.albumsList = position }
-        switch key {
-        case .character("r"):
+        switch input {
+        case .key(.character("r")):
             return [.albums(.retry)]
-        case .enter:
+        case .key(.enter):
             guard state.albums.indices.contains(position.selected) else { return [] }
             ui.albumPhotosList = ListPosition()
             return [.albums(.openAlbum(index: position.selected))]
         default:
-            guard move(key, count: state.albums.count, layout: layout, list: listArea(area), position: &position) else { return [] }
-            // Tiles a screen below the selection are about to show: the next page is asked for in time.
-            return [.albums(.selectAlbum(index: position.selected)),
-                    .albums(.showedAlbum(index: min(state.albums.count - 1, position.selected + layout.columns * 2)))]
+            switch navigate(input, count: state.albums.count, layout: layout, list: list, position: &position) {
+            case .none:
+                return []
+            case .moved:
+                // Tiles two rows below what shows are about to show: the next page is asked for in time.
+                let lastShown = max(position.selected, layout.tileIndex(atLine: position.top + list.height - 1) ?? 0)
+                return [.albums(.selectAlbum(index: position.selected)),
+                        .albums(.showedAlbum(index: min(state.albums.count - 1, lastShown + layout.columns * 2)))]
+            case let .clicked(index):
+                ui.albumPhotosList = ListPosition()
+                return [.albums(.selectAlbum(index: index)), .albums(.openAlbum(index: index))]
+            }
         }
     }
 
-    /// Moves the selection for a key; false when the key is not a movement.
-    private func move(_ key: Key, count: Int, layout: ResultsLayout, list: Rect, position: inout ListPosition) -> Bool {
-        guard count > 0 else { return false }
+    /// What a key or the mouse did in a grid of tiles.
+    private enum GridAction: Equatable {
+        case none
+        /// The selection or the scroll moved.
+        case moved
+        /// A click on a tile: it is selected, and should open.
+        case clicked(Int)
+    }
+
+    /// Moves the selection for the arrow keys (and h/j/k/l, Home/End, g/G, PgUp/PgDn); Ctrl-E/Ctrl-Y and the
+    /// wheel scroll, the selection following when it leaves the view; a click selects the tile under it.
+    private func navigate(_ input: InputEvent, count: Int, layout: ResultsLayout, list: Rect,
+                          position: inout ListPosition) -> GridAction {
+        guard count > 0 else { return .none }
         func select(_ index: Int) {
             position.selected = max(0, min(count - 1, index))
             position.top = layout.scroll(toShow: position.selected, from: position.top)
         }
-        switch key {
-        case .down, .character("j"): select(position.selected + layout.columns)
-        case .up, .character("k"): select(position.selected - layout.columns)
-        case .right, .character("l"): select(position.selected + 1)
-        case .left, .character("h"): select(position.selected - 1)
-        case .pageDown: select(position.selected + layout.columns * 2)
-        case .pageUp: select(position.selected - layout.columns * 2)
-        case .home, .character("g"): select(0)
-        case .end, .character("G"): select(count - 1)
-        default: return false
+        func scroll(by lines: Int) {
+            position.top = layout.clampScroll(position.top + lines)
+            if let tile = layout.tiles[safe: position.selected],
+               tile.top + tile.boxRows + ResultsLayout.textRows <= position.top || tile.top >= position.top + list.height {
+                position.selected = layout.tileIndex(atLine: lines > 0 ? position.top : position.top + list.height - 1) ?? position.selected
+            }
         }
-        return true
+        switch input {
+        case let .key(key):
+            switch key {
+            case .down, .character("j"): select(position.selected + layout.columns)
+            case .up, .character("k"): select(position.selected - layout.columns)
+            case .right, .character("l"): select(position.selected + 1)
+            case .left, .character("h"): select(position.selected - 1)
+            case .pageDown: select(position.selected + layout.columns * 2)
+            case .pageUp: select(position.selected - layout.columns * 2)
+            case .lineDown: scroll(by: 1)
+            case .lineUp: scroll(by: -1)
+            case .home, .character("g"): select(0)
+            case .end, .character("G"): select(count - 1)
+            default: return .none
+            }
+            return .moved
+        case let .mouse(mouse):
+            switch mouse.kind {
+            case .wheelDown: scroll(by: 3)
+            case .wheelUp: scroll(by: -3)
+            case .press:
+                guard list.contains(x: mouse.x, y: mouse.y),
+                      let index = layout.tileIndex(atLine: position.top + mouse.y - list.y, x: mouse.x), index < count else { return .none }
+                position.selected = index
+                return .clicked(index)
+            }
+            return .moved
+        case .resize:
+            position.top = layout.scroll(toShow: position.selected, from: position.top)
+            return .none
+        }
     }
 }
