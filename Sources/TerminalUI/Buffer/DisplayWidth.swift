@@ -7,6 +7,9 @@ public enum DisplayWidth {
         if value == 0 { return 0 }
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if value < 0x300 { return 1 }
+        // Box drawing and block elements (the pictures' half blocks): narrow, and asked for on every cell
+        // of a picture, so answered before the general category is looked up.
+        if (0x2500...0x259F).contains(value) { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
