@@ -69,6 +69,20 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertNil(state.nextPage)
     }
 
+    func testAReloadDropsANextPageStillOnItsWay() {
+        var state = submitted()
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(50), number: 1, perPage: 50, nextPage: 2))))
+        XCTAssertEqual(VM.update(&state, .showedAlbum(index: 45)), [.loadAlbums(username: "someone", page: 2)])
+        XCTAssertEqual(VM.update(&state, .retry), [.loadAlbums(username: "someone", page: 1)], "r on content reloads")
+        XCTAssertFalse(state.loadingMore)
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 2, .success(Page(items: albums(5, from: 50), number: 2, perPage: 50, nextPage: nil))))
+        XCTAssertTrue(state.albums.isEmpty, "the old next page is not put under nothing")
+        XCTAssertEqual(state.phase, .loading)
+        _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(50), number: 1, perPage: 50, nextPage: 2))))
+        XCTAssertEqual(state.albums.count, 50)
+        XCTAssertEqual(state.nextPage, 2)
+    }
+
     func testOpeningAnAlbumLoadsItsPhotos() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(3), number: 1, perPage: 50, nextPage: nil))))

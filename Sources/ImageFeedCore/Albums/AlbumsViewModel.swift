@@ -191,8 +191,12 @@ public enum AlbumsViewModel {
                 state.loadingMore = true
                 return [.loadAlbums(username: username, page: next)]
             }
+            // A reload from the first page: a next page still on its way is dropped when it comes.
             state.phase = .loading
             state.albums = []
+            state.nextPage = nil
+            state.loadingMore = false
+            state.moreFailed = nil
             state.selected = 0
             return [.loadAlbums(username: username, page: 1)]
         }
