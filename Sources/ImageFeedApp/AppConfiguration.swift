@@ -23,6 +23,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var imgurClientID: String?
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
     public var imgurImageBase = ImgurConfiguration.defaultImageBase
+    /// Where an Imgur image's page is (the link share copies); the demo points it at its sandbox.
+    public var imgurPageBase = ImgurConfiguration.defaultPageBase
     public var paths: XDGPaths
     /// Where the settings came from, for messages.
     public var configFile: URL

@@ -52,6 +52,7 @@ public final class AppContext: Sendable {
             configuration.tokenOverride = nil
             configuration.imgurAPIBase = running.baseURL
             configuration.imgurImageBase = running.baseURL.appendingPathComponent("imgur/i")
+            configuration.imgurPageBase = running.baseURL.appendingPathComponent("imgur")
             configuration.imgurClientID = SandboxSettings.demoImgurClientID
             sandbox = running
         }
@@ -69,7 +70,8 @@ public final class AppContext: Sendable {
         }
         let albums = configuration.imgurClientID.flatMap { clientID in
             clientID.isEmpty ? nil : ImgurRepository(configuration: ImgurConfiguration(
-                apiBase: configuration.imgurAPIBase, imageBase: configuration.imgurImageBase, clientID: clientID), http: http)
+                apiBase: configuration.imgurAPIBase, imageBase: configuration.imgurImageBase,
+                pageBase: configuration.imgurPageBase, clientID: clientID), http: http)
         }
         return AppContext(configuration: configuration, client: client, oauth: oauth, tokenStore: store,
                           sandbox: sandbox, http: http, store: local, imageCache: images, albums: albums)

@@ -31,4 +31,21 @@ public enum JSONOutput {
             photos = page.items
         }
     }
+
+    /// A page of albums as the commands print it.
+    public struct AlbumPageDocument: Encodable {
+        public var page: Int
+        public var perPage: Int
+        public var nextPage: Int?
+        public var skipped: Int
+        public var albums: [Album]
+
+        public init(_ page: Page<Album>) {
+            self.page = page.number
+            perPage = page.perPage
+            nextPage = page.nextPage
+            skipped = page.skippedItems
+            albums = page.items
+        }
+    }
 }

@@ -34,8 +34,8 @@ public struct ImgurRepository: AlbumService {
     public func photos(inAlbum albumID: String) async throws(ServiceError) -> [Photo] {
         let list = try await client.images(albumID: albumID)
         if list.elements.isEmpty, list.failures > 0 { throw .malformedResponse(field: "data[0]") }
-        let imageBase = client.configuration.imageBase
-        return list.elements.compactMap { Self.photo($0, imageBase: imageBase) }
+        let configuration = client.configuration
+        return list.elements.compactMap { Self.photo($0, imageBase: configuration.imageBase, pageBase: configuration.pageBase) }
     }
 
     // MARK: Mapping
@@ -50,7 +50,7 @@ public struct ImgurRepository: AlbumService {
 
     /// An image as a `Photo`: the file is `link`; Imgur's thumbnails are the same name with a size letter
     /// before the extension ("abc.jpg" → "abcl.jpg", 640 pixels), used for the tiles.
-    static func photo(_ dto: ImageDTO, imageBase: URL) -> Photo? {
+    static func photo(_ dto: ImageDTO, imageBase: URL, pageBase: URL = ImgurConfiguration.defaultPageBase) -> Photo? {
         guard let file = nonEmpty(dto.link).flatMap({ URL(string: $0) }) else { return nil }
         let thumbnail = sized(file, letter: "l", imageBase: imageBase)
         return Photo(id: dto.id, createdAt: dto.datetime.map { Date(timeIntervalSince1970: TimeInterval($0)) },
@@ -58,7 +58,13 @@ public struct ImgurRepository: AlbumService {
                      description: nonEmpty(dto.description) ?? nonEmpty(dto.title),
                      altDescription: nonEmpty(dto.title),
                      urls: PhotoURLs(raw: file, full: file, regular: file, small: thumbnail ?? file, thumb: thumbnail ?? file),
-                     links: PhotoLinks(html: URL(string: "https://imgur.com/\(dto.id)")))
+                     links: PhotoLinks(html: pageURL(imageID: dto.id, pageBase: pageBase)))
+    }
+
+    /// An image's page, from its id (when the id is one).
+    static func pageURL(imageID: String, pageBase: URL) -> URL? {
+        guard !imageID.isEmpty, imageID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        return pageBase.appendingPathComponent(imageID)
     }
 
     /// The cover's file from its image id (albums name the cover image, not its file).

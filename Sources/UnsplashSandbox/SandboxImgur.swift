@@ -88,6 +88,13 @@ extension SandboxServer {
         router.get("/imgur/i/:file") { request, context in
             await self.imgurFile(request, name: context.parameters.get("file") ?? "")
         }
+        // The pages people open: an image's (what share copies) and an album's.
+        router.get("/imgur/a/:id") { _, context in
+            self.imgurAlbumPage(id: context.parameters.get("id") ?? "")
+        }
+        router.get("/imgur/:id") { _, context in
+            self.imgurImagePage(id: context.parameters.get("id") ?? "")
+        }
     }
 
     struct ImgurFailure: Error {
@@ -170,6 +177,25 @@ extension SandboxServer {
     }
 
     /// `<id>.jpg`, or `<id><letter>.jpg` for Imgur's sizes: s 90, b 160, t 160, m 320, l 640, h 1024 pixels.
+    private func imgurImagePage(id: String) -> Response {
+        guard let item = imgurImages.first(where: { $0.id == id })?.item else {
+            return Self.html(.notFound, title: "Not found", body: "<p>No such image.</p>")
+        }
+        let body = """
+            <img src="/imgur/i/\(HTML.escape(id)).jpg" alt="\(HTML.escape(item.entry.altDescription ?? ""))" style="max-width:100%">
+            <p>\(HTML.escape(item.description ?? item.entry.altDescription ?? ""))</p>
+            <p>An image on the ImageFeed sandbox's stand-in for Imgur</p>
+            """
+        return Self.html(.ok, title: "Image \(id)", body: body)
+    }
+
+    private func imgurAlbumPage(id: String) -> Response {
+        guard let album = imgurAlbum(id: id) else { return Self.html(.notFound, title: "Not found", body: "<p>No such album.</p>") }
+        let images = album.imageIDs.map { "<p><a href=\"/imgur/\($0)\"><img src=\"/imgur/i/\($0)m.jpg\" alt=\"\"></a></p>" }.joined()
+        let body = "<p>\(HTML.escape(album.description ?? ""))</p>" + (images.isEmpty ? "<p>This album has no images.</p>" : images)
+        return Self.html(.ok, title: album.title, body: body)
+    }
+
     private func imgurFile(_ request: Request, name: String) async -> Response {
         guard name.hasSuffix(".jpg") else { return Self.imgurError(404, "Not found", path: request.uri.path) }
         var stem = String(name.dropLast(4))

@@ -74,10 +74,10 @@ struct ImageFeedCommand: AsyncParsableCommand {
             Run with no command to browse. The commands below print JSON for scripts.
             Settings come from $XDG_CONFIG_HOME/image-feed/config.toml, then the environment
             (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE,
-            IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN), then flags.
+            IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN, IMGUR_CLIENT_ID, IMGUR_API_BASE), then flags.
             """,
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
-                      MeCommand.self, RenderCommand.self, CacheCommand.self],
+                      MeCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -202,6 +202,60 @@ struct MeCommand: AsyncParsableCommand {
         try await withContext(options) { context in
             try await requireLogin(context)
             print(try JSONOutput.encode(try await context.client.me()))
+        }
+    }
+}
+
+/// The Imgur source, or a message saying how to set it up.
+func albumService(_ context: AppContext) throws -> any AlbumService {
+    guard let albums = context.albums else {
+        throw Failure(message: "No Imgur client id is configured. Set IMGUR_CLIENT_ID (or imgur_client_id in the config file), or use --demo.")
+    }
+    return albums
+}
+
+struct AlbumsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "albums", abstract: "Print an Imgur user's albums as JSON (a page of 50).")
+
+    @OptionGroup var options: ServiceOptions
+
+    @Argument(help: "The Imgur username.")
+    var username: String
+
+    @Option(help: "The page to print.")
+    var page = 1
+
+    func validate() throws {
+        guard !username.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("The username is empty.") }
+        guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
+    }
+
+    func run() async throws {
+        try await withContext(options) { context in
+            let result: Page<Album>
+            do {
+                result = try await albumService(context).albums(username: username, page: page)
+            } catch ServiceError.notFound {
+                throw Failure(message: "No Imgur user \(username).")
+            }
+            print(try JSONOutput.encode(JSONOutput.AlbumPageDocument(result)))
+        }
+    }
+}
+
+struct AlbumCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "album", abstract: "Print the photos of an Imgur album as JSON: an array of photos.")
+
+    @OptionGroup var options: ServiceOptions
+
+    @Argument(help: "The album's id (as `albums` prints it).")
+    var id: String
+
+    func run() async throws {
+        try await withContext(options) { context in
+            print(try JSONOutput.encode(try await albumService(context).photos(inAlbum: id)))
         }
     }
 }

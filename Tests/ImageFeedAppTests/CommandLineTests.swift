@@ -94,6 +94,31 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotNil(page["total"] as? Int)
     }
 
+    func test_albumsAndAlbum_printImgursAlbumsAndPhotos() async throws {
+        var environment = sandboxEnvironment
+        environment["IMGUR_CLIENT_ID"] = SandboxSettings.demoImgurClientID
+        environment["IMGUR_API_BASE"] = sandbox.baseURL.absoluteString
+        let outcome = try await run(["albums", "labs"], environment: environment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let page = try XCTUnwrap(try outcome.json() as? [String: Any])
+        let albums = try XCTUnwrap(page["albums"] as? [[String: Any]])
+        XCTAssertEqual(albums.count, 2)
+        XCTAssertEqual(albums[0]["photo_count"] as? Int, 4)
+        XCTAssertNil(albums[1]["cover_url"], "Picks has no cover: the field is left out")
+        let id = try XCTUnwrap(albums[0]["id"] as? String)
+
+        let photos = try await run(["album", id], environment: environment)
+        XCTAssertEqual(photos.status, 0, photos.stderr)
+        XCTAssertEqual((try photos.json() as? [[String: Any]])?.count, 4)
+
+        let unknown = try await run(["albums", "nobody"], environment: environment)
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr, "image-feed: No Imgur user nobody.\n")
+        let unconfigured = try await run(["albums", "labs"], environment: sandboxEnvironment)
+        XCTAssertEqual(unconfigured.status, 1)
+        XCTAssertTrue(unconfigured.stderr.contains("IMGUR_CLIENT_ID"), unconfigured.stderr)
+    }
+
     func test_me_withToken_printsTheProfile() async throws {
         var environment = sandboxEnvironment
         environment["IMAGE_FEED_TOKEN"] = sandbox.server.state.issueToken(username: "demo")

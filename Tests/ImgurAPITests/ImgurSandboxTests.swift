@@ -21,6 +21,7 @@ final class ImgurSandboxTests: XCTestCase {
     func repository(clientID: String = SandboxSettings.demoImgurClientID) -> ImgurRepository {
         ImgurRepository(configuration: ImgurConfiguration(apiBase: sandbox.baseURL,
                                                           imageBase: sandbox.baseURL.appendingPathComponent("imgur/i"),
+                                                          pageBase: sandbox.baseURL.appendingPathComponent("imgur"),
                                                           clientID: clientID),
                         http: URLSessionHTTPClient())
     }
@@ -50,6 +51,15 @@ final class ImgurSandboxTests: XCTestCase {
         }
         let full = try await http.send(HTTPRequest(url: try XCTUnwrap(photos[0].urls.full)))
         XCTAssertEqual(full.status, 200)
+
+        // The pages a person opens: the photo's (what share copies) and the album's.
+        for page in [try XCTUnwrap(photos[0].links.html), try XCTUnwrap(all.link)] {
+            let answer = try await http.send(HTTPRequest(url: page))
+            XCTAssertEqual(answer.status, 200, page.absoluteString)
+            XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("<img src=\"/imgur/i/"), page.absoluteString)
+        }
+        let missing = try await http.send(HTTPRequest(url: sandbox.baseURL.appendingPathComponent("imgur/NoSuch1")))
+        XCTAssertEqual(missing.status, 404)
     }
 
     func testEmptyResultsAndUnknownUsers() async throws {
