@@ -88,6 +88,12 @@ public final class NcursesBackend: TerminalBackend {
         self.outputFile = outputFile
         self.screen = screen
         set_term(screen)
+        // After newterm, ncurses flushes its output after every cursor move (until the screen has once been
+        // left and resumed, it takes the caller for a low-level terminfo program), so a frame went out as
+        // hundreds of small writes: about a third of a frame's time at 200x60 was spent in them. Leaving
+        // and resuming once, before anything is set up or drawn, lets doupdate write a frame in large blocks.
+        endwin()
+        doupdate()
         window = imagefeed_stdscr()
         raw()
         noecho()
