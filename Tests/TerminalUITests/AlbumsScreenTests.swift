@@ -113,4 +113,18 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertEqual(click(50, 6), [.albums(.selectPhoto(index: 1)), .openViewer(photoID: "p2")])
         XCTAssertEqual(click(50, 6, .wheelDown), [.albums(.selectPhoto(index: 1))], "the wheel scrolls (nothing to scroll here)")
     }
+
+    func test_anOpenAlbumShowsItsDescription_whenItHasOne() {
+        var described = covered
+        described.description = "Launches\nand landings"
+        var state = albumsState([described, bare])
+        _ = AppViewModel.update(&state, .albums(.openAlbum(index: 0)))
+        _ = AppViewModel.update(&state, .albums(.photosLoaded(albumID: "a1", .success([photo("p1")]))))
+        XCTAssertTrue(render(state, width: 100, height: 30).joined(separator: "\n").contains("Rockets  1 photo  · Launches and landings"))
+        _ = AppViewModel.update(&state, .albums(.closeAlbum))
+        _ = AppViewModel.update(&state, .albums(.openAlbum(index: 1)))
+        let text = render(state, width: 100, height: 30).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Untitled album  0 photos"), text)
+        XCTAssertFalse(text.contains("·"), "no description, nothing shown for it\n\(text)")
+    }
 }

@@ -137,6 +137,10 @@ public struct AlbumsScreen {
         if let open = state.open {
             var text = UntrustedText.sanitize(open.album.displayTitle)
             if open.phase == .content { text += "  \(open.photos.count) photo\(open.photos.count == 1 ? "" : "s")" }
+            // The album's description, when it has one, as far as the line goes.
+            if let description = open.album.description.map(UntrustedText.sanitize), !description.isEmpty {
+                text += "  · " + description
+            }
             summary = text
         } else if let username = state.username, state.phase == .content {
             summary = "Albums of \(UntrustedText.sanitize(username))" + (state.albums.isEmpty ? "" : " (\(state.albums.count)\(state.nextPage == nil ? "" : "+"))")
