@@ -105,6 +105,26 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(richText.contains("A photo"), richText)
     }
 
+    func test_detail_onASmallTerminal_keepsTheAuthor() {
+        var full = photo("a", width: 600, height: 400)
+        full.exif = Exif(make: "Canon", model: "EOS R5", exposureTime: "1/250", aperture: "2.8", focalLength: "50", iso: 200)
+        full.location = PhotoLocation(name: "Pier", city: "Lisbon", country: "Portugal")
+        full.user?.bio = "Photographs harbours at dawn."
+        full.user?.location = "Lisbon"
+        var state = searched([full])
+        _ = AppViewModel.update(&state, .search(.openDetail(photoID: "a")))
+        _ = AppViewModel.update(&state, .search(.detailLoaded(.success(full))))
+        // 80x24: the picture gives up height so that everything shows.
+        var text = render(state, width: 80, height: 24).joined(separator: "\n")
+        for shown in ["A photo", "3 likes", "Lisbon, Portugal", "Canon EOS R5", "Photo by Ann Author on Unsplash", "@ann", "harbours at dawn"] {
+            XCTAssertTrue(text.contains(shown), "\(shown) missing\n\(text)")
+        }
+        // Smaller still: the last details give way, the author stays.
+        text = render(state, width: 60, height: 16).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Photo by Ann Author on Unsplash"), text)
+        XCTAssertTrue(text.contains("@ann"), text)
+    }
+
     func test_keys_inTheFieldAreText_andOutsideAreCommands() {
         let screen = AppScreen(theme: asciiTheme)
         var ui = UIState()

@@ -78,9 +78,17 @@ public struct DetailScreen {
         // Side by side when there is room for a useful picture and 36 columns of text; else stacked.
         let sideBySide = area.width >= 90
         let textWidth = sideBySide ? min(60, max(36, area.width * 2 / 5)) : area.width - 4
+        // The text, and the author's block under it (a blank line, then the avatar beside the lines).
+        let textLines = lines(detail, width: textWidth, tick: ui.tick)
+        let avatarURL = photo.user.flatMap { $0.profileImage.medium ?? $0.profileImage.small ?? $0.profileImage.large }
+        let author = photo.user.map { authorLines($0, width: textWidth - (avatarURL == nil ? 0 : Self.avatarColumns + 2)) }
+        let authorHeight = author.map { 1 + max(avatarURL == nil ? 0 : Self.avatarRows, $0.count) } ?? 0
+        // Stacked, the picture takes half the height, less when the text needs it, but never under a third.
+        let stackedRows = area.height - 3
+        let pictureRows = max(4, stackedRows / 3, min(stackedRows / 2, stackedRows - 1 - textLines.count - authorHeight))
         let pictureBox = sideBySide
             ? Rect(x: area.x + 1, y: area.y + 1, width: area.width - textWidth - 5, height: area.height - 3)
-            : Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: max(4, (area.height - 3) / 2))
+            : Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: pictureRows)
         let fitted = CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3, pixelHeight: photo.height > 0 ? photo.height : 2,
                                             columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
@@ -93,24 +101,26 @@ public struct DetailScreen {
         let textX = sideBySide ? area.maxX - textWidth - 2 : area.x + 2
         var y = sideBySide ? area.y + 1 : pictureRect.maxY + 1
         let bottom = area.maxY - 1
-        for line in lines(detail, width: textWidth, tick: ui.tick) where y < bottom {
+        // When space is short, the author (whom the photo is by) is kept and the last details give way.
+        let textBottom = max(y + 1, bottom - authorHeight)
+        for line in textLines where y < textBottom {
             buffer.write(line.0, x: textX, y: y, style: line.1, maxWidth: textWidth, ellipsis: theme.ellipsis)
             y += 1
         }
-        if let user = photo.user, y + 2 < bottom {
+        if let user = photo.user, let author, y + 2 < bottom {
             y += 1
-            let avatarRect = Rect(x: textX, y: y, width: Self.avatarColumns, height: Self.avatarRows)
             var hasAvatar = false
-            if let avatar = user.profileImage.medium ?? user.profileImage.small ?? user.profileImage.large, y + Self.avatarRows <= bottom {
-                let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: avatar))
-                if case let .ready(picture) = pictures.picture(for: stand, url: avatar, columns: Self.avatarColumns, rows: Self.avatarRows) {
-                    buffer.draw(picture, x: avatarRect.x, y: avatarRect.y, clip: area)
+            if let avatarURL, y + Self.avatarRows <= bottom {
+                let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: avatarURL))
+                if case let .ready(picture) = pictures.picture(for: stand, url: avatarURL, columns: Self.avatarColumns, rows: Self.avatarRows) {
+                    buffer.draw(picture, x: textX, y: y, clip: area)
                 }
                 hasAvatar = true
             }
             let authorX = hasAvatar ? textX + Self.avatarColumns + 2 : textX
             let authorWidth = textWidth - (authorX - textX)
-            for (index, line) in authorLines(user, width: authorWidth).enumerated() where y + index < bottom {
+            let shown = hasAvatar || avatarURL == nil ? author : authorLines(user, width: authorWidth)
+            for (index, line) in shown.enumerated() where y + index < bottom {
                 buffer.write(line.0, x: authorX, y: y + index, style: line.1, maxWidth: authorWidth, ellipsis: theme.ellipsis)
             }
         }
