@@ -169,6 +169,12 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Keys"))
         XCTAssertTrue(text.contains("Ctrl-C"))
         XCTAssertTrue(text.contains("viewer: zoom in / out"))
+        // At 80x24 every line shows whole: no description is cut short.
+        for (_, description) in AppScreen.helpLines {
+            XCTAssertTrue(text.contains(description), "cut short: \(description)\n\(text)")
+            XCTAssertLessThanOrEqual(DisplayWidth.of(description), 48, description)
+        }
+        XCTAssertTrue(text.contains("Ctrl-C"), "the last line fits too")
     }
 
     func test_unicodeTheme_usesHeartsAndHalfBlocks() {
