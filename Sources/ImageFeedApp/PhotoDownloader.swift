@@ -33,7 +33,8 @@ public struct PhotoDownloader: Sendable {
             throw .other("The download address is not https.")
         }
         let data = try await ProgressFetch.fetch(fileURL, progress: progress)
-        let name = Self.fileName(for: photo, data: data)
+        // Without an author, the source names the file: an untracked download is an album's (Imgur) photo.
+        let name = Self.fileName(for: photo, data: data, source: tracked ? "unsplash" : "imgur")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let target = folder.appendingPathComponent(name)
@@ -44,10 +45,11 @@ public struct PhotoDownloader: Sendable {
         }
     }
 
-    /// "author-photoid.jpg" (".png" for a PNG), with only safe characters.
-    static func fileName(for photo: Photo, data: Data) -> String {
+    /// "author-photoid.jpg" (".png" for a PNG), or "source-photoid.jpg" without an author, with only safe
+    /// characters.
+    static func fileName(for photo: Photo, data: Data, source: String = "unsplash") -> String {
         let isPNG = data.starts(with: [0x89, 0x50, 0x4E, 0x47])
-        let author = photo.user?.username ?? "unsplash"
+        let author = photo.user?.username ?? source
         let base = "\(author)-\(photo.id)".map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
         return String(base) + (isPNG ? ".png" : ".jpg")
     }
