@@ -127,4 +127,23 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Untitled album  0 photos"), text)
         XCTAssertFalse(text.contains("·"), "no description, nothing shown for it\n\(text)")
     }
+
+    func test_resize_keepsTheSelectedTileInView() {
+        let many = (0..<12).map { Album(id: "a\($0)", title: "Album \($0)", photoCount: 1) }
+        let screen = AppScreen(theme: asciiTheme)
+        var state = albumsState(many)
+        state.session = .loggedIn
+        var ui = UIState()
+        _ = screen.handle(.key(.end), app: state, ui: &ui, width: 80, height: 40)
+        XCTAssertEqual(ui.albumsList.selected, 11)
+        let top = ui.albumsList.top
+        XCTAssertGreaterThan(top, 0, "the last row of tiles is scrolled into view")
+        // Smaller: the selected tile is still in view, so the list scrolls further.
+        _ = screen.handle(.resize, app: state, ui: &ui, width: 80, height: 20)
+        let layout = AlbumsScreen(theme: asciiTheme).albumsLayout(state.albums, area: screen.contentRect(width: 80, height: 20))
+        let tile = layout.tiles[11]
+        let list = AlbumsScreen(theme: asciiTheme).listArea(screen.contentRect(width: 80, height: 20))
+        XCTAssertGreaterThanOrEqual(tile.top, ui.albumsList.top)
+        XCTAssertLessThanOrEqual(tile.top + tile.boxRows + ResultsLayout.textRows, ui.albumsList.top + list.height)
+    }
 }

@@ -200,6 +200,12 @@ public struct AppScreen {
         if case .resize = input {
             let layout = feedLayout(app, width: width, height: height)
             ui.feedTop = layout.scroll(toShow: ui.feedSelected, from: ui.feedTop)
+            // The grids keep their selection in view at the new size too.
+            if app.session == .loggedIn {
+                let area = contentRect(width: width, height: height)
+                _ = SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+                _ = AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+            }
             return []
         }
         if app.helpVisible {
