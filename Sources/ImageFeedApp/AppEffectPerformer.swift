@@ -14,6 +14,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let historyStore: (any SearchHistoryStore)?
     /// The album source (Imgur); nil when none is configured.
     let albums: (any AlbumService)?
+    /// The Imgur usernames looked up before (the same kind of small list as the search history).
+    let albumsRecentStore: (any SearchHistoryStore)?
     /// The offline store; nil runs without one.
     let saved: SavedLists?
     let redirectURI: String
@@ -27,9 +29,11 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
                 tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
-                loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil) {
+                loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,
+                albumsRecentStore: (any SearchHistoryStore)? = nil) {
         self.historyStore = historyStore
         self.albums = albums
+        self.albumsRecentStore = albumsRecentStore
         self.saved = saved
         self.client = client
         self.downloader = downloader
@@ -50,7 +54,10 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                       ? context.configuration.paths.state.appendingPathComponent("demo-search-history.json")
                       : context.configuration.paths.searchHistoryFile),
                   saved: context.savedLists, redirectURI: context.configuration.redirectURI,
-                  albums: context.albums)
+                  albums: context.albums,
+                  albumsRecentStore: FileSearchHistoryStore(file: context.isDemo
+                      ? context.configuration.paths.state.appendingPathComponent("demo-imgur-users.json")
+                      : context.configuration.paths.imgurUsersFile))
     }
 
     deinit {
@@ -103,6 +110,11 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
         case let .viewer(viewerEffect):
             events = await performViewer(viewerEffect) { post(.viewer($0)) }.map(AppViewModel.Event.viewer)
+        case .loadAlbumsRecent:
+            events = [.albums(.recentLoaded((try? albumsRecentStore?.loadHistory()) ?? []))]
+        case let .albums(.saveRecent(names)):
+            try? albumsRecentStore?.saveHistory(names)
+            events = []
         case let .albums(albumsEffect):
             if let albums {
                 events = await AlbumsEffectRunner(service: albums).perform(albumsEffect).map(AppViewModel.Event.albums)
@@ -111,6 +123,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                 switch albumsEffect {
                 case let .loadAlbums(username, page): events = [.albums(.albumsLoaded(username: username, page: page, .failure(missing)))]
                 case let .loadPhotos(albumID): events = [.albums(.photosLoaded(albumID: albumID, .failure(missing)))]
+                case .saveRecent: events = []
                 }
             }
         case .loadSearchHistory:

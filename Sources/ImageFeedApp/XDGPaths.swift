@@ -27,4 +27,6 @@ public struct XDGPaths: Sendable, Equatable {
     public var configFile: URL { config.appendingPathComponent("config.toml") }
     public var tokenFile: URL { state.appendingPathComponent("token") }
     public var searchHistoryFile: URL { state.appendingPathComponent("search-history.json") }
+    /// The Imgur usernames looked up in the Albums tab.
+    public var imgurUsersFile: URL { state.appendingPathComponent("imgur-users.json") }
 }

@@ -21,7 +21,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertTrue(state.isEditing, "the pane opens on the prompt")
         XCTAssertEqual(VM.update(&state, .submit), [], "nothing to look up yet")
         _ = VM.update(&state, .edit("  drbatookhan \n"))
-        XCTAssertEqual(VM.update(&state, .submit), [.loadAlbums(username: "drbatookhan", page: 1)])
+        XCTAssertEqual(VM.update(&state, .submit), [.loadAlbums(username: "drbatookhan", page: 1), .saveRecent(["drbatookhan"])])
         XCTAssertEqual(state.phase, .loading)
         XCTAssertFalse(state.isEditing)
         _ = VM.update(&state, .albumsLoaded(username: "drbatookhan", page: 1,
@@ -110,6 +110,44 @@ final class AlbumsViewModelTests: XCTestCase {
         _ = VM.update(&state, .photosLoaded(albumID: "a1", .failure(.noConnection("down"))))
         XCTAssertEqual(state.open?.phase, .failed(.noConnection("down")))
         XCTAssertEqual(VM.update(&state, .retry), [.loadPhotos(albumID: "a1")])
+    }
+
+    func testTheNamesLookedUp_newestFirst_onceEach_atMostFive() {
+        var state = AlbumsState()
+        for name in ["a", "b", "c", "B", "d", "e", "f"] {
+            _ = VM.update(&state, .edit(name))
+            let effects = VM.update(&state, .submit)
+            XCTAssertEqual(effects.last, .saveRecent(state.recent))
+        }
+        XCTAssertEqual(state.recent, ["f", "e", "d", "B", "c"], "b and B are one name; the oldest goes")
+    }
+
+    func testTheLastNameIsOffered_EnterTakesIt_typingReplacesIt() {
+        var state = AlbumsState()
+        _ = VM.update(&state, .recentLoaded([" labs ", "", "nasa"]))
+        XCTAssertEqual(state.recent, ["labs", "nasa"])
+        XCTAssertEqual(state.field, "labs")
+        XCTAssertTrue(state.fieldIsOffered)
+        XCTAssertEqual(VM.update(&state, .submit).first, .loadAlbums(username: "labs", page: 1))
+        XCTAssertFalse(state.fieldIsOffered)
+
+        // u offers the name shown again; Esc before any look-up drops an offer.
+        _ = VM.update(&state, .editUsername)
+        XCTAssertTrue(state.fieldIsOffered)
+        _ = VM.update(&state, .edit("n"))
+        XCTAssertFalse(state.fieldIsOffered)
+        var fresh = AlbumsState()
+        _ = VM.update(&fresh, .recentLoaded(["labs"]))
+        _ = VM.update(&fresh, .cancelEditing)
+        XCTAssertEqual(fresh.field, "")
+        XCTAssertTrue(fresh.isEditing, "nothing to go back to: the prompt stays")
+
+        // A name already typed is not replaced by the list arriving late.
+        var typing = AlbumsState()
+        _ = VM.update(&typing, .edit("st"))
+        _ = VM.update(&typing, .recentLoaded(["labs"]))
+        XCTAssertEqual(typing.field, "st")
+        XCTAssertFalse(typing.fieldIsOffered)
     }
 
     func testEditingTheNameAgain() {

@@ -25,7 +25,7 @@ final class AppAlbumsTests: XCTestCase {
         state.albumsEnabled = true
         _ = AppViewModel.update(&state, .selectTab(.albums))
         _ = AppViewModel.update(&state, .albums(.edit("u")))
-        XCTAssertEqual(AppViewModel.update(&state, .albums(.submit)), [.albums(.loadAlbums(username: "u", page: 1))])
+        XCTAssertEqual(AppViewModel.update(&state, .albums(.submit)), [.albums(.loadAlbums(username: "u", page: 1)), .albums(.saveRecent(["u"]))])
         _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: "u", page: 1,
                                                                .success(Page(items: [Album(id: "a", photoCount: 1)], number: 1, perPage: 50, nextPage: nil)))))
         XCTAssertEqual(AppViewModel.update(&state, .albums(.openAlbum(index: 0))), [.albums(.loadPhotos(albumID: "a"))])
@@ -48,5 +48,21 @@ final class AppAlbumsTests: XCTestCase {
         XCTAssertEqual(viewer.zoom, 1)
         XCTAssertEqual(viewer.panX, 0)
         XCTAssertEqual(viewer.panY, 0)
+    }
+
+    func testTheUsernamesLookedUpAreReadAtStart_andForgottenOnLogOut() {
+        var state = AppState(session: .loggedIn)
+        XCTAssertFalse(AppViewModel.update(&state, .start).contains(.loadAlbumsRecent), "no Albums tab, no names")
+        state = AppState(session: .loggedIn)
+        state.albumsEnabled = true
+        XCTAssertTrue(AppViewModel.update(&state, .start).contains(.loadAlbumsRecent))
+        _ = AppViewModel.update(&state, .albums(.recentLoaded(["labs", "nasa"])))
+        XCTAssertEqual(state.albums.field, "labs")
+        _ = AppViewModel.update(&state, .albums(.submit))
+        XCTAssertEqual(state.albums.username, "labs")
+        _ = AppViewModel.update(&state, .profile(.logOutPressed))
+        let effects = AppViewModel.update(&state, .profile(.logOutAnswered(true)))
+        XCTAssertTrue(effects.contains(.albums(.saveRecent([]))), "\(effects)")
+        XCTAssertEqual(state.albums, AlbumsState(), "nothing of it is kept")
     }
 }

@@ -146,4 +146,20 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(tile.top, ui.albumsList.top)
         XCTAssertLessThanOrEqual(tile.top + tile.boxRows + ResultsLayout.textRows, ui.albumsList.top + list.height)
     }
+
+    func test_anOfferedName_showsSelected_andTypingReplacesIt() {
+        let screen = AppScreen(theme: asciiTheme)
+        var state = albumsState()
+        _ = AppViewModel.update(&state, .albums(.recentLoaded(["labs", "nasa"])))
+        var ui = UIState()
+        let text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Imgur user  labs_"), text)
+        XCTAssertTrue(text.contains("Enter shows labs's albums again"), text)
+        XCTAssertTrue(text.contains("Looked up before: labs, nasa"), text)
+        XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 80, height: 24), [.albums(.edit("x"))])
+        XCTAssertEqual(screen.handle(.key(.backspace), app: state, ui: &ui, width: 80, height: 24), [.albums(.edit(""))])
+        XCTAssertEqual(screen.handle(.key(.enter), app: state, ui: &ui, width: 80, height: 24), [.albums(.submit)])
+        _ = AppViewModel.update(&state, .albums(.edit("x")))
+        XCTAssertEqual(screen.handle(.key(.character("y")), app: state, ui: &ui, width: 80, height: 24), [.albums(.edit("xy"))])
+    }
 }

@@ -13,6 +13,8 @@ public struct AlbumsState: Equatable, Sendable {
     public var field = ""
     /// Whether the field has the keyboard (on first showing, and after `/` or `u`).
     public var isEditing = true
+    /// The field holds a name offered, not typed (the last one looked up): Enter takes it, typing replaces it.
+    public var fieldIsOffered = false
     /// The username whose albums are shown; nil before the first.
     public var username: String?
     public var phase: Phase = .content
@@ -24,6 +26,8 @@ public struct AlbumsState: Equatable, Sendable {
     public var selected = 0
     /// The album whose photos are shown, if one is open.
     public var open: OpenAlbum?
+    /// Usernames looked up before, newest first (at most `AlbumsViewModel.recentLimit`).
+    public var recent: [String] = []
 
     public struct OpenAlbum: Equatable, Sendable {
         public var album: Album
@@ -65,12 +69,21 @@ public enum AlbumsViewModel {
         case closeAlbum
         /// "Try again" (r): whatever failed last, or the current screen again.
         case retry
+        /// The usernames looked up in earlier runs, newest first.
+        case recentLoaded([String])
+        /// Forget the usernames looked up (on log out).
+        case forgetRecent
     }
 
     public enum Effect: Equatable, Sendable {
         case loadAlbums(username: String, page: Int)
         case loadPhotos(albumID: String)
+        /// Keep the usernames looked up, newest first, for the next run.
+        case saveRecent([String])
     }
+
+    /// How many usernames are remembered.
+    public static let recentLimit = 5
 
     /// How close to the end of the tiles the next page is asked for.
     static let prefetchDistance = 6
@@ -80,12 +93,14 @@ public enum AlbumsViewModel {
         case let .edit(text):
             // One line of a reasonable length; Imgur's names are short.
             state.field = String(text.filter { !$0.isNewline }.prefix(64))
+            state.fieldIsOffered = false
             return []
 
         case .submit:
             let name = state.field.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { return [] }
             state.isEditing = false
+            state.fieldIsOffered = false
             state.username = name
             state.phase = .loading
             state.albums = []
@@ -94,11 +109,22 @@ public enum AlbumsViewModel {
             state.moreFailed = nil
             state.selected = 0
             state.open = nil
-            return [.loadAlbums(username: name, page: 1)]
+            // Remembered newest first, once whatever the case.
+            let lowered = name.lowercased()
+            state.recent = Array(([name] + state.recent.filter { $0.lowercased() != lowered }).prefix(recentLimit))
+            return [.loadAlbums(username: name, page: 1), .saveRecent(state.recent)]
 
         case .editUsername:
             state.isEditing = true
+            // The name shown is offered: Enter looks it up again, typing starts a new one.
+            state.fieldIsOffered = !state.field.isEmpty
             state.open = nil
+            return []
+
+        case .cancelEditing where state.fieldIsOffered && state.username == nil:
+            // Esc on an offered name before any look-up: the offer goes, the prompt stays.
+            state.field = ""
+            state.fieldIsOffered = false
             return []
 
         case .cancelEditing:
@@ -176,6 +202,20 @@ public enum AlbumsViewModel {
             state.open = nil
             return []
 
+        case let .recentLoaded(names):
+            let cleaned = names.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            state.recent = Array(cleaned.prefix(recentLimit))
+            // The prompt offers the last one: Enter shows that user's albums again.
+            if state.username == nil, state.field.isEmpty, let last = state.recent.first {
+                state.field = last
+                state.fieldIsOffered = true
+            }
+            return []
+
+        case .forgetRecent:
+            state = AlbumsState()
+            return [.saveRecent([])]
+
         case .retry:
             if let open = state.open {
                 state.open?.phase = .loading
@@ -225,6 +265,8 @@ public struct AlbumsEffectRunner: Sendable {
             } catch {
                 return [.photosLoaded(albumID: albumID, .failure(error))]
             }
+        case .saveRecent:
+            return [] // the app's performer keeps them (a file), not the album service
         }
     }
 }

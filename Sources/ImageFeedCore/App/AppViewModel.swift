@@ -126,6 +126,8 @@ public enum AppViewModel {
         case albums(AlbumsViewModel.Effect)
         /// Read the search history from disk.
         case loadSearchHistory
+        /// Read the Imgur usernames looked up before.
+        case loadAlbumsRecent
         case viewer(ViewerViewModel.Effect)
         /// The service said the token is no good: remove it.
         case forgetSession
@@ -142,8 +144,9 @@ public enum AppViewModel {
     private static func route(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
         case .start:
-            if state.session == .splash { return [.checkSession, .loadSearchHistory] }
-            return FeedViewModel.update(&state.feed, .load).map(Effect.feed) + [.loadSearchHistory]
+            let histories: [Effect] = [.loadSearchHistory] + (state.albumsEnabled ? [.loadAlbumsRecent] : [])
+            if state.session == .splash { return [.checkSession] + histories }
+            return FeedViewModel.update(&state.feed, .load).map(Effect.feed) + histories
 
         case .sessionStored:
             guard state.session == .splash else { return [] }
@@ -209,6 +212,7 @@ public enum AppViewModel {
             case .logOutAnswered(true):
                 logOut(&state)
                 effects += [.logOut, .search(.saveHistory([]))]
+                effects += AlbumsViewModel.update(&state.albums, .forgetRecent).map(Effect.albums)
             default:
                 break
             }

@@ -44,6 +44,12 @@ public struct AlbumsScreen {
         guard let username = state.username else {
             var lines: [(String, CellStyle)] = [("Imgur albums", theme.title),
                                                 ("Type a username and press Enter to see their albums.", theme.muted)]
+            if state.fieldIsOffered {
+                lines.append(("Enter shows \(UntrustedText.sanitize(state.field))'s albums again; typing replaces the name.", theme.muted))
+            }
+            if state.recent.count > 1 || (state.recent.count == 1 && !state.fieldIsOffered) {
+                lines.append(("Looked up before: " + state.recent.map(UntrustedText.sanitize).joined(separator: ", "), theme.muted))
+            }
             if app.isDemo { lines.append(("In the demo, try labs, nasa, stefan or textures.", theme.muted)) }
             parts.centred(lines, in: list, into: &buffer)
             return
@@ -131,7 +137,12 @@ public struct AlbumsScreen {
         } else {
             var shown = UntrustedText.sanitize(state.field) + (state.isEditing ? (theme.unicode ? "▏" : "_") : "")
             while DisplayWidth.of(shown) > fieldWidth - 2, !shown.isEmpty { shown.removeFirst() }
-            buffer.write(shown, x: fieldX + 1, y: y, style: fieldStyle, maxWidth: fieldWidth - 1)
+            // An offered name shows selected, as text that typing will replace.
+            var textStyle = fieldStyle
+            if state.fieldIsOffered, state.isEditing { textStyle.reverse = true }
+            let text = state.isEditing ? String(shown.dropLast()) : shown
+            let width = buffer.write(text, x: fieldX + 1, y: y, style: textStyle, maxWidth: fieldWidth - 1)
+            if state.isEditing { buffer.write(String(shown.suffix(1)), x: fieldX + 1 + width, y: y, style: fieldStyle) }
         }
         var summary: String?
         if let open = state.open {
@@ -203,8 +214,9 @@ public struct AlbumsScreen {
             switch input {
             case let .key(key):
                 switch key {
-                case let .character(character): return [.albums(.edit(state.field + String(character)))]
-                case .backspace: return [.albums(.edit(String(state.field.dropLast())))]
+                // An offered name is replaced by what is typed, and cleared by Backspace.
+                case let .character(character): return [.albums(.edit((state.fieldIsOffered ? "" : state.field) + String(character)))]
+                case .backspace: return [.albums(.edit(state.fieldIsOffered ? "" : String(state.field.dropLast())))]
                 case .enter:
                     ui.albumsList = ListPosition()
                     return [.albums(.submit)]
