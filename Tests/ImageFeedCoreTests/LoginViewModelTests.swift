@@ -270,7 +270,8 @@ final class SessionTests: XCTestCase {
 
         _ = AppViewModel.update(&state, .profile(.logOutPressed))
         let effects = AppViewModel.update(&state, .profile(.logOutAnswered(true)))
-        XCTAssertEqual(effects, [.logOut, .search(.saveHistory([]))], "the search history goes too")
+        XCTAssertEqual(effects, [.logOut, .search(.saveHistory([])), .albums(.saveRecent([]))],
+                       "the search history and the Imgur names looked up go too")
         XCTAssertEqual(state.session, .loggedOut)
         XCTAssertNil(state.profile.profile)
         XCTAssertTrue(state.favorites.photos.isEmpty)
