@@ -123,6 +123,28 @@ final class ScreenTests: XCTestCase {
         ])
     }
 
+    func test_viewer_aClickHidesTheStatusLine_andThePhotoTakesTheWholeScreen() {
+        var state = loadedState([photo("a", width: 100, height: 200)])
+        _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
+        var ui = UIState()
+        let screen = AppScreen(theme: asciiTheme)
+        XCTAssertEqual(screen.handle(.mouse(MouseEvent(x: 5, y: 5, kind: .press)), app: state, ui: &ui, width: 40, height: 12),
+                       [.viewer(.toggleBar)])
+        XCTAssertEqual(screen.handle(.key(.character("i")), app: state, ui: &ui, width: 40, height: 12), [.viewer(.toggleBar)])
+        _ = AppViewModel.update(&state, .viewer(.toggleBar))
+        var lines = render(state, width: 40, height: 12)
+        XCTAssertEqual(lines.count, 12)
+        XCTAssertEqual(lines[11], "              @@@@@@@@@@@@", "the photo reaches the last row, a column wider")
+        XCTAssertFalse(lines.joined().contains("Photo by"))
+        // What the user must see still shows: a notice comes with the line.
+        _ = AppViewModel.update(&state, .viewer(.shared(opened: false)))
+        lines = render(state, width: 40, height: 12)
+        XCTAssertTrue(lines[11].contains("Photo by Ann Author"), lines[11])
+        _ = AppViewModel.update(&state, .viewer(.dismissNotice))
+        _ = AppViewModel.update(&state, .viewer(.toggleBar))
+        XCTAssertTrue(render(state, width: 40, height: 12)[11].contains("Photo by Ann Author"))
+    }
+
     func test_viewer_tallPhotoIsCentred() {
         var state = loadedState([photo("a", width: 100, height: 200)])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))

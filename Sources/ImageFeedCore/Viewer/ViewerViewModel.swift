@@ -36,6 +36,8 @@ public struct ViewerState: Equatable, Sendable {
     public static let maximumZoom = 8.0
     /// An album's photo (Imgur): there is no like, and downloading it is fetching the file.
     public var isFromAlbum = false
+    /// The status line is hidden: the photo has the whole terminal (a notice or a download still shows).
+    public var barHidden = false
 
     public init(photo: Photo) {
         self.photo = photo
@@ -52,6 +54,8 @@ public enum ViewerViewModel {
         case pan(dx: Double, dy: Double)
         case rotate
         case reset
+        /// Hides or shows the status line (a click, or `i`).
+        case toggleBar
         case toggleLike
         case likeFinished(liked: Bool, Result<Photo, ServiceError>)
         case share
@@ -79,6 +83,8 @@ public enum ViewerViewModel {
         case .zoomIn:
             state.zoom = min(ViewerState.maximumZoom, state.zoom * 1.5)
             clampPan(&state)
+        case .toggleBar:
+            state.barHidden.toggle()
         case .toggleZoom:
             state.zoom = state.zoom > 1 ? 1 : ViewerState.maximumZoom
             state.panX = 0

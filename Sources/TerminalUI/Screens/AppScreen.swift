@@ -164,7 +164,7 @@ public struct AppScreen {
         ("Tab  Shift-Tab  1 2 3 4", "switch panes (4: Imgur albums, when set up)"),
         ("+ -  z", "viewer: zoom in / out; z: fit or largest zoom"),
         ("← → h l, ↑ ↓ j k", "viewer: pan when zoomed (l likes when not)"),
-        ("0", "viewer: reset zoom, pan and rotation"),
+        ("0  i, click", "viewer: reset the view; hide the status line"),
         ("s  d", "viewer: copy the link (and open it); download"),
         ("/  s  v", "search; sort by relevance or date; 1/2 columns"),
         ("o  u", "profile: log out; albums: type a username"),

@@ -10,9 +10,10 @@ public struct ViewerScreen {
         self.theme = theme
     }
 
-    /// The cells the photo takes: fitted to the screen above the status line, centred.
+    /// The cells the photo takes: fitted to the screen above the status line (the whole screen when the
+    /// line is hidden), centred.
     public static func pictureRect(for viewer: ViewerState, width: Int, height: Int) -> Rect {
-        let area = Rect(x: 0, y: 0, width: width, height: height - 1)
+        let area = Rect(x: 0, y: 0, width: width, height: viewer.barHidden ? height : height - 1)
         var pixelWidth = viewer.photo.width > 0 ? viewer.photo.width : 3
         var pixelHeight = viewer.photo.height > 0 ? viewer.photo.height : 2
         if viewer.quarterTurns % 2 == 1 { swap(&pixelWidth, &pixelHeight) }
@@ -32,7 +33,12 @@ public struct ViewerScreen {
             buffer.fill(rect, with: Cell(" ", style: theme.placeholder))
             buffer.writeCentered("Photo unavailable", in: rect, y: rect.y + rect.height / 2, style: theme.placeholder)
         }
-        renderStatus(viewer, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
+        // A hidden status line still comes back for what the user must see: a notice, a download.
+        var downloading = false
+        if case .running = viewer.download { downloading = true }
+        if !viewer.barHidden || viewer.notice != nil || downloading {
+            renderStatus(viewer, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
+        }
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
         switch viewer.modal {
         case let .likeFailed(liked, error):
@@ -141,6 +147,7 @@ public struct ViewerScreen {
             case .down, .character("j"): events = [.pan(dx: 0, dy: 0.25)]
             case .character("r"): events = [.rotate]
             case .character("0"): events = [.reset]
+            case .character("i"): events = [.toggleBar]
             case .character("f"), .character(" "): events = [.toggleLike]
             case .character("s"): events = [.share]
             case .character("d"): events = [.download]
@@ -150,7 +157,7 @@ public struct ViewerScreen {
             switch mouse.kind {
             case .wheelUp: events = [.zoomIn]
             case .wheelDown: events = [.zoomOut]
-            case .press: return []
+            case .press: events = [.toggleBar] // a tap shows or hides the status line
             }
         case .resize:
             return []
