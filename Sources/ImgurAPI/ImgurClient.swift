@@ -43,8 +43,10 @@ public struct ImgurClient: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(ServiceError) -> T {
+        let envelope = try? JSONDecoder().decode(ImgurEnvelope<T>.self, from: body)
+        if let envelope, envelope.success != false { return envelope.data }
         // A 200 whose envelope says it failed is still a failure, whatever its data holds (an error object,
-        // not what was asked for): its status and message say which.
+        // not what was asked for): its status and message say which. Read only when the answer is not one.
         if let head = try? JSONDecoder().decode(ImgurEnvelopeHead.self, from: body), head.success == false {
             let status = head.status.flatMap { (400..<600).contains($0) ? $0 : nil }
             guard let status else {
@@ -53,14 +55,8 @@ public struct ImgurClient: Sendable {
             }
             throw Self.error(for: HTTPResponse(status: status, headers: [:], body: body))
         }
-        let envelope: ImgurEnvelope<T>
-        do {
-            envelope = try JSONDecoder().decode(ImgurEnvelope<T>.self, from: body)
-        } catch {
-            throw .malformedResponse(field: (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
-                                     ? "body" : "data")
-        }
-        return envelope.data
+        throw .malformedResponse(field: (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
+                                 ? "body" : "data")
     }
 
     /// The typed error for a failed answer. Imgur sends 429 when a quota is spent, with
