@@ -61,15 +61,20 @@ public struct ImgurRepository: AlbumService {
                      links: PhotoLinks(html: pageURL(imageID: dto.id, pageBase: pageBase)))
     }
 
+    /// Imgur's ids are letters and digits: anything else is not made into an address.
+    static func isImageID(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
     /// An image's page, from its id (when the id is one).
     static func pageURL(imageID: String, pageBase: URL) -> URL? {
-        guard !imageID.isEmpty, imageID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        guard isImageID(imageID) else { return nil }
         return pageBase.appendingPathComponent(imageID)
     }
 
     /// The cover's file from its image id (albums name the cover image, not its file).
     static func coverURL(imageID: String, imageBase: URL) -> URL? {
-        guard imageID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        guard isImageID(imageID) else { return nil }
         return imageBase.appendingPathComponent("\(imageID)l.jpg")
     }
 
