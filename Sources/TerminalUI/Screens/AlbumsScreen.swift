@@ -294,17 +294,8 @@ public struct AlbumsScreen {
     private func navigate(_ input: InputEvent, count: Int, layout: ResultsLayout, list: Rect,
                           position: inout ListPosition) -> GridAction {
         guard count > 0 else { return .none }
-        func select(_ index: Int) {
-            position.selected = max(0, min(count - 1, index))
-            position.top = layout.scroll(toShow: position.selected, from: position.top)
-        }
-        func scroll(by lines: Int) {
-            position.top = layout.clampScroll(position.top + lines)
-            if let tile = layout.tiles[safe: position.selected],
-               tile.top + tile.boxRows + ResultsLayout.textRows <= position.top || tile.top >= position.top + list.height {
-                position.selected = layout.tileIndex(atLine: lines > 0 ? position.top : position.top + list.height - 1) ?? position.selected
-            }
-        }
+        func select(_ index: Int) { layout.select(index, in: &position) }
+        func scroll(by lines: Int) { layout.scroll(by: lines, in: &position) }
         switch input {
         case let .key(key):
             switch key {

@@ -89,6 +89,23 @@ public struct ResultsLayout: Equatable, Sendable {
         return clampScroll(newTop)
     }
 
+    /// Selects tile `index` (kept within the tiles) and scrolls as little as shows it whole.
+    public func select(_ index: Int, in position: inout ListPosition) {
+        guard !tiles.isEmpty else { return }
+        position.selected = max(0, min(tiles.count - 1, index))
+        position.top = scroll(toShow: position.selected, from: position.top)
+    }
+
+    /// Scrolls by `lines`; a selection that leaves the view moves to the first row in view (going down) or
+    /// the last (going up).
+    public func scroll(by lines: Int, in position: inout ListPosition) {
+        position.top = clampScroll(position.top + lines)
+        if let tile = tiles[safe: position.selected],
+           tile.top + tile.boxRows + Self.textRows <= position.top || tile.top >= position.top + viewportHeight {
+            position.selected = tileIndex(atLine: lines > 0 ? position.top : position.top + viewportHeight - 1) ?? position.selected
+        }
+    }
+
     public func clampScroll(_ top: Int) -> Int {
         max(0, min(top, max(0, totalHeight - viewportHeight)))
     }

@@ -206,18 +206,8 @@ public struct SearchScreen {
         let count = search.results.photos.count
         var position = ui.searchList
         defer { ui.searchList = position }
-        func select(_ index: Int) {
-            guard count > 0 else { return }
-            position.selected = max(0, min(count - 1, index))
-            position.top = layout.scroll(toShow: position.selected, from: position.top)
-        }
-        func scroll(by lines: Int) {
-            position.top = layout.clampScroll(position.top + lines)
-            if let tile = layout.tiles[safe: position.selected],
-               tile.top + tile.boxRows + ResultsLayout.textRows <= position.top || tile.top >= position.top + results.height {
-                position.selected = layout.tileIndex(atLine: lines > 0 ? position.top : position.top + results.height - 1) ?? position.selected
-            }
-        }
+        func select(_ index: Int) { layout.select(index, in: &position) }
+        func scroll(by lines: Int) { layout.scroll(by: lines, in: &position) }
         let selectedID = search.results.photos[safe: position.selected]?.id
         switch input {
         case let .key(key):
