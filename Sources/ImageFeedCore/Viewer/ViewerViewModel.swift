@@ -15,6 +15,11 @@ public struct ViewerState: Equatable, Sendable {
         /// A fraction 0...1, or nil while the size is unknown.
         case running(Double?)
         case finished(path: String)
+
+        public var isRunning: Bool {
+            if case .running = self { return true }
+            return false
+        }
     }
 
     public var photo: Photo

@@ -146,11 +146,11 @@ public final class TerminalApp {
             || !state.search.results.likesInFlight.isEmpty
             || { if case .loading = state.search.results.nextPage { return true } else { return false } }()
             || state.search.detail?.extra == .loading || state.search.detail?.viewer.likeInFlight == true
-            || { if case .running = state.search.detail?.viewer.download { return true } else { return false } }()
+            || state.search.detail?.viewer.download.isRunning == true
             || { if case .loading = state.favorites.nextPage { return true } else { return false } }()
             || { if case .loading = state.feed.nextPage { return true } else { return false } }()
             || state.viewer?.likeInFlight == true
-            || { if case .running = state.viewer?.download { return true } else { return false } }()
+            || state.viewer?.download.isRunning == true
     }
 
     public func dispatch(_ event: AppViewModel.Event) {

@@ -34,9 +34,7 @@ public struct ViewerScreen {
             buffer.writeCentered("Photo unavailable", in: rect, y: rect.y + rect.height / 2, style: theme.placeholder)
         }
         // A hidden status line still comes back for what the user must see: a notice, a download.
-        var downloading = false
-        if case .running = viewer.download { downloading = true }
-        if !viewer.barHidden || viewer.notice != nil || downloading {
+        if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning {
             renderStatus(viewer, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
         }
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
