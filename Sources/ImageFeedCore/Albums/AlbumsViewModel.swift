@@ -71,7 +71,7 @@ public enum AlbumsViewModel {
         case retry
         /// The usernames looked up in earlier runs, newest first.
         case recentLoaded([String])
-        /// Forget the usernames looked up (on log out).
+        /// Log out: the pane starts afresh, and the usernames looked up are forgotten.
         case forgetRecent
     }
 
