@@ -185,8 +185,7 @@ public final class NcursesBackend: TerminalBackend {
                     }
                 }
                 let first = scalars.first.map { $0.value } ?? 32
-                // (Half blocks, on every picture cell, are known narrow without measuring the text.)
-                if first >= 0x1100, !(0x2500...0x259F).contains(first), DisplayWidth.of(cell.text) > 1 {
+                if first >= 0x1100, !DisplayWidth.isBoxOrBlock(first), DisplayWidth.of(cell.text) > 1 {
                     flush(y)
                     var single = character
                     mvwadd_wch(window, Int32(y), Int32(x), &single)

@@ -7,9 +7,7 @@ public enum DisplayWidth {
         if value == 0 { return 0 }
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if value < 0x300 { return 1 }
-        // Box drawing and block elements (the pictures' half blocks): narrow, and asked for on every cell
-        // of a picture, so answered before the general category is looked up.
-        if (0x2500...0x259F).contains(value) { return 1 }
+        if isBoxOrBlock(value) { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
@@ -17,6 +15,13 @@ public enum DisplayWidth {
         if value == 0x200B || (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value) { return 0 }
         if isWide(value) { return 2 }
         return 1
+    }
+
+    /// Box drawing and block elements (the pictures' half blocks): narrow. Asked on every cell of a
+    /// picture, so callers answer these before anything dearer (the general category, grapheme breaking).
+    @inline(__always)
+    public static func isBoxOrBlock(_ value: UInt32) -> Bool {
+        (0x2500...0x259F).contains(value)
     }
 
     /// The width of a grapheme: its first scalar's, or 2 when an emoji presentation selector makes it wide.
