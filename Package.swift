@@ -97,7 +97,7 @@ let package = Package(
         // The parsers of outside input as fuzz targets (scripts/fuzz.sh; replayed by the tests).
         .target(
             name: "FuzzTargets",
-            dependencies: ["ImageFeedApp", "ImageFeedCore", "UnsplashAPI", "ImgurAPI", "TerminalImage"]
+            dependencies: ["ImageFeedApp", "ImageFeedCore", "UnsplashAPI", "ImgurAPI", "TerminalImage", "TerminalUI"]
         ),
 
         // MARK: Executables.

@@ -3,6 +3,7 @@ import ImageFeedApp
 import ImageFeedCore
 import ImgurAPI
 import TerminalImage
+import TerminalUI
 import UnsplashAPI
 
 /// The parsers that read what the outside world sends, each as a function of raw bytes that must return
@@ -25,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case oauthRedirect = "oauth-redirect"
     /// The config file (TOML).
     case config
+    /// What the terminal sends: keys, escape sequences, mouse reports, in any order and cut anywhere.
+    case input
 
     /// Runs one input. Returns a short description of the outcome (for replaying by hand).
     @discardableResult
@@ -36,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: return ImageTarget.run(data, forcing: .png)
         case .oauthRedirect: return OAuthRedirectTarget.run(data)
         case .config: return ConfigTarget.run(data)
+        case .input: return InputTarget.run(data)
         }
     }
 }
@@ -223,5 +227,34 @@ enum ConfigTarget {
         } catch {
             return "error: \(error.message)"
         }
+    }
+}
+
+// MARK: Terminal input
+
+enum InputTarget {
+    /// The bytes as the backend gets them: decoded as UTF-8 (what curses hands over), and once more byte
+    /// by byte (the X10 mouse's raw bytes), with a timeout (`flush`) after every byte that is 0xFF.
+    static func run(_ data: Data) -> String {
+        let utf8 = Array(String(decoding: data, as: UTF8.self).unicodeScalars)
+        let bytes = data.map { Unicode.Scalar($0) }
+        var total = 0
+        for scalars in [utf8, bytes] {
+            var decoder = InputDecoder()
+            var events: [InputEvent] = []
+            for scalar in scalars {
+                if scalar.value == 0xFF {
+                    events += decoder.flush()
+                    continue
+                }
+                events += decoder.feed(scalar)
+            }
+            events += decoder.flush()
+            // A scalar never makes more than one event: nothing is invented.
+            precondition(events.count <= scalars.count, "more events than characters")
+            precondition(!decoder.isPending, "a flush leaves nothing pending")
+            total += events.count
+        }
+        return "\(total) events"
     }
 }

@@ -77,4 +77,10 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["crash-toml-array-brace"]?.contains("line 1, key as: expected a value in quotes"), true,
                        outcomes["crash-toml-array-brace"] ?? "")
     }
+
+    func testTerminalInputReplays() throws {
+        let outcomes = try replay(.input)
+        XCTAssertEqual(outcomes.count, 3)
+        XCTAssertTrue(outcomes.values.allSatisfy { $0.hasSuffix("events") }, "\(outcomes)")
+    }
 }

@@ -139,8 +139,13 @@ final class AlbumsViewModelTests: XCTestCase {
         var fresh = AlbumsState()
         _ = VM.update(&fresh, .recentLoaded(["labs"]))
         _ = VM.update(&fresh, .cancelEditing)
-        XCTAssertEqual(fresh.field, "")
-        XCTAssertTrue(fresh.isEditing, "nothing to go back to: the prompt stays")
+        XCTAssertEqual(fresh.field, "labs", "the offer stays for u")
+        XCTAssertFalse(fresh.isEditing, "Esc leaves the field even before any look-up")
+        var typed = AlbumsState()
+        _ = VM.update(&typed, .edit("ab"))
+        _ = VM.update(&typed, .cancelEditing)
+        XCTAssertEqual(typed.field, "")
+        XCTAssertFalse(typed.isEditing)
 
         // A name already typed is not replaced by the list arriving late.
         var typing = AlbumsState()

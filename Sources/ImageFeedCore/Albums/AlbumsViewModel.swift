@@ -121,15 +121,16 @@ public enum AlbumsViewModel {
             state.open = nil
             return []
 
-        case .cancelEditing where state.fieldIsOffered && state.username == nil:
-            // Esc on an offered name before any look-up: the offer goes, the prompt stays.
-            state.field = ""
-            state.fieldIsOffered = false
-            return []
-
         case .cancelEditing:
-            // Nothing to go back to before the first search: the field stays.
-            if state.username != nil { state.isEditing = false }
+            // Esc always leaves the field, even before the first look-up (the pane then says how to come back).
+            state.isEditing = false
+            if state.username == nil {
+                // Nothing looked up yet: what was typed goes; an offered name stays offered for `u`.
+                if !state.fieldIsOffered { state.field = "" }
+            } else {
+                state.field = state.username ?? state.field
+                state.fieldIsOffered = false
+            }
             return []
 
         case let .albumsLoaded(username, page, result):

@@ -31,6 +31,10 @@ public final class NcursesBackend: TerminalBackend {
     private var pairCacheValues = [Int32](repeating: 0, count: 4096)
     private var wakePipe: [Int32] = [-1, -1]
     private var restored = false
+    private var decoder = InputDecoder()
+    private var decoded: [InputEvent] = []
+    /// How long the rest of an escape sequence may take to arrive before a lone Esc counts as the key.
+    private let escapeWait: Int32 = 30
     private let inputDescriptor: Int32
     private let outputDescriptor: Int32
     private let inputFile: UnsafeMutablePointer<FILE>
@@ -98,7 +102,9 @@ public final class NcursesBackend: TerminalBackend {
         raw()
         noecho()
         nonl()
-        keypad(window, true)
+        // Keys are decoded by InputDecoder, not by curses: curses knows only the sequences terminfo lists for
+        // this TERM, and hands the rest over as loose characters (End from PuTTY, ESC [ 4 ~, became `4`, `~`).
+        keypad(window, false)
         nodelay(window, true)
         curs_set(0)
         idlok(window, true)
@@ -119,6 +125,9 @@ public final class NcursesBackend: TerminalBackend {
             }
         }
         colorMode = mode
+        // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
+        // InputDecoder reads both encodings.
+        writeDirect("\u{1B}[?1006h")
         if pipe(&wakePipe) == 0 {
             for descriptor in wakePipe {
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -288,49 +297,44 @@ public final class NcursesBackend: TerminalBackend {
         _ = write(wakePipe[1], &byte, 1)
     }
 
+    /// The next decoded event: characters come from curses one at a time (it decodes UTF-8 and reports
+    /// resizes), and InputDecoder puts escape sequences together.
     private func nextEvent() -> InputEvent? {
-        var value: wint_t = 0
-        let status = wget_wch(window, &value)
-        if status == ERR { return nil }
-        if status == KEY_CODE_YES {
-            switch Int32(value) {
-            case KEY_UP: return .key(.up)
-            case KEY_DOWN: return .key(.down)
-            case KEY_LEFT: return .key(.left)
-            case KEY_RIGHT: return .key(.right)
-            case KEY_PPAGE: return .key(.pageUp)
-            case KEY_NPAGE: return .key(.pageDown)
-            case KEY_HOME: return .key(.home)
-            case KEY_END: return .key(.end)
-            case KEY_ENTER: return .key(.enter)
-            case KEY_BACKSPACE: return .key(.backspace)
-            case KEY_BTAB: return .key(.backTab)
-            case KEY_RESIZE: return .resize
-            case KEY_MOUSE:
-                var event = MEVENT()
-                guard getmouse(&event) == OK else { return nil }
-                let x = Int(event.x)
-                let y = Int(event.y)
-                if event.bstate & Self.button4Pressed != 0 { return .mouse(MouseEvent(x: x, y: y, kind: .wheelUp)) }
-                if event.bstate & Self.button5Pressed != 0 { return .mouse(MouseEvent(x: x, y: y, kind: .wheelDown)) }
-                if event.bstate & Self.button1Pressed != 0 { return .mouse(MouseEvent(x: x, y: y, kind: .press)) }
-                return nil
-            default:
-                return nil
+        while true {
+            if !decoded.isEmpty { return decoded.removeFirst() }
+            var value: wint_t = 0
+            let status = wget_wch(window, &value)
+            if status == ERR {
+                guard decoder.isPending else { return nil }
+                // The rest of a sequence may still be on its way (a slow link): wait a little, then a lone
+                // Esc is the key.
+                if waitForInput(milliseconds: escapeWait) { continue }
+                decoded += decoder.flush()
+                if decoded.isEmpty { return nil }
+                continue
             }
+            if status == KEY_CODE_YES {
+                if Int32(value) == KEY_RESIZE {
+                    decoded += decoder.flush()
+                    decoded.append(.resize)
+                }
+                continue
+            }
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            decoded += decoder.feed(scalar)
         }
-        switch value {
-        case 3: return .key(.interrupt)
-        case 5: return .key(.lineDown)
-        case 12: return .key(.redraw)
-        case 25: return .key(.lineUp)
-        case 9: return .key(.tab)
-        case 10, 13: return .key(.enter)
-        case 27: return .key(.escape)
-        case 8, 127: return .key(.backspace)
-        default:
-            guard value >= 32, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
-            return .key(.character(Character(scalar)))
+    }
+
+    private func waitForInput(milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) > 0
+    }
+
+    /// Bytes for the terminal outside curses' picture of the screen (modes curses does not set).
+    private func writeDirect(_ text: String) {
+        fflush(nil)
+        text.utf8CString.withUnsafeBufferPointer { bytes in
+            _ = write(outputDescriptor, bytes.baseAddress, bytes.count - 1)
         }
     }
 
@@ -339,6 +343,7 @@ public final class NcursesBackend: TerminalBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
+        writeDirect("\u{1B}[?1006l")
         mousemask(0, nil)
         curs_set(1)
         endwin()

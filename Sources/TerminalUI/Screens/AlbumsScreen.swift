@@ -42,9 +42,13 @@ public struct AlbumsScreen {
         let list = listArea(area)
         let parts = PhotoParts(theme: theme)
         guard let username = state.username else {
-            var lines: [(String, CellStyle)] = [("Imgur albums", theme.title),
-                                                ("Type a username and press Enter to see their albums.", theme.muted)]
-            if state.fieldIsOffered {
+            var lines: [(String, CellStyle)] = [("Imgur albums", theme.title)]
+            if state.isEditing {
+                lines.append(("Type a username and press Enter to see their albums.", theme.muted))
+            } else {
+                lines.append(("Press u (or click the field) to type a username; Tab goes to the other panes.", theme.muted))
+            }
+            if state.fieldIsOffered, state.isEditing {
                 lines.append(("Enter shows \(UntrustedText.sanitize(state.field))'s albums again; typing replaces the name.", theme.muted))
             }
             if state.recent.count > 1 || (state.recent.count == 1 && !state.fieldIsOffered) {
@@ -221,6 +225,9 @@ public struct AlbumsScreen {
                     ui.albumsList = ListPosition()
                     return [.albums(.submit)]
                 case .escape: return [.albums(.cancelEditing)]
+                // Tab leaves the field for the next pane, as it does everywhere else.
+                case .tab: return [.albums(.cancelEditing), .nextTab]
+                case .backTab: return [.albums(.cancelEditing), .previousTab]
                 default: return []
                 }
             case let .mouse(mouse) where mouse.kind == .press && mouse.y != area.y:

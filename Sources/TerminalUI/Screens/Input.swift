@@ -10,6 +10,11 @@ public enum Key: Equatable, Sendable {
     case lineDown, lineUp
     /// Ctrl-L: paint the whole screen again.
     case redraw
+    case insert, delete
+    /// F1 … F20.
+    case function(Int)
+    /// Ctrl and a letter the app gives a meaning to in text fields (Ctrl-A, Ctrl-U, Ctrl-W).
+    case control(Character)
 }
 
 public struct MouseEvent: Equatable, Sendable {
