@@ -157,6 +157,9 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             try? saved?.cache.deleteUserData()
             stopListening()
             events = []
+        case let .expireNotice(serial, seconds):
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            return [.noticeExpired(serial: serial)]
         }
         return events + [.rateLimit(client.rateLimit)]
     }

@@ -86,6 +86,13 @@ public final class DiskImageCache: @unchecked Sendable {
         for key in evicted { try? FileManager.default.removeItem(at: path(for: key)) }
     }
 
+    /// Forgets the bytes for `url` (they turned out damaged).
+    public func remove(_ url: URL) {
+        let key = Self.key(for: url)
+        try? store.pool.write { db in try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [key]) }
+        try? FileManager.default.removeItem(at: path(for: key))
+    }
+
     /// The number of files and their bytes, as the index knows them.
     public func usage() throws -> (files: Int, bytes: Int) {
         try store.pool.read { db in
@@ -118,5 +125,9 @@ public struct CachingImageSource: ImageSource {
         let data = try await upstream.imageData(at: url)
         try? cache.store(data, for: url)
         return data
+    }
+
+    public func discard(_ url: URL) {
+        cache.remove(url)
     }
 }

@@ -12,6 +12,8 @@ final class EndToEndTests: XCTestCase {
     var folder: TemporaryFolder!
     var tmux: Tmux!
     var redirectPort: Int!
+    /// The sandbox process's address, when a test runs one (`useSandboxProcess`).
+    var sandboxBase: URL?
 
     /// A loopback port nobody listens on now (for the app's redirect listener).
     static func freePort() throws -> Int {
@@ -329,6 +331,7 @@ final class EndToEndTests: XCTestCase {
         sandbox.standardError = FileHandle.nullDevice
         try sandbox.run()
         let base = "http://127.0.0.1:\(port)"
+        sandboxBase = URL(string: base)
         let configuration = UnsplashConfiguration(apiBase: URL(string: base)!, oauthBase: URL(string: base)!,
                                                   accessKey: "demo-access-key", secretKey: "demo-secret-key",
                                                   redirectURI: "http://127.0.0.1:\(redirectPort!)/callback")

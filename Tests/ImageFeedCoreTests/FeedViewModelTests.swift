@@ -47,13 +47,35 @@ final class FeedViewModelTests: XCTestCase {
         XCTAssertEqual(state.phase, .loading)
     }
 
-    func test_reloadFailure_keepsShownPhotosAndReportsOnTheLoadingRow() {
+    func test_reloadFailure_keepsShownPhotos_andTheStatusLineSaysWhy() {
         var state = loadedFeed(["a"])
         _ = FeedViewModel.update(&state, .load)
         XCTAssertEqual(state.phase, .content, "photos stay on screen while reloading")
+        XCTAssertTrue(state.reloading)
         _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
         XCTAssertEqual(state.photos.map(\.id), ["a"])
-        XCTAssertEqual(state.nextPage, .failed(page: 1, .timeout))
+        XCTAssertEqual(state.nextPage, .idle, "not a \"Couldn't load more\" row under the last card")
+        XCTAssertEqual(FeedViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)], "r asks again")
+
+        // The app: a notice where the user looks, and the status line says the service is failing.
+        var app = AppState()
+        app.feed = loadedFeed(["a"])
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(Page(items: [makePhoto("a")], number: 1, perPage: 30, nextPage: 2)))))
+        XCTAssertEqual(app.connection, .online)
+        _ = AppViewModel.update(&app, .feed(.load))
+        let effects = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.server(status: 503)))))
+        XCTAssertEqual(app.notice?.kind, .error)
+        XCTAssertEqual(app.notice?.text, "Couldn't reload the feed (HTTP 503). r tries again.")
+        XCTAssertEqual(app.connection, .failing("service failing"))
+        XCTAssertEqual(effects, [.expireNotice(serial: 1, after: StatusNotice.lifetime)])
+        _ = AppViewModel.update(&app, .noticeExpired(serial: 1))
+        XCTAssertNil(app.notice)
+
+        // A reload that works says so.
+        _ = AppViewModel.update(&app, .feed(.load))
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(Page(items: [makePhoto("b")], number: 1, perPage: 30, nextPage: 2)))))
+        XCTAssertEqual(app.notice?.text, "The feed reloaded.")
+        XCTAssertEqual(app.connection, .online)
     }
 
     func test_reloadSuccess_replacesPhotos() {
@@ -242,7 +264,8 @@ final class SavedFeedTests: XCTestCase {
         _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
         _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.noConnection("down"))))
         XCTAssertEqual(state.photos.map(\.id), ["old"])
-        XCTAssertEqual(state.nextPage, .failed(page: 1, .noConnection("down")))
+        XCTAssertEqual(state.nextPage, .idle)
+        XCTAssertEqual(FeedViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)], "r tries again")
     }
 
     func test_servedFromSaved_marksTheFeed_andTheAppGoesOffline() {

@@ -20,7 +20,7 @@ final class ScreenTests: XCTestCase {
             "",
             "",
             "",
-            " j/k move  Enter open  l like  r relo~",
+            " ? help  q quit  Enter open  l like",
         ])
     }
 
@@ -42,7 +42,7 @@ final class ScreenTests: XCTestCase {
             "  ########################################################",
             "  ########################################################",
             "  ########################################################",
-            " j/k move  Enter open  l like  r reload  Tab panes ~ online",
+            " ? help  q quit  Enter open  l like  r reload  Tab panes",
         ])
     }
 

@@ -23,6 +23,31 @@ public enum Connection: Equatable, Sendable {
     case unknown
     case online
     case offline(String)
+    /// The service answers, but with errors (5xx, unreadable answers, the quota used up).
+    case failing(String)
+}
+
+/// A line in the status bar about what a key just did: a failure the user must see where they are looking,
+/// or news ("Reloaded"). It goes after a few seconds, or with the next notice.
+public struct StatusNotice: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case info
+        case error
+    }
+
+    public var text: String
+    public var kind: Kind
+    /// Tells notices apart, so that the timer of an old one does not clear a newer one.
+    public var serial: Int
+
+    public init(_ text: String, kind: Kind, serial: Int) {
+        self.text = text
+        self.kind = kind
+        self.serial = serial
+    }
+
+    /// How long a notice stays, in seconds.
+    public static let lifetime: Double = 6
 }
 
 /// Where the user is: the splash while a stored token is checked, the login screen, or the app.
@@ -54,6 +79,9 @@ public struct AppState: Equatable, Sendable {
     /// An album source (Imgur) is configured: the Albums tab shows.
     public var albumsEnabled = false
     public var albums = AlbumsState()
+    /// The status line's notice, if one is showing.
+    public var notice: StatusNotice?
+    public var noticeSerial = 0
 
     /// The tabs shown, in order.
     public var tabs: [Tab] {
@@ -111,6 +139,8 @@ public enum AppViewModel {
         case dismissSessionExpired
         case quit
         case rateLimit(RateLimit?)
+        /// A notice's time is up.
+        case noticeExpired(serial: Int)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -133,6 +163,8 @@ public enum AppViewModel {
         case forgetSession
         /// Log out: remove the token and everything stored about the user.
         case logOut
+        /// After `seconds`, send `.noticeExpired(serial)`.
+        case expireNotice(serial: Int, after: Double)
     }
 
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
@@ -180,7 +212,9 @@ public enum AppViewModel {
 
         case let .feed(feedEvent):
             noteConnection(feedEvent, in: &state)
-            let effects = FeedViewModel.update(&state.feed, feedEvent).map(Effect.feed)
+            let before = state.feed
+            var effects = FeedViewModel.update(&state.feed, feedEvent).map(Effect.feed)
+            effects += listNotice(feedEvent, before: before, name: "the feed", in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = feedEvent,
                let photo = state.feed.photo(id: photoID) ?? Optional(answer) {
                 return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
@@ -190,7 +224,9 @@ public enum AppViewModel {
         case let .favorites(favoritesEvent):
             noteConnection(favoritesEvent, in: &state)
             let before = state.favorites.photo(id: likedPhotoID(favoritesEvent) ?? "")
-            let effects = favoritesEffects(FeedViewModel.update(&state.favorites, favoritesEvent), state)
+            let listBefore = state.favorites
+            var effects = favoritesEffects(FeedViewModel.update(&state.favorites, favoritesEvent), state)
+            effects += listNotice(favoritesEvent, before: listBefore, name: "your favorites", in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = favoritesEvent,
                let photo = state.favorites.photo(id: photoID) ?? before ?? Optional(answer) {
                 return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
@@ -198,7 +234,17 @@ public enum AppViewModel {
             return effects
 
         case let .profile(profileEvent):
+            let refreshing = state.profile.refreshing
             var effects = ProfileViewModel.update(&state.profile, profileEvent).map(Effect.profile)
+            switch profileEvent {
+            case let .loaded(.failure(error)) where refreshing && error != .sessionExpired:
+                effects += notify("Couldn't refresh the profile (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+                noteFailure(error, in: &state)
+            case .loaded(.success) where refreshing:
+                effects += notify("Profile refreshed.", kind: .info, in: &state)
+            default:
+                break
+            }
             switch profileEvent {
             case .loaded(.success):
                 // The favorites follow the profile (they are listed by username).
@@ -208,6 +254,11 @@ public enum AppViewModel {
             case .retry:
                 if case .failed = state.favorites.phase, state.profile.profile != nil {
                     effects += favoritesEffects(FeedViewModel.update(&state.favorites, .retry), state)
+                }
+            case .refresh:
+                // The favorites reload with the profile (their failure has its own notice).
+                if state.profile.profile != nil {
+                    effects += favoritesEffects(FeedViewModel.update(&state.favorites, .load), state)
                 }
             case .logOutAnswered(true):
                 logOut(&state)
@@ -230,8 +281,11 @@ public enum AppViewModel {
                 if let photo = state.search.results.photo(id: photoID) ?? Optional(answer) {
                     effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
                 }
-            case let .answer(_, _, .pageLoaded(_, result)):
+            case let .answer(_, _, .pageLoaded(page, result)):
                 noteConnection(.pageLoaded(page: 1, result), in: &state)
+                if case let .failure(error) = result, page > 1, error != .sessionExpired {
+                    effects += notify("Couldn't load more results (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+                }
             case .answer(_, _, .servedFromSaved):
                 noteConnection(.servedFromSaved(Date()), in: &state)
             case let .detail(.likeFinished(liked, .success(answer))):
@@ -296,8 +350,60 @@ public enum AppViewModel {
             state.quitting = true
         case let .rateLimit(limit):
             state.rateLimit = limit
+        case let .noticeExpired(serial):
+            if state.notice?.serial == serial { state.notice = nil }
         }
         return []
+    }
+
+    /// Shows a notice in the status line, and asks for it to go after a while.
+    static func notify(_ text: String, kind: StatusNotice.Kind, in state: inout AppState) -> [Effect] {
+        state.noticeSerial += 1
+        state.notice = StatusNotice(text, kind: kind, serial: state.noticeSerial)
+        return [.expireNotice(serial: state.noticeSerial, after: StatusNotice.lifetime)]
+    }
+
+    /// " Press r to try again." when trying again can help now.
+    private static func retryHint(_ error: ServiceError) -> String {
+        switch error {
+        case .rateLimited, .notFound, .invalidAccessKey, .notConfigured, .loginRequired: ""
+        default: " r tries again."
+        }
+    }
+
+    /// What a list's page answer means for the status line: a reload that failed over the photos shown, a
+    /// next page that failed, or a reload the user asked for that worked.
+    private static func listNotice(_ event: FeedViewModel.Event, before: FeedState, name: String,
+                                   in state: inout AppState) -> [Effect] {
+        guard case let .pageLoaded(page, result) = event, before.nextPage == .loading(page: page) else { return [] }
+        switch result {
+        case let .failure(error):
+            guard error != .sessionExpired else { return [] }
+            noteFailure(error, in: &state)
+            if page == 1, !before.photos.isEmpty {
+                return notify("Couldn't reload \(name) (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+            }
+            if page > 1 {
+                return notify("Couldn't load more of \(name) (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+            }
+            return [] // the pane itself shows the error
+        case .success:
+            guard page == 1, before.reloading else { return [] }
+            let capitalised = name.prefix(1).uppercased() + name.dropFirst()
+            return notify("\(capitalised) reloaded.", kind: .info, in: &state)
+        }
+    }
+
+    /// The service answered with an error that says it is in trouble (not the network's fault).
+    private static func noteFailure(_ error: ServiceError, in state: inout AppState) {
+        switch error {
+        case .server, .malformedResponse, .http:
+            state.connection = .failing("service failing")
+        case .rateLimited:
+            state.connection = .failing("rate limited")
+        default:
+            break
+        }
     }
 
     /// Into the app: the feed loads, and the profile with it when it is not known yet.
@@ -399,7 +505,7 @@ public enum AppViewModel {
         case let .pageLoaded(_, .failure(error)), let .likeFinished(_, _, .failure(error)):
             switch error {
             case .noConnection, .timeout: state.connection = .offline(error.message)
-            default: break
+            default: noteFailure(error, in: &state)
             }
         case .servedFromSaved:
             // The page came from the offline store because the service could not be reached.

@@ -36,6 +36,8 @@ public struct FeedState: Equatable, Sendable {
     public var modal: Modal?
     /// Set when the service said the session ended; the shell takes the user to the login screen.
     public var sessionExpired = false
+    /// Page 1 is asked for again over the photos shown (`r`): they stay until it comes.
+    public var reloading = false
     public let perPage: Int
     /// How close to the end of the list the next page is asked for.
     public let prefetchDistance: Int

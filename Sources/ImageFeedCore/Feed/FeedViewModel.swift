@@ -42,6 +42,7 @@ public enum FeedViewModel {
             // Reloading starts again at page 1; what is shown stays until the new page arrives.
             if case .loading(page: 1) = state.nextPage { return [] }
             if state.photos.isEmpty { state.phase = .loading }
+            state.reloading = !state.photos.isEmpty && state.phase == .content
             state.nextPage = .loading(page: 1)
             return [.loadPage(page: 1, perPage: state.perPage)]
 
@@ -65,6 +66,7 @@ public enum FeedViewModel {
         case let .pageLoaded(page, result):
             // An answer for a page nobody is waiting for (superseded by a reload) is dropped.
             guard state.nextPage == .loading(page: page) else { return [] }
+            if page == 1 { state.reloading = false }
             switch result {
             case let .success(loaded):
                 if page == 1 {
@@ -82,6 +84,10 @@ public enum FeedViewModel {
                 if error == .sessionExpired { state.sessionExpired = true }
                 if page == 1 && state.photos.isEmpty {
                     state.phase = .failed(error)
+                    state.nextPage = .idle
+                } else if page == 1 {
+                    // A reload that failed: the photos shown stay, the status line says why (not a
+                    // "Couldn't load more" row under the last card), and r asks again.
                     state.nextPage = .idle
                 } else {
                     state.nextPage = .failed(page: page, error)

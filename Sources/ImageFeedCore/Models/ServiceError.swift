@@ -65,6 +65,33 @@ public enum ServiceError: Error, Hashable, Sendable {
         }
     }
 
+    /// A few words for a status-line notice ("HTTP 503", "no connection"), where the whole message would not fit.
+    public var summary: String {
+        switch self {
+        case .noConnection: "no connection"
+        case .timeout: "no answer in time"
+        case .sessionExpired: "session expired"
+        case .invalidAccessKey: "access key refused"
+        case .loginRequired: "log in first"
+        case let .notConfigured(detail): detail
+        case let .rateLimited(_, resetsAt):
+            resetsAt.map { "rate limit reached until \(Self.clockTime($0))" } ?? "rate limit reached"
+        case .forbidden: "refused"
+        case .notFound: "not found"
+        case let .server(status), let .http(status, _): "HTTP \(status)"
+        case .malformedResponse: "an unreadable answer"
+        case let .other(detail): detail
+        }
+    }
+
+    /// "14:05", in the user's time zone.
+    static func clockTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+
     private static func rateLimitMessage(limit: Int?, resetsAt: Date?) -> String {
         let quota = limit.map { " (\($0) requests an hour)" } ?? ""
         guard let resetsAt else {

@@ -10,6 +10,8 @@ public struct ProfileState: Equatable, Sendable {
     public var phase: Phase = .idle
     /// The "Log out?" dialog is open.
     public var confirmingLogout = false
+    /// `r` over a profile shown: it stays on screen while it is asked for again.
+    public var refreshing = false
 
     public init() {}
 
@@ -24,6 +26,8 @@ public enum ProfileViewModel {
         /// The pane is shown: load the profile if it is not there yet.
         case appear
         case retry
+        /// `r` over the profile shown: ask again, keeping it on screen.
+        case refresh
         case loaded(Result<Profile, ServiceError>)
         case logOutPressed
         case logOutAnswered(Bool)
@@ -43,9 +47,20 @@ public enum ProfileViewModel {
             guard state.phase != .loading else { return [] }
             state.phase = .loading
             return [.loadProfile]
+        case .refresh:
+            guard state.profile != nil, !state.refreshing else { return [] }
+            state.refreshing = true
+            return [.loadProfile]
         case let .loaded(.success(profile)):
+            state.refreshing = false
             state.phase = .content(profile)
         case let .loaded(.failure(error)):
+            // A refresh that failed keeps the profile shown (the app says why); a 401 still ends the session.
+            if state.refreshing, state.profile != nil, error != .sessionExpired {
+                state.refreshing = false
+                return []
+            }
+            state.refreshing = false
             state.phase = .failed(error)
         case .logOutPressed:
             state.confirmingLogout = true

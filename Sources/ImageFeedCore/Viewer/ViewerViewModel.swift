@@ -43,6 +43,8 @@ public struct ViewerState: Equatable, Sendable {
     public var isFromAlbum = false
     /// The status line is hidden: the photo has the whole terminal (a notice or a download still shows).
     public var barHidden = false
+    /// The photo could not be fetched or read: `r` tries again.
+    public var imageUnavailable = false
 
     public init(photo: Photo) {
         self.photo = photo
@@ -70,6 +72,10 @@ public enum ViewerViewModel {
         case downloadProgress(Double?)
         case downloadFinished(Result<String, ServiceError>)
         case imageFailed(ServiceError)
+        /// The photo's bytes came but could not be read (a damaged file), or never came.
+        case imageUnavailable
+        /// `r` over a photo that could not be had: ask for it again.
+        case retryImage
         case modalTryAgain
         case modalDismiss
         case dismissNotice
@@ -156,7 +162,14 @@ public enum ViewerViewModel {
                 if error == .sessionExpired { state.sessionExpired = true } else { state.modal = .downloadFailed(error.message) }
             }
         case let .imageFailed(error):
+            state.imageUnavailable = true
             state.modal = .loadFailed(error)
+        case .imageUnavailable:
+            state.imageUnavailable = true
+        case .retryImage:
+            guard state.imageUnavailable else { return [] }
+            state.imageUnavailable = false
+            return [.reloadImage]
         case .modalTryAgain:
             let modal = state.modal
             state.modal = nil
@@ -166,6 +179,7 @@ public enum ViewerViewModel {
                 state.likeInFlight = true
                 return [.setLike(photoID: state.photo.id, liked: liked)]
             case .loadFailed:
+                state.imageUnavailable = false
                 return [.reloadImage]
             case .downloadFailed:
                 state.download = .running(nil)

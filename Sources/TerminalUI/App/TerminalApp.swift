@@ -112,8 +112,8 @@ public final class TerminalApp {
             case let .event(event):
                 dispatch(event)
             case let .picture(result):
-                if let error = pipeline.deliver(result), state.viewer != nil {
-                    dispatch(.viewer(.imageFailed(error)))
+                if let failure = pipeline.deliver(result), state.viewer != nil {
+                    dispatch(.viewer(failure.error.map { .imageFailed($0) } ?? .imageUnavailable))
                 }
                 dirty = true
             }
@@ -127,6 +127,8 @@ public final class TerminalApp {
 
     public func handle(_ input: InputEvent) {
         if input == .key(.redraw) { backend.invalidate() }
+        // Ctrl-L and r (reload, retry) give the pictures that failed another try, whatever their wait.
+        if input == .key(.redraw) || (input == .key(.character("r")) && state.viewer == nil) { pipeline.retryFailed() }
         for event in screen.handle(input, app: state, ui: &ui, width: backend.width, height: backend.height) {
             dispatch(event)
         }

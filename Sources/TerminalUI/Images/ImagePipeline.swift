@@ -32,7 +32,8 @@ public final class ImagePipeline: PictureProvider {
     private enum Entry {
         case loading(CellPicture?)
         case ready(CellPicture)
-        case failed
+        /// Not to be asked for again before `retryAt` (seconds on `now`'s clock).
+        case failed(retryAt: Double)
 
         /// Cells held in memory.
         var cells: Int {
@@ -47,6 +48,12 @@ public final class ImagePipeline: PictureProvider {
     private let source: any ImageSource
     private let blitter: HalfBlockBlitter
     private let post: @Sendable (Result) -> Void
+    /// Seconds on a monotonic clock (tests give their own).
+    private let now: () -> Double
+    /// How many times in a row each picture failed: the wait before the next try doubles, up to a minute.
+    private var failures: [Key: Int] = [:]
+    /// The pictures the previous frame asked for: one that failed is tried again when it comes back into view.
+    private var previouslyWanted: Set<Key> = []
     private let maximumRunning: Int
     private let maximumEntries = 400
     /// Drawn pictures kept, in cells (24 bytes each): about 12 MB, some 80 cards of a 200-column terminal.
@@ -70,8 +77,10 @@ public final class ImagePipeline: PictureProvider {
     public init(source: any ImageSource, blitter: HalfBlockBlitter,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
                 maximumCells: Int = 500_000,
+                now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                 post: @escaping @Sendable (Result) -> Void) {
         self.maximumCells = maximumCells
+        self.now = now
         self.source = source
         self.blitter = blitter
         self.maximumRunning = max(1, maximumRunning)
@@ -86,6 +95,7 @@ public final class ImagePipeline: PictureProvider {
     // MARK: Frames
 
     public func beginFrame() {
+        swap(&previouslyWanted, &wanted)
         wanted.removeAll(keepingCapacity: true)
     }
 
@@ -112,7 +122,11 @@ public final class ImagePipeline: PictureProvider {
         switch entries[key] {
         case let .ready(picture): return .ready(picture)
         case let .loading(placeholder): return .loading(placeholder)
-        case .failed: return .failed
+        case let .failed(retryAt):
+            // Back in view after its wait: try again (a dropped connection should not stay broken all session).
+            guard !previouslyWanted.contains(key), now() >= retryAt else { return .failed }
+            set(key, nil)
+            return picture(for: photo, url: url, columns: columns, rows: rows)
         case nil:
             let placeholder = PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter)
             remember(key, .loading(placeholder))
@@ -160,9 +174,16 @@ public final class ImagePipeline: PictureProvider {
                 do {
                     let data = try await source.imageData(at: key.url)
                     try Task.checkCancellation()
-                    let decoded = try ImageCodec.decode(data, minimumWidth: key.columns, minimumHeight: key.rows * 2)
+                    let decoded: DecodedImage
+                    do {
+                        decoded = try ImageCodec.decode(data, minimumWidth: key.columns, minimumHeight: key.rows * 2)
+                    } catch {
+                        source.discard(key.url) // not a picture: a retry fetches it anew
+                        throw error
+                    }
                     try Task.checkCancellation()
                     // A damaged image shows as the placeholder: better than a half-gray photo.
+                    if decoded.isDamaged { source.discard(key.url) }
                     picture = decoded.isDamaged ? nil : blitter.render(decoded.image, columns: key.columns, rows: key.rows)
                 } catch is CancellationError {
                     return
@@ -217,8 +238,12 @@ public final class ImagePipeline: PictureProvider {
             do {
                 let data = try await source.imageData(at: url)
                 try Task.checkCancellation()
-                let decoded = try ImageCodec.decode(data)
-                post(.viewerSource(photoID: photo.id, decoded.isDamaged ? nil : decoded.image, nil))
+                guard let decoded = try? ImageCodec.decode(data), !decoded.isDamaged else {
+                    source.discard(url) // not a picture: a retry fetches it anew
+                    post(.viewerSource(photoID: photo.id, nil, nil))
+                    return
+                }
+                post(.viewerSource(photoID: photo.id, decoded.image, nil))
             } catch is CancellationError {
                 return
             } catch let error as ServiceError {
@@ -227,6 +252,19 @@ public final class ImagePipeline: PictureProvider {
                 if !Task.isCancelled { post(.viewerSource(photoID: photo.id, nil, nil)) }
             }
         }
+    }
+
+    /// The wait before a picture that failed `count` times in a row is asked for again: 2, 4, 8 … 60 seconds.
+    static func retryDelay(afterFailures count: Int) -> Double {
+        min(60, 2 * pow(2, Double(max(0, count - 1))))
+    }
+
+    /// Every picture that failed is asked for again when next in view, whatever its wait (`r`, Ctrl-L).
+    public func retryFailed() {
+        for (key, entry) in entries {
+            if case .failed = entry { set(key, nil) }
+        }
+        if viewerFailed { closeViewer() }
     }
 
     /// Forgets the viewer's photo; the next frame loads it again (after "Try again").
@@ -247,20 +285,32 @@ public final class ImagePipeline: PictureProvider {
 
     // MARK: Results
 
-    /// Takes finished work in; returns the service error of a viewer photo that could not be fetched.
+    /// What became of the viewer's photo, when it could not be had: the service's error, if it said one.
+    public struct ViewerFailure: Equatable, Sendable {
+        public var error: ServiceError?
+    }
+
+    /// Takes finished work in; says so when the viewer's photo could not be fetched or read.
     @discardableResult
-    public func deliver(_ result: Result) -> ServiceError? {
+    public func deliver(_ result: Result) -> ViewerFailure? {
         switch result {
         case let .picture(key, picture):
             guard running.removeValue(forKey: key) != nil else { return nil }
-            remember(key, picture.map(Entry.ready) ?? .failed)
+            if let picture {
+                failures[key] = nil
+                remember(key, .ready(picture))
+            } else {
+                let count = (failures[key] ?? 0) + 1
+                failures[key] = count
+                remember(key, .failed(retryAt: now() + Self.retryDelay(afterFailures: count)))
+            }
             startQueued()
         case let .viewerSource(photoID, image, error):
             guard photoID == viewerPhotoID else { return nil }
             viewerLoad = nil
             viewerSource = image
             viewerFailed = image == nil
-            return error
+            return image == nil ? ViewerFailure(error: error) : nil
         case let .viewerPicture(key, picture):
             guard key.photoID == viewerPhotoID else { return nil }
             if viewerRender?.key == key { viewerRender = nil }

@@ -111,45 +111,90 @@ public struct AppScreen {
 
     private func renderStatusLine(_ app: AppState, into buffer: inout CellBuffer) {
         let y = buffer.height - 1
-        buffer.fill(Rect(x: 0, y: y, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
-        var right: [String] = []
+        let width = buffer.width
+        buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
+        // The right-hand side: what must show (offline, failing, saved), then what may give way (online, the quota).
+        var needed: (text: String, style: CellStyle)?
+        var optional: [String] = []
+        var errorOnBar = theme.error
+        errorOnBar.background = theme.bar.background
         let shownList: FeedState? = app.session != .loggedIn || app.viewer != nil ? nil
             : app.tab == .search ? app.search.results : app.photos(in: app.tab)
         if let savedAt = shownList?.savedAt {
             // What is on screen came from the offline store: say so, and from when.
             let when = FeedScreen.dateAndTime(savedAt)
             if case .offline = app.connection {
-                right.append("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)")
+                needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
             } else {
-                right.append("saved \(when), refreshing")
+                needed = ("saved \(when), refreshing", theme.bar)
             }
         } else {
             switch app.connection {
-            case .online: right.append("online")
-            case .offline: right.append("offline")
+            case .online: optional.append("online")
+            case .offline: needed = ("offline", errorOnBar)
+            case let .failing(what): needed = (what, errorOnBar)
             case .unknown: break
             }
         }
-        if let limit = app.rateLimit { right.append("quota \(limit.remaining)/\(limit.limit)") }
-        let rightText = right.joined(separator: "  ") + " "
-        let rightWidth = DisplayWidth.of(rightText)
-        let hints: String
-        switch (app.session, app.tab) {
-        case (.splash, _): hints = " Ctrl-C quit"
-        case (.loggedOut, _): hints = " ? help  Ctrl-C quit"
-        case (.loggedIn, .profile): hints = " ↑↓ move  Enter open  l unlike  o log out  r retry  Tab panes  ? help  q quit"
-        case (.loggedIn, .search) where app.search.editing: hints = " Enter search  Up/Down earlier queries  Esc done"
-        case (.loggedIn, .search) where app.search.detail != nil: hints = " l like  s copy link / open  d download  Enter full screen  Esc back"
-        case (.loggedIn, .search): hints = " / search  ↑↓←→ move  Enter details  l like  s sort  v layout  Tab panes  ? help"
-        case (.loggedIn, .albums) where app.albums.isEditing: hints = " Enter show albums  Esc done"
-        case (.loggedIn, .albums) where app.albums.open != nil: hints = " ↑↓←→ move  Enter full screen  Esc back  u user  r retry  ? help"
-        case (.loggedIn, .albums): hints = " ↑↓←→ move  Enter open  u user  r retry  Tab panes  ? help  q quit"
-        case (.loggedIn, _): hints = " ↑↓ move  Enter open  l like  r reload  Tab panes  ? help  q quit"
+        if let limit = app.rateLimit { optional.append("quota \(limit.remaining)/\(limit.limit)") }
+        let neededWidth = needed.map { DisplayWidth.of($0.text) + 2 } ?? 0
+        var left = 1
+        if let notice = app.notice, app.session == .loggedIn {
+            // A notice about what a key just did takes the hints' place until it goes.
+            var style = notice.kind == .error ? errorOnBar : theme.bar
+            style.bold = true
+            let text = UntrustedText.sanitize(notice.text)
+            left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
+        } else {
+            // The hints, most important first; each one whole or not at all.
+            var x = 1
+            for hint in hints(app) {
+                let text = theme.unicode ? hint : hint.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k")
+                let hintWidth = DisplayWidth.of(text)
+                if x + hintWidth + 1 > width - neededWidth { continue }
+                buffer.write(text, x: x, y: y, style: theme.bar)
+                x += hintWidth + 2
+            }
+            left = x
         }
-        let hintText = theme.unicode ? hints : hints.replacingOccurrences(of: "↑↓", with: "j/k")
-        buffer.write(hintText, x: 0, y: y, style: theme.bar, maxWidth: buffer.width - rightWidth - 1, ellipsis: theme.ellipsis)
-        if rightWidth < buffer.width {
-            buffer.write(rightText, x: buffer.width - rightWidth, y: y, style: theme.bar)
+        var right = width
+        if let needed {
+            let neededText = needed.text + " "
+            let shown = min(DisplayWidth.of(neededText), max(0, width - left))
+            right = width - shown
+            buffer.write(neededText, x: right, y: y, style: needed.style, maxWidth: shown, ellipsis: theme.ellipsis)
+        }
+        // Then what may give way, as far as there is room.
+        for text in optional.reversed() {
+            let textWidth = DisplayWidth.of(text) + 2
+            guard right - textWidth >= left else { break }
+            right -= textWidth
+            buffer.write(text, x: right, y: y, style: theme.bar)
+        }
+    }
+
+    /// The keys to show in the status line, the ones that matter most first (help, leaving, back); at 80
+    /// columns the last ones give way.
+    func hints(_ app: AppState) -> [String] {
+        switch (app.session, app.tab) {
+        case (.splash, _): return ["Ctrl-C quit"]
+        case (.loggedOut, _): return ["? help", "Ctrl-C quit"]
+        case (.loggedIn, .profile):
+            return ["? help", "q quit", "Enter open", "l unlike", "o log out", "r refresh", "Tab panes", "↑↓ move"]
+        case (.loggedIn, .search) where app.search.editing:
+            return ["Enter search", "Esc done", "↑↓ earlier queries"]
+        case (.loggedIn, .search) where app.search.detail != nil:
+            return ["Esc back", "? help", "Enter full screen", "l like", "s link", "d download"]
+        case (.loggedIn, .search):
+            return ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
+        case (.loggedIn, .albums) where app.albums.isEditing:
+            return ["Enter show albums", "Esc done", "Tab panes"]
+        case (.loggedIn, .albums) where app.albums.open != nil:
+            return ["Esc back", "? help", "Enter full screen", "u user", "r retry", "↑↓←→ move"]
+        case (.loggedIn, .albums):
+            return ["? help", "q quit", "u user", "Enter open", "r retry", "Tab panes", "↑↓←→ move"]
+        case (.loggedIn, _):
+            return ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move"]
         }
     }
 

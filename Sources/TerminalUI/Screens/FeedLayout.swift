@@ -68,7 +68,9 @@ public struct FeedLayout: Equatable, Sendable {
         let card = cards[index]
         var newTop = top
         if card.top < newTop { newTop = card.top }
-        if card.top + card.height > newTop + viewportHeight { newTop = card.top + card.height - viewportHeight }
+        // The last card brings the row under it into view: loading more, its error, or the end of the list.
+        let bottom = card.top + card.height + (index == cards.count - 1 ? Self.footerRows : 0)
+        if bottom > newTop + viewportHeight { newTop = bottom - viewportHeight }
         if card.height > viewportHeight { newTop = card.top }
         return clampScroll(newTop)
     }

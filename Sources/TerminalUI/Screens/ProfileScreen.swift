@@ -124,6 +124,8 @@ public struct ProfileScreen {
                 return [.profile(.logOutPressed)]
             case .character("r"):
                 if case .failed = app.profile.phase { return [.profile(.retry)] }
+                if app.favorites.phase == .content, case .failed = app.favorites.nextPage { break } // the favorites' own retry
+                if app.profile.profile != nil { return [.profile(.refresh)] }
             default:
                 break
             }

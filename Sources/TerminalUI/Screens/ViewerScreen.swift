@@ -32,6 +32,9 @@ public struct ViewerScreen {
         case .failed:
             buffer.fill(rect, with: Cell(" ", style: theme.placeholder))
             buffer.writeCentered("Photo unavailable", in: rect, y: rect.y + rect.height / 2, style: theme.placeholder)
+            if rect.height > 2 {
+                buffer.writeCentered("Press r to try again", in: rect, y: rect.y + rect.height / 2 + 1, style: theme.placeholder)
+            }
         }
         // A hidden status line still comes back for what the user must see: a notice, a download.
         if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning {
@@ -143,7 +146,7 @@ public struct ViewerScreen {
             case .character("l"): events = zoomed ? [.pan(dx: 0.25, dy: 0)] : [.toggleLike]
             case .up, .character("k"): events = [.pan(dx: 0, dy: -0.25)]
             case .down, .character("j"): events = [.pan(dx: 0, dy: 0.25)]
-            case .character("r"): events = [.rotate]
+            case .character("r"): events = [viewer.imageUnavailable ? .retryImage : .rotate]
             case .character("0"): events = [.reset]
             case .character("i"): events = [.toggleBar]
             case .character("f"), .character(" "): events = [.toggleLike]

@@ -1,0 +1,146 @@
+import Foundation
+import UnsplashAPI
+import XCTest
+
+/// What a new user trips on, tried in tmux as they would: each test is one place where someone got stuck
+/// or was left guessing, kept fixed.
+extension EndToEndTests {
+    /// Sets the sandbox process's faults at run time (`photos=status:503`, `image=dropx1`; "" clears them).
+    func setFaults(_ rules: String) async throws {
+        let base = try XCTUnwrap(sandboxBase, "no sandbox process")
+        let request = HTTPRequest(method: rules.isEmpty ? .delete : .post, url: base.appendingPathComponent("_sandbox/faults"),
+                                  body: rules.isEmpty ? nil : Data(rules.utf8))
+        let answer = try await URLSessionHTTPClient().send(request)
+        XCTAssertTrue((200..<300).contains(answer.status), String(decoding: answer.body, as: UTF8.self))
+    }
+
+    /// Sends bytes as a terminal would (an escape sequence in one piece).
+    func sendBytes(_ bytes: [UInt8]) throws {
+        try tmux.tmux(["send-keys", "-t", "e2e", "-H"] + bytes.map { String(format: "%02x", $0) })
+    }
+
+    /// The Albums tab before anyone was looked up: Esc leaves the field, and then Tab, the digits and q
+    /// work as everywhere else; Tab also leaves the field for the next pane.
+    func test_albums_escLeavesTheEmptyField_andThePaneStaysUsable() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("4")
+        try tmux.waitFor(text: "Type a username and press Enter")
+        try tmux.send("Escape")
+        var screen = try tmux.waitFor(text: "Press u (or click the field) to type a username")
+        XCTAssertTrue(screen.contains("press u to type a name"), "the field says how to come back\n\(screen)")
+        try tmux.send("1")
+        try tmux.waitFor("the feed again") { $0.contains("Eileen Collins") && !$0.contains("Imgur user") }
+        // Tab from the field goes on to the next pane (Albums is the last: the feed).
+        try tmux.send("4", "u")
+        try tmux.waitFor(text: "Type a username and press Enter")
+        try tmux.send("Tab")
+        screen = try tmux.waitFor("Tab out of the field") { $0.contains("Eileen Collins") && !$0.contains("Imgur user") }
+        try tmux.send("4")
+        try tmux.waitFor(text: "Press u (or click the field)")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// End and Home as PuTTY, rxvt and the Linux console send them go to the last and first photo; a sequence
+    /// nobody knows is dropped whole (End was read as `4`, which opened the Albums tab and typed `~`).
+    func test_escapeSequences_fromAnyTerminal_areKeysOrNothing() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        let escape: UInt8 = 0x1B
+        let bracket = UInt8(ascii: "[")
+        try sendBytes([escape, bracket, UInt8(ascii: "4"), UInt8(ascii: "~")]) // End (PuTTY, VT220, Linux)
+        var screen = try tmux.waitFor("the last photo selected") { screen in
+            screen.contains("1 Feed") && !screen.contains("Imgur user")
+                && self.line(containing: "Eileen Collins", in: screen)?.hasPrefix("▌") != true
+                && screen.split(separator: "\n").contains { $0.hasPrefix("▌ ") && $0.contains("♡") }
+        }
+        XCTAssertFalse(screen.contains("~"), screen)
+        try sendBytes([escape, bracket, UInt8(ascii: "7"), UInt8(ascii: "~")]) // Home (rxvt)
+        try tmux.waitFor("the first photo again") { self.line(containing: "Eileen Collins", in: $0)?.hasPrefix("▌") == true }
+        // Unknown: F-keys with modifiers nobody maps, a focus report, a private reply; then j still works.
+        try sendBytes([escape, bracket] + Array("25;3$x".utf8) + [escape, bracket] + Array("99~".utf8)
+            + [escape, bracket, UInt8(ascii: "I")] + [escape, bracket] + Array("?1;2c".utf8))
+        try tmux.send("j")
+        screen = try tmux.waitFor("the second photo") { self.line(containing: "Chelsea the cat", in: $0)?.hasPrefix("▌") == true }
+        XCTAssertTrue(screen.contains("1 Feed"), screen)
+        XCTAssertFalse(screen.contains("Imgur user") || screen.contains("Search for photos"), "no key leaked\n\(screen)")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// One dropped picture request is not broken for the session: the picture is asked for again when it
+    /// comes back into view (after a short wait), and at once on r; the viewer offers r too.
+    func test_aFailedPicture_isRetried_inViewAgain_onR_andInTheViewer() async throws {
+        let sandbox = try await useSandboxProcess(["--fault", "image=dropx1"])
+        defer { if sandbox.isRunning { sandbox.terminate() } }
+        try launch("", width: 100, height: 30)
+        try tmux.waitFor(text: "Photo unavailable")
+        // Away and back, after the wait: the picture comes.
+        try await Task.sleep(nanoseconds: 2_200_000_000)
+        try tmux.send("G")
+        try tmux.waitFor("far from the first photo") { self.line(containing: "Eileen Collins", in: $0) == nil }
+        try tmux.send("g")
+        try tmux.waitForSteady("the first photo drawn") {
+            self.line(containing: "Eileen Collins", in: $0) != nil && !$0.contains("Photo unavailable") && !$0.contains("Loading")
+        }
+
+        // r asks again at once.
+        try await setFaults("image=dropx1")
+        try tmux.send("G") // photos not drawn yet
+        try tmux.waitFor(text: "Photo unavailable")
+        try tmux.send("r")
+        try tmux.waitForSteady("the picture after r") { !$0.contains("Photo unavailable") && $0.contains("1 Feed") }
+
+        // The viewer: a damaged photo says so, and r (which rotates a photo shown) tries again.
+        try await setFaults("image=corruptx1")
+        try tmux.send("Enter")
+        var screen = try tmux.waitFor(text: "Press r to try again")
+        XCTAssertTrue(screen.contains("Photo unavailable"), screen)
+        try tmux.send("r")
+        screen = try tmux.waitForSteady("the photo in the viewer") {
+            !$0.contains("Photo unavailable") && !$0.contains("Loading") && $0.contains("on Unsplash")
+        }
+        XCTAssertFalse(screen.contains("90°"), "r tried again, it did not rotate\n\(screen)")
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
+
+    /// Failures a key caused show where the user looks: a reload during a 503 says so in the status line
+    /// (which says the service is failing, not "online"), the next page's failure shows with the last card
+    /// in view, and a failed profile refresh says so too.
+    func test_errorsAreShownWhereTheUserLooks() async throws {
+        let sandbox = try await useSandboxProcess()
+        defer { if sandbox.isRunning { sandbox.terminate() } }
+        try launch("", width: 100, height: 30)
+        try tmux.waitFor("the feed online") { $0.contains("Eileen Collins") && $0.contains("online") }
+        try await setFaults("photos=status:503")
+        try tmux.send("r")
+        var screen = try tmux.waitFor(text: "Couldn't reload the feed (HTTP 503). r tries again.")
+        XCTAssertTrue(screen.contains("service failing"), screen)
+        XCTAssertFalse(screen.contains("online"), screen)
+        XCTAssertTrue(screen.contains("Eileen Collins"), "the photos stay\n\(screen)")
+
+        // The last card selected: the row under it, with the error, is in view.
+        try tmux.send("G")
+        screen = try tmux.waitFor(text: "Couldn't load more")
+        XCTAssertTrue(screen.split(separator: "\n").contains { $0.hasPrefix("▌") }, "the selected card shows too\n\(screen)")
+
+        // With the service back, r works and says so.
+        try await setFaults("")
+        try tmux.send("r")
+        try tmux.waitFor("the retry") { !$0.contains("Couldn't load more") && !$0.contains("service failing") }
+
+        // A profile refresh that fails.
+        try tmux.send("3")
+        try tmux.waitFor(text: "Favorites (")
+        try await setFaults("me=status:500")
+        try tmux.send("r")
+        screen = try tmux.waitFor(text: "Couldn't refresh the profile (HTTP 500). r tries again.")
+        XCTAssertTrue(screen.contains("Favorites ("), "the profile stays on screen\n\(screen)")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+}
