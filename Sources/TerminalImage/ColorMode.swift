@@ -6,6 +6,8 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case palette256 = "256"
     /// The 16 ANSI colours.
     case palette16 = "16"
+    /// The 8 ANSI colours (`TERM=xterm`, `TERM=linux`): pictures are dithered.
+    case palette8 = "8"
     /// No colour: pictures become shades of ASCII characters.
     case none
 }
@@ -48,6 +50,11 @@ public enum Palette {
         lookup16[lookupIndex(color)]
     }
 
+    /// The ANSI colour index (0...7) nearest to a colour.
+    public static func nearest8(_ color: RGB) -> UInt8 {
+        lookup8[lookupIndex(color)]
+    }
+
     /// Colours are looked up at 5 bits a channel: finer than the palette's steps (40 and more), and a
     /// 32 KiB table built once, on first use.
     private static func lookupIndex(_ color: RGB) -> Int {
@@ -56,6 +63,7 @@ public enum Palette {
 
     private static let lookup256: [UInt8] = buildLookup(candidates: Array(16..<256))
     private static let lookup16: [UInt8] = buildLookup(candidates: Array(0..<16))
+    private static let lookup8: [UInt8] = buildLookup(candidates: Array(0..<8))
 
     private static func buildLookup(candidates: [Int]) -> [UInt8] {
         let palette = candidates.map { (index: UInt8($0), lab: OKLab(xterm256[$0])) }

@@ -51,7 +51,9 @@ public struct HalfBlockBlitter: Sendable {
             let luma = (upper.luma + lower.luma) / 2
             let glyph = Self.shades[min(Self.shades.count - 1, luma * Self.shades.count / 256)]
             return .init(glyph: glyph, foreground: .standard, background: .standard)
-        case .truecolor, .palette256, .palette16:
+        case .palette8 where unicode:
+            return EightColorShading.cell(upper: upper, lower: lower)
+        case .truecolor, .palette256, .palette16, .palette8:
             let top = color(upper)
             let bottom = color(lower)
             if !unicode || top == bottom {
@@ -72,6 +74,7 @@ public struct HalfBlockBlitter: Sendable {
         case .truecolor: .rgb(rgb)
         case .palette256: .indexed(Palette.nearest256(rgb))
         case .palette16: .indexed(Palette.nearest16(rgb))
+        case .palette8: .indexed(Palette.nearest8(rgb))
         case .none: .standard
         }
     }

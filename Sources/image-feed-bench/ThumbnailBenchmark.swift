@@ -91,6 +91,7 @@ extension ColorMode {
         case .truecolor: "truecolor"
         case .palette256: "256 colours"
         case .palette16: "16 colours"
+        case .palette8: "8 colours"
         case .none: "no colour"
         }
     }

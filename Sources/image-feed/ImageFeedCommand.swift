@@ -273,13 +273,13 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Height in cells (default: the terminal's less one line, or 24).")
     var rows: Int?
 
-    @Option(help: "truecolor, 256, 16 or none (default: from COLORTERM, TERM and NO_COLOR).")
+    @Option(help: "truecolor, 256, 16, 8 or none (default: from COLORTERM, TERM and NO_COLOR).")
     var colors: String?
 
     func validate() throws {
         if let cols, !(1...2_000).contains(cols) { throw ValidationError("--cols must be 1 to 2000.") }
         if let rows, !(1...2_000).contains(rows) { throw ValidationError("--rows must be 1 to 2000.") }
-        if let colors, ColorMode(rawValue: colors) == nil { throw ValidationError("--colors is truecolor, 256, 16 or none.") }
+        if let colors, ColorMode(rawValue: colors) == nil { throw ValidationError("--colors is truecolor, 256, 16, 8 or none.") }
     }
 
     func run() async throws {

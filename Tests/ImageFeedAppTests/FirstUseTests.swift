@@ -144,3 +144,32 @@ extension EndToEndTests {
         try assertTerminalRestored()
     }
 }
+
+extension EndToEndTests {
+    /// TERM=xterm and TERM=linux have eight colours: the bars are white on blue (not black on black),
+    /// and photos mix the eight with shades instead of losing their colour.
+    func test_eightColourTerminals_readableBarsAndColouredPhotos() throws {
+        for term in ["xterm", "linux"] {
+            try launch(environment: ["TERM": term])
+            try logInWithTheDemoKey()
+            try tmux.waitForSteady("the feed in eight colours (\(term))") { $0.contains("Eileen Collins") && !$0.contains("Loading") }
+            let styled = try tmux.tmux(["capture-pane", "-p", "-e", "-t", "e2e"])
+            let lines = styled.split(separator: "\n").map(String.init)
+            let tabBar = try XCTUnwrap(lines.first)
+            XCTAssertTrue(tabBar.contains("\u{1B}[44m") || tabBar.contains(";44m"), "the tab bar is on blue\n\(tabBar.debugDescription)")
+            XCTAssertTrue(tabBar.contains("46m"), "the active tab is on cyan\n\(tabBar.debugDescription)")
+            // Nothing asks for a colour the terminal lacks (tmux writes them as 9x/10x or 38;5;N).
+            XCTAssertFalse(styled.contains("[9") || styled.contains(";9") || styled.contains("38;5;") || styled.contains("48;5;"),
+                           "only the eight colours\n\(styled.prefix(2000).debugDescription)")
+            let pictureRows = lines.dropFirst().prefix(10).joined()
+            XCTAssertTrue(pictureRows.contains("░") || pictureRows.contains("▒") || pictureRows.contains("▓"),
+                          "shades mix the colours\n\(pictureRows.prefix(800).debugDescription)")
+            XCTAssertTrue(["31m", "33m", "36m", "37m", "41m", "43m", "47m"].filter { pictureRows.contains($0) }.count >= 3,
+                          "the photo has colours\n\(pictureRows.prefix(800).debugDescription)")
+            try tmux.send("q")
+            try assertTerminalRestored()
+            tmux.stop()
+            tmux = Tmux(folder: folder.url, environment: tmux.environment)
+        }
+    }
+}

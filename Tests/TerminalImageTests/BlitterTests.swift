@@ -71,4 +71,23 @@ final class BlitterTests: XCTestCase {
         XCTAssertNil(RGB(hex: "#60544"))
         XCTAssertNil(RGB(hex: "zzzzzz"))
     }
+
+    /// Eight colours: only indexes 0–7, a gray made of black and white shaded, edges as half blocks.
+    func test_eightColours_shadeWhatTheyCannotShow_andKeepEdgesAsHalfBlocks() {
+        let blitter = HalfBlockBlitter(mode: .palette8)
+        // Column 0: mid gray (no such colour of the eight); column 1: white over black; column 2: orange.
+        let image = RGBImage(width: 3, height: 2, pixels: [128, 128, 128, 255, 255, 255, 230, 130, 40,
+                                                           128, 128, 128, 0, 0, 0, 230, 130, 40])
+        let picture = blitter.draw(image)
+        for cell in picture.cells {
+            for color in [cell.foreground, cell.background] {
+                guard case let .indexed(index) = color else { return XCTFail("\(color) is not one of the eight") }
+                XCTAssertLessThan(index, 8)
+            }
+        }
+        XCTAssertTrue(["░", "▒", "▓"].contains(picture[0, 0].glyph), "a gray is a shade: \(picture[0, 0])")
+        XCTAssertEqual(picture[1, 0], .init(glyph: "▀", foreground: .indexed(7), background: .indexed(0)))
+        XCTAssertNotEqual(picture[2, 0].foreground, picture[2, 0].background, "orange mixes two colours")
+        XCTAssertEqual(Palette.nearest8(RGB(250, 5, 5)), 1)
+    }
 }

@@ -67,4 +67,24 @@ final class NcursesBackendTests: XCTestCase {
         }
         XCTAssertEqual(keys, [.key(.lineDown), .key(.lineUp), .key(.redraw), .key(.interrupt), .key(.character("j"))])
     }
+
+    /// TERM=xterm and TERM=linux say colors#8: the backend uses eight colours (16 would ask for colours that
+    /// do not exist there, and curses would draw them as the default: black on black).
+    func test_eightColourTerminals_useEightColours() throws {
+        for term in ["xterm", "linux"] {
+            let terminal = try PseudoTerminal(width: 40, height: 12, keepsOutput: true)
+            defer { terminal.close() }
+            let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": term])
+            XCTAssertEqual(backend.colorMode, .palette8, term)
+            backend.restore()
+        }
+    }
+
+    /// An escape sequence written to the terminal arrives as one key, whatever TERM says.
+    func test_keys_escapeSequencesAreDecodedWhole() {
+        terminal.type(Array("\u{1B}[4~\u{1B}[1;5A\u{1B}[99~x".utf8))
+        var events: [InputEvent] = []
+        while let event = backend.readInput(timeout: 200) { events.append(event) }
+        XCTAssertEqual(events, [.key(.end), .key(.up), .key(.character("x"))])
+    }
 }

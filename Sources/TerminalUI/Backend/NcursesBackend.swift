@@ -120,8 +120,11 @@ public final class NcursesBackend: TerminalBackend {
                 mode = .truecolor
             } else if imagefeed_colors() >= 256 {
                 mode = .palette256
-            } else if imagefeed_colors() >= 8 {
+            } else if imagefeed_colors() >= 16 {
                 mode = .palette16
+            } else if imagefeed_colors() >= 8 {
+                // colors#8 (TERM=xterm, TERM=linux): colours 8–15 do not exist there.
+                mode = .palette8
             }
         }
         colorMode = mode
@@ -232,6 +235,8 @@ public final class NcursesBackend: TerminalBackend {
             return Int32(Palette.nearest256(rgb))
         case let (.rgb(rgb), .palette16):
             return Int32(Palette.nearest16(rgb))
+        case let (.rgb(rgb), .palette8):
+            return Int32(Palette.nearest8(rgb))
         }
     }
 

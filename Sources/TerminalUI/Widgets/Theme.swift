@@ -31,11 +31,14 @@ public struct Theme: Sendable {
 
     // MARK: Colours
 
-    private func color(_ rgb: RGB, fallback16: UInt8) -> TerminalColor {
+    /// `fallback8` for terminals with eight colours (0–7 only; bright colours do not exist there): by
+    /// default the bright colour's plain sibling.
+    private func color(_ rgb: RGB, fallback16: UInt8, fallback8: UInt8? = nil) -> TerminalColor {
         switch colorMode {
         case .truecolor: .rgb(rgb)
         case .palette256: .indexed(Palette.nearest256(rgb))
         case .palette16: .indexed(fallback16)
+        case .palette8: .indexed(fallback8 ?? fallback16 & 7)
         case .none: .standard
         }
     }
@@ -45,17 +48,23 @@ public struct Theme: Sendable {
     /// A liked heart: red.
     public var likedHeart: CellStyle { CellStyle(foreground: color(RGB(230, 60, 70), fallback16: 9), bold: true) }
     /// A heart not liked: gray.
-    public var unlikedHeart: CellStyle { CellStyle(foreground: color(RGB(150, 150, 150), fallback16: 8), dim: !hasColor) }
-    public var accent: CellStyle { CellStyle(foreground: color(RGB(120, 170, 255), fallback16: 12), bold: true) }
-    public var muted: CellStyle { CellStyle(foreground: color(RGB(140, 140, 140), fallback16: 8), dim: !hasColor) }
+    public var unlikedHeart: CellStyle {
+        CellStyle(foreground: color(RGB(150, 150, 150), fallback16: 8, fallback8: 7), dim: !hasColor || colorMode == .palette8)
+    }
+    /// Blue is hard to read on black with eight colours: cyan there.
+    public var accent: CellStyle { CellStyle(foreground: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6), bold: true) }
+    public var muted: CellStyle {
+        CellStyle(foreground: color(RGB(140, 140, 140), fallback16: 8, fallback8: 7), dim: !hasColor || colorMode == .palette8)
+    }
     public var error: CellStyle { CellStyle(foreground: color(RGB(255, 110, 100), fallback16: 9), bold: true) }
     public var title: CellStyle { CellStyle(bold: true) }
     public var activeTab: CellStyle {
-        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12), bold: true)
+        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6), bold: true)
             : CellStyle(bold: true, reverse: true)
     }
+    /// The tab and status bars: white on blue with eight colours (a black bar would not show on black).
     public var bar: CellStyle {
-        hasColor ? CellStyle(foreground: color(RGB(220, 220, 220), fallback16: 7), background: color(RGB(48, 48, 52), fallback16: 0))
+        hasColor ? CellStyle(foreground: color(RGB(220, 220, 220), fallback16: 7), background: color(RGB(48, 48, 52), fallback16: 0, fallback8: 4))
             : CellStyle(reverse: true)
     }
     public var modal: CellStyle {
@@ -64,18 +73,18 @@ public struct Theme: Sendable {
     }
     public var button: CellStyle { CellStyle(bold: true) }
     public var focusedButton: CellStyle {
-        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12), bold: true)
+        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6), bold: true)
             : CellStyle(bold: true, reverse: true)
     }
 
     /// The placeholder of a photo that could not be loaded.
     public var placeholder: CellStyle {
-        hasColor ? CellStyle(foreground: color(RGB(170, 170, 170), fallback16: 7), background: color(RGB(60, 60, 64), fallback16: 8))
+        hasColor ? CellStyle(foreground: color(RGB(170, 170, 170), fallback16: 7, fallback8: 0), background: color(RGB(60, 60, 64), fallback16: 8, fallback8: 7))
             : CellStyle(dim: true)
     }
 
     /// A flat colour for a photo's dominant colour, while nothing better is known.
     public func fill(_ rgb: RGB) -> TerminalColor {
-        color(rgb, fallback16: Palette.nearest16(rgb))
+        color(rgb, fallback16: Palette.nearest16(rgb), fallback8: Palette.nearest8(rgb))
     }
 }
