@@ -66,12 +66,17 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(events(.character("-"), state, ui: &ui), [.viewer(.zoomOut)])
         XCTAssertEqual(events(.character("r"), state, ui: &ui), [.viewer(.rotate)])
         XCTAssertEqual(events(.character("0"), state, ui: &ui), [.viewer(.reset)])
-        XCTAssertEqual(events(.character("l"), state, ui: &ui), [.viewer(.toggleLike)], "l likes at fit")
+        XCTAssertEqual(events(.character("l"), state, ui: &ui), [.stepViewer(by: 1)], "l never likes in the viewer: at fit, the next photo")
+        XCTAssertEqual(events(.character("n"), state, ui: &ui), [.stepViewer(by: 1)])
+        XCTAssertEqual(events(.character("["), state, ui: &ui), [.stepViewer(by: -1)])
+        XCTAssertEqual(events(.left, state, ui: &ui), [.stepViewer(by: -1)], "← at fit: the previous photo")
         XCTAssertEqual(events(.character("s"), state, ui: &ui), [.viewer(.share)])
         XCTAssertEqual(events(.character("d"), state, ui: &ui), [.viewer(.download)])
         XCTAssertEqual(events(.escape, state, ui: &ui), [.closeViewer])
         _ = AppViewModel.update(&state, .viewer(.zoomIn))
-        XCTAssertEqual(events(.character("l"), state, ui: &ui), [.viewer(.pan(dx: 0.25, dy: 0))], "l pans when zoomed")
+        guard case .viewer(.pan(dx: 0.25, dy: 0, _, _))? = events(.character("l"), state, ui: &ui).first else {
+            return XCTFail("l pans when zoomed")
+        }
         XCTAssertEqual(events(.character("f"), state, ui: &ui), [.viewer(.toggleLike)])
     }
 

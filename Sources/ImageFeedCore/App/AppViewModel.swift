@@ -134,6 +134,8 @@ public enum AppViewModel {
         case nextTab
         case previousTab
         case openViewer(photoID: String)
+        /// n/p in the viewer: the next or previous photo of the list it was opened from.
+        case stepViewer(by: Int)
         case closeViewer
         case toggleHelp
         case dismissSessionExpired
@@ -334,12 +336,22 @@ public enum AppViewModel {
                 guard let photo = state.albums.open?.photos.first(where: { $0.id == photoID }) else { return [] }
                 var viewer = ViewerState(photo: photo)
                 viewer.isFromAlbum = true
+                viewer.source = .album
                 state.viewer = viewer
                 return []
             }
             let detailPhoto = state.tab == .search && state.search.detail?.photo.id == photoID ? state.search.detail?.photo : nil
             guard let photo = detailPhoto ?? state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
-            state.viewer = ViewerState(photo: photo)
+            var viewer = ViewerState(photo: photo)
+            switch state.tab {
+            case .feed: viewer.source = .feed
+            case .profile: viewer.source = .favorites
+            case .search: viewer.source = .search
+            case .albums: viewer.source = .album
+            }
+            state.viewer = viewer
+        case let .stepViewer(offset):
+            return stepViewer(by: offset, in: &state)
         case .closeViewer:
             state.viewer = nil
         case .toggleHelp:
@@ -354,6 +366,53 @@ public enum AppViewModel {
             if state.notice?.serial == serial { state.notice = nil }
         }
         return []
+    }
+
+    /// The photos of the list the viewer was opened from.
+    private static func viewerList(_ source: ViewerState.Source, _ state: AppState) -> [Photo] {
+        switch source {
+        case .feed: state.feed.photos
+        case .favorites: state.favorites.photos
+        case .search: state.search.results.photos
+        case .album: state.albums.open?.photos ?? []
+        }
+    }
+
+    /// The next or previous photo in the viewer, asking for the list's next page in time (as scrolling does).
+    private static func stepViewer(by offset: Int, in state: inout AppState) -> [Effect] {
+        guard let viewer = state.viewer, let source = viewer.source, viewer.modal == nil else { return [] }
+        let photos = viewerList(source, state)
+        guard let index = photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return [] }
+        let target = index + offset
+        var effects: [Effect] = []
+        if offset > 0 {
+            let shown = min(target, photos.count - 1)
+            switch source {
+            case .feed: effects += FeedViewModel.update(&state.feed, .showedItem(index: shown)).map(Effect.feed)
+            case .favorites: effects += favoritesEffects(FeedViewModel.update(&state.favorites, .showedItem(index: shown)), state)
+            case .search: effects += SearchViewModel.update(&state.search, .results(.showedItem(index: shown))).map(Effect.search)
+            case .album: break
+            }
+        }
+        guard photos.indices.contains(target) else {
+            let list: FeedState? = switch source {
+            case .feed: state.feed
+            case .favorites: state.favorites
+            case .search: state.search.results
+            case .album: nil
+            }
+            let loading: Bool = if case .loading = list?.nextPage { true } else { false }
+            state.viewer?.notice = offset < 0 ? "This is the first photo."
+                : loading ? "Loading more photos\u{2026} press n again in a moment." : "This is the last photo."
+            return effects
+        }
+        var next = ViewerState(photo: photos[target])
+        next.source = source
+        next.isFromAlbum = viewer.isFromAlbum
+        next.barHidden = viewer.barHidden
+        state.viewer = next
+        if source == .album { effects += AlbumsViewModel.update(&state.albums, .selectPhoto(index: target)).map(Effect.albums) }
+        return effects
     }
 
     /// Shows a notice in the status line, and asks for it to go after a while.

@@ -2,6 +2,14 @@ import Foundation
 
 /// The full-screen viewer of one photo: zoom, pan, rotation, like, share and download.
 public struct ViewerState: Equatable, Sendable {
+    /// The list a photo was opened from: the viewer moves through it (n/p).
+    public enum Source: Equatable, Sendable {
+        case feed
+        case favorites
+        case search
+        case album
+    }
+
     public enum Modal: Equatable, Sendable {
         /// Liking or unliking failed: "Try again" repeats it.
         case likeFailed(liked: Bool, ServiceError)
@@ -45,6 +53,8 @@ public struct ViewerState: Equatable, Sendable {
     public var barHidden = false
     /// The photo could not be fetched or read: `r` tries again.
     public var imageUnavailable = false
+    /// Where the photo was opened from, if from a list.
+    public var source: Source?
 
     public init(photo: Photo) {
         self.photo = photo
@@ -57,8 +67,10 @@ public enum ViewerViewModel {
         case zoomOut
         /// `z`: between the whole photo and the largest zoom, centred.
         case toggleZoom
-        /// Moves the view by a fraction of what is visible: (1, 0) is one screen to the right.
-        case pan(dx: Double, dy: Double)
+        /// Moves the view by a fraction of what is visible: (1, 0) is one screen to the right. `visibleX` and
+        /// `visibleY` say how much of the (rotated) photo's width and height the screen shows (1/zoom when
+        /// not given).
+        case pan(dx: Double, dy: Double, visibleX: Double? = nil, visibleY: Double? = nil)
         case rotate
         case reset
         /// Hides or shows the status line (a click, or `i`).
@@ -104,13 +116,19 @@ public enum ViewerViewModel {
             state.zoom = max(1, state.zoom / 1.5)
             if state.zoom < 1.01 { state.zoom = 1 }
             clampPan(&state)
-        case let .pan(dx, dy):
+        case let .pan(dx, dy, visibleX, visibleY):
             guard state.zoom > 1 else { return [] }
-            // A screen is 1/zoom of the photo; the keys move by a part of that, in the rotated frame.
-            let (x, y) = rotated(dx: dx / state.zoom, dy: dy / state.zoom, quarterTurns: state.quarterTurns)
+            // A screen shows a part of the photo; the keys move by a part of that, in the rotated frame.
+            let shownX = visibleX ?? 1 / state.zoom
+            let shownY = visibleY ?? 1 / state.zoom
+            let (x, y) = rotated(dx: dx * shownX, dy: dy * shownY, quarterTurns: state.quarterTurns)
             state.panX += x
             state.panY += y
+            // The centre stays where the view still ends at the photo's edges.
+            let (limitX, limitY) = state.quarterTurns % 2 == 1 ? ((1 - shownY) / 2, (1 - shownX) / 2) : ((1 - shownX) / 2, (1 - shownY) / 2)
             clampPan(&state)
+            state.panX = min(max(0, limitX), max(-max(0, limitX), state.panX))
+            state.panY = min(max(0, limitY), max(-max(0, limitY), state.panY))
         case .rotate:
             state.quarterTurns = (state.quarterTurns + 1) % 4
         case .reset:

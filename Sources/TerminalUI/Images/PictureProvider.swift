@@ -27,16 +27,24 @@ public struct ViewTransform: Hashable, Sendable {
     public var panX: Double
     public var panY: Double
     public var quarterTurns: Int
+    /// The part of the (rotated) photo's width and height in view: 1/zoom when the zoomed photo keeps its
+    /// fitted box, more when it spreads over the whole terminal.
+    public var visibleX: Double
+    public var visibleY: Double
 
-    public init(zoom: Double = 1, panX: Double = 0, panY: Double = 0, quarterTurns: Int = 0) {
+    public init(zoom: Double = 1, panX: Double = 0, panY: Double = 0, quarterTurns: Int = 0,
+                visibleX: Double? = nil, visibleY: Double? = nil) {
         self.zoom = zoom
         self.panX = panX
         self.panY = panY
         self.quarterTurns = quarterTurns
+        self.visibleX = visibleX ?? 1 / max(1, zoom)
+        self.visibleY = visibleY ?? 1 / max(1, zoom)
     }
 
-    public init(_ viewer: ViewerState) {
-        self.init(zoom: viewer.zoom, panX: viewer.panX, panY: viewer.panY, quarterTurns: viewer.quarterTurns)
+    public init(_ viewer: ViewerState, visibleX: Double? = nil, visibleY: Double? = nil) {
+        self.init(zoom: viewer.zoom, panX: viewer.panX, panY: viewer.panY, quarterTurns: viewer.quarterTurns,
+                  visibleX: visibleX, visibleY: visibleY)
     }
 }
 

@@ -239,6 +239,30 @@ public struct AppScreen {
 
     // MARK: Input
 
+    /// Back from the viewer, the list selects the photo the viewer was on (n/p may have moved it), in view.
+    private func followViewer(_ viewer: ViewerState, app: AppState, ui: inout UIState, width: Int, height: Int) {
+        let area = contentRect(width: width, height: height)
+        let id = viewer.photo.id
+        switch viewer.source {
+        case .feed:
+            guard let index = app.feed.photos.firstIndex(where: { $0.id == id }) else { return }
+            ui.feedSelected = index
+            ui.feedTop = feedLayout(app, width: width, height: height).scroll(toShow: index, from: ui.feedTop)
+        case .favorites:
+            guard let index = app.favorites.photos.firstIndex(where: { $0.id == id }) else { return }
+            ui.favoritesList.selected = index
+            ui.favoritesList.top = ProfileScreen(theme: theme).layout(app, area: area).scroll(toShow: index, from: ui.favoritesList.top)
+        case .search:
+            guard app.search.detail == nil, let index = app.search.results.photos.firstIndex(where: { $0.id == id }) else { return }
+            SearchScreen(theme: theme).layout(app.search, area: area).select(index, in: &ui.searchList)
+        case .album:
+            guard let open = app.albums.open, let index = open.photos.firstIndex(where: { $0.id == id }) else { return }
+            AlbumsScreen(theme: theme).photosLayout(open, area: area).select(index, in: &ui.albumPhotosList)
+        case nil:
+            break
+        }
+    }
+
     /// The events a key or click means in this state; `ui` follows the selection and scrolling.
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         if case .key(.interrupt) = input { return [.quit] }
@@ -281,7 +305,9 @@ public struct AppScreen {
         }
         if case .key(.character("?")) = input { return [.toggleHelp] }
         if let viewer = app.viewer {
-            return ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
+            let events = ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
+            if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
+            return events
         }
         if case let .mouse(mouse) = input, mouse.y == 0, mouse.kind == .press {
             if let tab = tabRects(app.tabs, width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 {

@@ -13,17 +13,37 @@ public struct ViewerScreen {
     /// The cells the photo takes: fitted to the screen above the status line (the whole screen when the
     /// line is hidden), centred.
     public static func pictureRect(for viewer: ViewerState, width: Int, height: Int) -> Rect {
+        pictureLayout(for: viewer, width: width, height: height).rect
+    }
+
+    /// Where the photo goes and how much of it shows. At fit, the whole photo in its fitted box; zoomed in,
+    /// the photo grows past that box until it fills the terminal (no bars beside a zoomed photo), and the
+    /// fractions say how much of the rotated photo's width and height is in view.
+    public static func pictureLayout(for viewer: ViewerState, width: Int, height: Int) -> (rect: Rect, visibleX: Double, visibleY: Double) {
         let area = Rect(x: 0, y: 0, width: width, height: viewer.barHidden ? height : height - 1)
         var pixelWidth = viewer.photo.width > 0 ? viewer.photo.width : 3
         var pixelHeight = viewer.photo.height > 0 ? viewer.photo.height : 2
         if viewer.quarterTurns % 2 == 1 { swap(&pixelWidth, &pixelHeight) }
         let fitted = CellPicture.fittedSize(pixelWidth: pixelWidth, pixelHeight: pixelHeight, columns: area.width, rows: area.height)
-        return Rect(x: (area.width - fitted.columns) / 2, y: (area.height - fitted.rows) / 2, width: fitted.columns, height: fitted.rows)
+        let zoom = max(1, viewer.zoom)
+        guard zoom > 1, fitted.columns > 0, fitted.rows > 0 else {
+            let rect = Rect(x: (area.width - fitted.columns) / 2, y: (area.height - fitted.rows) / 2, width: fitted.columns, height: fitted.rows)
+            return (rect, 1 / zoom, 1 / zoom)
+        }
+        // The zoomed photo's size in cells, and what of it the terminal holds.
+        let zoomedColumns = Double(fitted.columns) * zoom
+        let zoomedRows = Double(fitted.rows) * zoom
+        let columns = min(area.width, Int(zoomedColumns.rounded()))
+        let rows = min(area.height, Int(zoomedRows.rounded()))
+        let rect = Rect(x: (area.width - columns) / 2, y: (area.height - rows) / 2, width: columns, height: rows)
+        return (rect, min(1, Double(columns) / zoomedColumns), min(1, Double(rows) / zoomedRows))
     }
 
     public func render(_ viewer: ViewerState, app: AppState, ui: UIState, pictures: PictureProvider, into buffer: inout CellBuffer) {
-        let rect = Self.pictureRect(for: viewer, width: buffer.width, height: buffer.height)
-        switch pictures.viewerPicture(for: viewer.photo, columns: rect.width, rows: rect.height, view: ViewTransform(viewer)) {
+        let layout = Self.pictureLayout(for: viewer, width: buffer.width, height: buffer.height)
+        let rect = layout.rect
+        let view = ViewTransform(viewer, visibleX: layout.visibleX, visibleY: layout.visibleY)
+        switch pictures.viewerPicture(for: viewer.photo, columns: rect.width, rows: rect.height, view: view) {
         case let .ready(picture):
             buffer.draw(picture, x: rect.x + (rect.width - picture.columns) / 2, y: rect.y + (rect.height - picture.rows) / 2)
         case let .loading(placeholder):
@@ -60,11 +80,9 @@ public struct ViewerScreen {
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
         let attribution: String
-        let hints: String
         if viewer.isFromAlbum {
             // An album photo (Imgur): no heart; its title, if it has one.
             attribution = viewer.photo.altDescription.map { UntrustedText.sanitize($0) } ?? "Album photo"
-            hints = "+- z zoom  r rotate  0 reset  s share  d download  Esc back "
         } else {
             var heartStyle = viewer.photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
             heartStyle.background = theme.bar.background
@@ -74,7 +92,6 @@ public struct ViewerScreen {
             // Attribution as Unsplash's guidelines ask, then the keys if there is room for them.
             let name = viewer.photo.user.map { UntrustedText.sanitize($0.displayName) } ?? "an unknown photographer"
             attribution = "Photo by \(name) on Unsplash"
-            hints = "+- z zoom  r rotate  0 reset  f like  s share  d download  Esc back "
         }
         // Where the view is, when it is not the whole photo upright: "8× zoom  90°".
         var place: [String] = []
@@ -82,14 +99,22 @@ public struct ViewerScreen {
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
         let placeText = place.isEmpty ? "" : place.joined(separator: "  ") + "  "
         let placeWidth = DisplayWidth.of(placeText)
-        let hintsWidth = DisplayWidth.of(hints)
-        let showHints = x + DisplayWidth.of(attribution) + 2 + placeWidth + hintsWidth <= width
         let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
-        let rightWidth = (showHints ? hintsWidth : 0) + (showPlace ? placeWidth : 0)
+        // The keys, most important first, each whole or not at all, in the room the attribution leaves
+        // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
+        let essentials = Self.hints(viewer).prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
+        let attributionWidth = min(DisplayWidth.of(attribution), max(24, width - x - 2 - (showPlace ? placeWidth : 0) - essentials))
+        var hintsText = ""
+        let room = width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0)
+        for hint in Self.hints(viewer) where DisplayWidth.of(hintsText) + DisplayWidth.of(hint) + 2 <= room {
+            hintsText += hint + "  "
+        }
+        let hintsWidth = DisplayWidth.of(hintsText)
+        let rightWidth = hintsWidth + (showPlace ? placeWidth : 0)
         buffer.write(attribution, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),
                      maxWidth: max(0, width - x - 1 - (rightWidth > 0 ? rightWidth + 1 : 0)), ellipsis: theme.ellipsis)
-        if showHints {
-            buffer.write(hints, x: width - hintsWidth, y: y, style: theme.bar)
+        if hintsWidth > 0 {
+            buffer.write(hintsText, x: width - hintsWidth, y: y, style: theme.bar)
         }
         if showPlace {
             buffer.write(placeText, x: width - rightWidth, y: y, style: theme.bar.merging(CellStyle(bold: true)))
@@ -115,6 +140,19 @@ public struct ViewerScreen {
         }
     }
 
+    /// The viewer's keys for the status line, the ones that matter most first.
+    static func hints(_ viewer: ViewerState) -> [String] {
+        var hints = ["Esc back", "? help"]
+        if viewer.imageUnavailable { hints.append("r retry") }
+        if viewer.source != nil { hints.append("n/p next") }
+        hints.append("+- zoom")
+        if !viewer.isFromAlbum { hints.append("f like") }
+        hints += ["d download", "s link"]
+        if !viewer.imageUnavailable { hints.append("r rotate") }
+        hints.append("i hide bar")
+        return hints
+    }
+
     /// "8× zoom", "2.3× zoom" ("x" without Unicode).
     public static func zoomLabel(_ zoom: Double, unicode: Bool) -> String {
         let rounded = (zoom * 10).rounded() / 10
@@ -133,6 +171,10 @@ public struct ViewerScreen {
             }
         }
         let zoomed = viewer.zoom > 1
+        let layout = Self.pictureLayout(for: viewer, width: width, height: height)
+        func pan(_ dx: Double, _ dy: Double) -> ViewerViewModel.Event {
+            .pan(dx: dx, dy: dy, visibleX: layout.visibleX, visibleY: layout.visibleY)
+        }
         var events: [ViewerViewModel.Event] = []
         switch input {
         case let .key(key):
@@ -141,11 +183,18 @@ public struct ViewerScreen {
             case .character("+"), .character("="): events = [.zoomIn]
             case .character("-"), .character("_"): events = [.zoomOut]
             case .character("z"): events = [.toggleZoom]
-            case .left, .character("h"): events = [.pan(dx: -0.25, dy: 0)]
-            case .right: events = [.pan(dx: 0.25, dy: 0)]
-            case .character("l"): events = zoomed ? [.pan(dx: 0.25, dy: 0)] : [.toggleLike]
-            case .up, .character("k"): events = [.pan(dx: 0, dy: -0.25)]
-            case .down, .character("j"): events = [.pan(dx: 0, dy: 0.25)]
+            // The next and previous photo of the list; at fit, ← → h l too (zoomed, they pan).
+            case .character("n"), .character("]"): return [.stepViewer(by: 1)]
+            case .character("p"), .character("["): return [.stepViewer(by: -1)]
+            case .left, .character("h"):
+                if !zoomed { return [.stepViewer(by: -1)] }
+                events = [pan(-0.25, 0)]
+            case .right, .character("l"):
+                // l never likes here: a panning habit must not write a like to the user's account (f does).
+                if !zoomed { return [.stepViewer(by: 1)] }
+                events = [pan(0.25, 0)]
+            case .up, .character("k"): events = [pan(0, -0.25)]
+            case .down, .character("j"): events = [pan(0, 0.25)]
             case .character("r"): events = [viewer.imageUnavailable ? .retryImage : .rotate]
             case .character("0"): events = [.reset]
             case .character("i"): events = [.toggleBar]
