@@ -173,3 +173,89 @@ extension EndToEndTests {
         }
     }
 }
+
+extension EndToEndTests {
+    /// The status line of a pane.
+    func statusLine(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map(String.init) ?? ""
+    }
+
+    /// At 80 columns the keys that matter most (help, quit, back) show first and whole on every pane and in
+    /// the viewer; the quota gives way.
+    func test_keyHints_theImportantOnesSurviveAt80Columns() throws {
+        try launch(width: 80, height: 24)
+        try logInWithTheDemoKey()
+        var screen = try tmux.waitFor("the feed") { $0.contains("1 Feed") && $0.contains("Tab panes") }
+        XCTAssertTrue(statusLine(screen).hasPrefix(" ? help  q quit  Enter open"), statusLine(screen))
+        XCTAssertFalse(statusLine(screen).contains("…"), "no hint is cut\n\(statusLine(screen))")
+
+        try tmux.send("/")
+        screen = try tmux.waitFor(text: "Enter search")
+        XCTAssertTrue(statusLine(screen).contains("Esc done"), statusLine(screen))
+        try tmux.send("Escape")
+        screen = try tmux.waitFor(text: "/ search")
+        XCTAssertTrue(statusLine(screen).hasPrefix(" ? help  q quit"), statusLine(screen))
+
+        try tmux.send("1", "Enter")
+        screen = try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        XCTAssertTrue(statusLine(screen).contains("Esc back  ? help  n/p next"), statusLine(screen))
+        try tmux.send("n") // the second photo: a long name, still with the essential keys
+        screen = try tmux.waitFor(text: "Stefan van der Walt")
+        XCTAssertTrue(statusLine(screen).contains("Esc back  ? help"), statusLine(screen))
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
+
+    /// The viewer goes through the list it was opened from; the feed then selects where the viewer was.
+    func test_viewer_nextAndPreviousPhoto_andTheListFollows() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        try tmux.send("p")
+        try tmux.waitFor(text: "This is the first photo.")
+        try tmux.send("n")
+        try tmux.waitFor(text: "Photo by Stefan van der Walt on Unsplash")
+        try tmux.send("Left")
+        try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        try tmux.send("]", "]")
+        let third = try tmux.waitFor("the third photo") { !$0.contains("NASA on") && !$0.contains("Stefan van der Walt on") && $0.contains("on Unsplash") }
+        let name = try XCTUnwrap(third.range(of: #"Photo by (.+) on Unsplash"#, options: .regularExpression).map { String(third[$0]) })
+        try tmux.send("Escape")
+        let feed = try tmux.waitFor(text: "1 Feed")
+        let author = name.replacingOccurrences(of: "Photo by ", with: "").replacingOccurrences(of: " on Unsplash", with: "")
+        XCTAssertTrue(feed.split(separator: "\n").contains { $0.hasPrefix("▌") && $0.contains(author) },
+                      "the third card is selected\n\(feed)")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// Zoomed in, the photo uses the whole terminal: no bars beside it.
+    func test_viewer_zoomedIn_usesTheWholeTerminal() throws {
+        try launch(width: 200, height: 60)
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("Enter")
+        try tmux.waitForSteady("the whole photo") { $0.contains("Photo by NASA on Unsplash") && !$0.contains("Loading") }
+        func pictureRowsStartingWithColour() throws -> Int {
+            let styled = try tmux.tmux(["capture-pane", "-p", "-e", "-t", "e2e"]).split(separator: "\n", omittingEmptySubsequences: false)
+            // A row whose first cell has a colour of its own (tmux starts each row by resetting to the default).
+            return styled.prefix(58).filter { row in
+                var rest = Substring(row)
+                while rest.hasPrefix("\u{1B}[39m") || rest.hasPrefix("\u{1B}[49m") { rest = rest.dropFirst(5) }
+                return rest.hasPrefix("\u{1B}[")
+            }.count
+        }
+        XCTAssertLessThan(try pictureRowsStartingWithColour(), 5, "at fit a square photo has bars beside it")
+        try tmux.send("+", "+")
+        try tmux.waitForSteady("2.3x") { $0.contains("2.3× zoom") && !$0.contains("Loading") }
+        XCTAssertGreaterThan(try pictureRowsStartingWithColour(), 50, "zoomed in, the photo reaches the left edge")
+        try tmux.send("r")
+        try tmux.waitForSteady("rotated") { $0.contains("90°") && !$0.contains("Loading") }
+        XCTAssertGreaterThan(try pictureRowsStartingWithColour(), 50, "rotated too")
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
+}
