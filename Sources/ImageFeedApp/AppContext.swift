@@ -57,8 +57,13 @@ public final class AppContext: Sendable {
             sandbox = running
         }
         let http = URLSessionHTTPClient(followRedirects: false)
-        let store = demo || configuration.tokenOverride != nil ? nil : FileTokenStore(file: configuration.paths.tokenFile)
+        // The demo keeps its own token (owner-only, as the real one), so its login is remembered too.
+        let store = configuration.tokenOverride != nil ? nil
+            : FileTokenStore(file: demo ? configuration.paths.demoTokenFile : configuration.paths.tokenFile)
         let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
+        if demo, let token, let sandbox {
+            sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername)
+        }
         let client = UnsplashClient(configuration: configuration.unsplash, http: http, token: token)
         let oauth = OAuthClient(configuration: configuration.unsplash, http: http)
         // The demo keeps its own cache, so its photos never stand in for the real service's.

@@ -26,6 +26,8 @@ public struct XDGPaths: Sendable, Equatable {
 
     public var configFile: URL { config.appendingPathComponent("config.toml") }
     public var tokenFile: URL { state.appendingPathComponent("token") }
+    /// The demo's login, kept apart from the real one.
+    public var demoTokenFile: URL { state.appendingPathComponent("demo-token") }
     public var searchHistoryFile: URL { state.appendingPathComponent("search-history.json") }
     /// The Imgur usernames looked up in the Albums tab.
     public var imgurUsersFile: URL { state.appendingPathComponent("imgur-users.json") }

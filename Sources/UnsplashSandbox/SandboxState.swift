@@ -89,6 +89,14 @@ public final class SandboxState: @unchecked Sendable {
     }
 
     /// Makes a bearer token for a user; tests use it to log in without the OAuth pages.
+    /// Takes a token issued by an earlier run as this user's (the in-process demo sandbox forgets its
+    /// sessions when it stops; the demo keeps its login, as a real one is kept).
+    public func adoptToken(_ token: String, username: String, scope: String = "public read_user write_likes") {
+        lock.withLock {
+            sessions[token] = Session(username: username, scope: Set(scope.split(separator: " ").map(String.init)))
+        }
+    }
+
     public func issueToken(username: String, scope: String = "public read_user write_likes") -> String {
         let token = Self.randomToken()
         lock.withLock {

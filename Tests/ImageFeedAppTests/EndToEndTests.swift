@@ -294,7 +294,7 @@ final class EndToEndTests: XCTestCase {
 
         // A new run: the query is offered while typing part of it, in another case.
         try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
-        try logInWithTheDemoKey()
+        // The demo remembers its login: straight to the feed.
         try tmux.waitFor(text: "Eileen Collins")
         try tmux.send("/")
         try tmux.type("COF")

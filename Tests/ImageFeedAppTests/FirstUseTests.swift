@@ -259,3 +259,41 @@ extension EndToEndTests {
         try assertTerminalRestored()
     }
 }
+
+extension EndToEndTests {
+    /// The demo's way in is said first and plainly, Enter is enough, and the next run remembers the login
+    /// (until logging out), as a real login is remembered.
+    func test_demo_saysHowToGetIn_EnterLogsIn_andTheLoginIsRemembered() throws {
+        try launch()
+        var screen = try tmux.waitFor(text: "Enter log in to the demo (no account needed)")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor(text: "Demo: press Enter (or a) to log in as the demo user.")
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        XCTAssertEqual(lines.dropFirst().first.map { $0.hasPrefix("Demo: press Enter") }, true, "the demo's way in comes first\n\(screen)")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("q")
+        try assertTerminalRestored()
+        let tokenFile = folder.url.appendingPathComponent("state/image-feed/demo-token")
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+
+        // The next run goes straight to the feed.
+        try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
+        screen = try tmux.waitFor(text: "Eileen Collins")
+        XCTAssertFalse(screen.contains("Log in to Unsplash"), screen)
+        // Logging out forgets it.
+        try tmux.send("3")
+        try tmux.waitFor(text: "o log out")
+        try tmux.send("o")
+        try tmux.waitFor(text: "Log out?")
+        try tmux.send("y")
+        try tmux.waitFor(text: "Enter log in to the demo")
+        try tmux.send("q")
+        try assertTerminalRestored()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tokenFile.path))
+        try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
+        try tmux.waitFor(text: "Enter log in to the demo")
+        try tmux.send("q")
+    }
+}

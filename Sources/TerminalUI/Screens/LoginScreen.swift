@@ -30,7 +30,8 @@ public struct LoginScreen {
             buffer.writeCentered("ImageFeed", in: area, y: below + 1, style: theme.title)
             buffer.writeCentered("Unsplash photos, in your terminal", in: area, y: below + 2, style: theme.muted)
             buffer.writeCentered("  Log in  ", in: area, y: below + 4, style: theme.focusedButton)
-            buffer.writeCentered("Enter log in   q quit", in: area, y: below + 6, style: theme.muted)
+            buffer.writeCentered(app.isDemo ? "Enter log in to the demo (no account needed)   q quit" : "Enter log in   q quit",
+                                 in: area, y: below + 6, style: theme.muted)
         case .preparing:
             centred("\(theme.spinner(tick)) Preparing the login\(theme.dots)", in: area, into: &buffer)
         case let .waiting(request):
@@ -92,6 +93,15 @@ public struct LoginScreen {
         let besideRoom = qr.map { area.width - $0.columns - 4 >= 44 && area.height >= $0.rows + 1 } ?? false
         let textWidth = besideRoom ? area.width - (qr?.columns ?? 0) - 6 : area.width - 4
         var lines: [(String, CellStyle)] = [("Log in to Unsplash", theme.title), ("", .plain)]
+        if isDemo {
+            // The demo's way in, first and plainly: the rest of the screen is the real login's.
+            var demoStyle = theme.accent
+            demoStyle.bold = true
+            for part in Widgets.wrap("Demo: press Enter (or a) to log in as the demo user. No account needed.", width: textWidth) {
+                lines.append((part, demoStyle))
+            }
+            lines.append(("", .plain))
+        }
         for part in Widgets.wrap("1. Open this link in a browser, on this machine or any other:", width: textWidth) {
             lines.append((part, .plain))
         }
@@ -125,7 +135,7 @@ public struct LoginScreen {
         }
         // Separated by a bullet: wrapping folds runs of spaces into one.
         var keys = login.editingPaste ? ["Enter submit", "Esc stop pasting"] : ["c copy link", "o open", "p paste code", "Esc cancel"]
-        if isDemo, !login.editingPaste { keys.append("a approve (demo)") }
+        if isDemo, !login.editingPaste { keys.insert("Enter or a log in (demo)", at: 0) }
         let hints = keys.joined(separator: " \(theme.bullet) ")
         lines.append(("", .plain))
         for part in Widgets.wrap(hints, width: textWidth) { lines.append((part, theme.muted)) }
@@ -228,6 +238,8 @@ public struct LoginScreen {
             switch key {
             case .character("c"): return [.login(.copyLink)]
             case .character("o"): return [.login(.openInBrowser)]
+            // In the demo, Enter logs in (the demo user approves); elsewhere it opens the paste field.
+            case .enter where app.isDemo: return [.login(.approveInDemo)]
             case .character("p"), .enter: return [.login(.editPaste(true))]
             case .character("a") where app.isDemo: return [.login(.approveInDemo)]
             case .escape: return [.login(.cancel)]
