@@ -137,14 +137,14 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }.map { AppViewModel.Event.search(.answer(query: query, order: order, $0)) }
         case let .search(.results(query, order, likeEffect)):
             events = [.search(.answer(query: query, order: order, await FeedEffectRunner(service: client).perform(likeEffect)))]
-        case let .search(.loadDetail(photoID)):
+        case let .detail(.load(photoID)):
             do {
-                events = [.search(.detailLoaded(.success(try await client.photo(id: photoID))))]
+                events = [.detail(.loaded(.success(try await client.photo(id: photoID))))]
             } catch {
-                events = [.search(.detailLoaded(.failure(error)))]
+                events = [.detail(.loaded(.failure(error)))]
             }
-        case let .search(.detail(viewerEffect)):
-            events = await performViewer(viewerEffect) { post(.search(.detail($0))) }.map { AppViewModel.Event.search(.detail($0)) }
+        case let .detail(.viewer(viewerEffect)):
+            events = await performViewer(viewerEffect) { post(.detail(.viewer($0))) }.map { AppViewModel.Event.detail(.viewer($0)) }
         case .forgetSession:
             // The token goes; what is saved stays for after the next login.
             client.setToken(nil)

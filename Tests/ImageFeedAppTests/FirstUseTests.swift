@@ -74,10 +74,11 @@ extension EndToEndTests {
     /// One dropped picture request is not broken for the session: the picture is asked for again when it
     /// comes back into view (after a short wait), and at once on r; the viewer offers r too.
     func test_aFailedPicture_isRetried_inViewAgain_onR_andInTheViewer() async throws {
-        let sandbox = try await useSandboxProcess(["--fault", "image=dropx1"])
+        let sandbox = try await useSandboxProcess(["--fault", "image=drop"])
         defer { if sandbox.isRunning { sandbox.terminate() } }
         try launch("", width: 100, height: 30)
         try tmux.waitFor(text: "Photo unavailable")
+        try await setFaults("") // the service is back
         // Away and back, after the wait: the picture comes.
         try await Task.sleep(nanoseconds: 2_200_000_000)
         try tmux.send("G")
@@ -88,17 +89,20 @@ extension EndToEndTests {
         }
 
         // r asks again at once.
-        try await setFaults("image=dropx1")
+        try await setFaults("image=drop")
         try tmux.send("G") // photos not drawn yet
         try tmux.waitFor(text: "Photo unavailable")
+        try await setFaults("")
         try tmux.send("r")
         try tmux.waitForSteady("the picture after r") { !$0.contains("Photo unavailable") && $0.contains("1 Feed") }
 
         // The viewer: a damaged photo says so, and r (which rotates a photo shown) tries again.
-        try await setFaults("image=corruptx1")
+        try await setFaults("image=corrupt")
         try tmux.send("Enter")
         var screen = try tmux.waitFor(text: "Press r to try again")
         XCTAssertTrue(screen.contains("Photo unavailable"), screen)
+        XCTAssertTrue(statusLine(screen).contains("r retry"), statusLine(screen))
+        try await setFaults("")
         try tmux.send("r")
         screen = try tmux.waitForSteady("the photo in the viewer") {
             !$0.contains("Photo unavailable") && !$0.contains("Loading") && $0.contains("on Unsplash")
@@ -295,5 +299,31 @@ extension EndToEndTests {
         try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
         try tmux.waitFor(text: "Enter log in to the demo")
         try tmux.send("q")
+    }
+}
+
+extension EndToEndTests {
+    /// A feed photo's detail (i): its description, details and author, as for search results; Enter goes on
+    /// to the viewer, Esc back to the feed. The caption uses the width beside a narrow picture.
+    func test_feedPhotos_haveTheDetailScreen_andCaptionsUseTheWidth() throws {
+        try launch(width: 120, height: 40)
+        try logInWithTheDemoKey()
+        var screen = try tmux.waitFor(text: "Eileen Collins")
+        let caption = try XCTUnwrap(line(containing: "Eileen Collins", in: screen))
+        let pictureRow = try XCTUnwrap(screen.split(separator: "\n").dropFirst().first.map(String.init))
+        XCTAssertGreaterThan(caption.trimmingCharacters(in: .whitespaces).count,
+                             pictureRow.trimmingCharacters(in: .whitespaces).count + 5,
+                             "the caption goes on past the picture's right edge\n\(caption)\n\(pictureRow)")
+        try tmux.send("i")
+        screen = try tmux.waitForSteady("the detail") { $0.contains("Published") && $0.contains("@") && !$0.contains("Loading") }
+        XCTAssertTrue(statusLine(screen).hasPrefix(" Esc back  ? help  Enter full screen"), statusLine(screen))
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Published")
+        try tmux.send("q") // q on a sub-screen goes back
+        try tmux.waitFor("the feed") { $0.contains("1 Feed") && !$0.contains("Published") }
+        try tmux.send("q")
+        try assertTerminalRestored()
     }
 }

@@ -132,27 +132,47 @@ final class SearchViewModelTests: XCTestCase {
 
     // MARK: Detail
 
+    /// A search result's detail (the app's detail screen, as for the feed and the favorites).
+    func searchApp(_ ids: [String]) -> AppState {
+        var app = AppState()
+        app.search = withResults(ids)
+        app.tab = .search
+        return app
+    }
+
     func test_detail_showsTheResultAtOnce_andLoadsTheRest() {
-        var state = withResults(["a", "b"])
-        XCTAssertEqual(SearchViewModel.update(&state, .openDetail(photoID: "b")), [.loadDetail(photoID: "b")])
-        XCTAssertEqual(state.detail?.photo.id, "b")
-        XCTAssertEqual(state.detail?.extra, .loading)
+        var app = searchApp(["a", "b"])
+        XCTAssertEqual(AppViewModel.update(&app, .openDetail(photoID: "b")), [.detail(.load(photoID: "b"))])
+        XCTAssertEqual(app.detail?.photo.id, "b")
+        XCTAssertEqual(app.detail?.source, .search)
+        XCTAssertEqual(app.detail?.extra, .loading)
         var full = makePhoto("b", liked: true, likes: 99)
         full.exif = Exif(make: "Canon", model: "EOS", iso: 100)
-        _ = SearchViewModel.update(&state, .detailLoaded(.success(full)))
-        XCTAssertEqual(state.detail?.extra, .loaded)
-        XCTAssertEqual(state.detail?.photo.exif?.make, "Canon")
-        XCTAssertEqual(state.detail?.photo.likedByUser, false, "the app's own like state stays")
-        _ = SearchViewModel.update(&state, .closeDetail)
-        XCTAssertNil(state.detail)
+        _ = AppViewModel.update(&app, .detail(.loaded(.success(full))))
+        XCTAssertEqual(app.detail?.extra, .loaded)
+        XCTAssertEqual(app.detail?.photo.exif?.make, "Canon")
+        XCTAssertEqual(app.detail?.photo.likedByUser, false, "the app's own like state stays")
+        _ = AppViewModel.update(&app, .closeDetail)
+        XCTAssertNil(app.detail)
     }
 
     func test_detailFailure_offersRetry() {
-        var state = withResults(["a"])
-        _ = SearchViewModel.update(&state, .openDetail(photoID: "a"))
-        _ = SearchViewModel.update(&state, .detailLoaded(.failure(.notFound)))
-        XCTAssertEqual(state.detail?.extra, .failed(.notFound))
-        XCTAssertEqual(SearchViewModel.update(&state, .retryDetail), [.loadDetail(photoID: "a")])
+        var app = searchApp(["a"])
+        _ = AppViewModel.update(&app, .openDetail(photoID: "a"))
+        _ = AppViewModel.update(&app, .detail(.loaded(.failure(.notFound))))
+        XCTAssertEqual(app.detail?.extra, .failed(.notFound))
+        XCTAssertEqual(AppViewModel.update(&app, .detail(.retry)), [.detail(.load(photoID: "a"))])
+    }
+
+    func test_feedAndFavoritesPhotos_haveTheDetailToo() {
+        var app = AppState()
+        _ = AppViewModel.update(&app, .start)
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(makePage(["a"], number: 1, next: nil)))))
+        XCTAssertEqual(AppViewModel.update(&app, .openDetail(photoID: "a")), [.detail(.load(photoID: "a"))])
+        XCTAssertEqual(app.detail?.source, .feed)
+        app.albumsEnabled = true
+        _ = AppViewModel.update(&app, .selectTab(.albums))
+        XCTAssertEqual(AppViewModel.update(&app, .openDetail(photoID: "a")), [], "album photos have none")
     }
 
     func test_likeInTheDetail_reachesTheResultsTheFeedAndFavorites() {
@@ -160,10 +180,11 @@ final class SearchViewModelTests: XCTestCase {
         _ = AppViewModel.update(&app, .start)
         _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(makePage(["a"], number: 1, next: nil)))))
         app.search = withResults(["a", "b"])
-        _ = AppViewModel.update(&app, .search(.openDetail(photoID: "a")))
-        XCTAssertEqual(AppViewModel.update(&app, .search(.detail(.toggleLike))), [.search(.detail(.setLike(photoID: "a", liked: true)))])
-        _ = AppViewModel.update(&app, .search(.detail(.likeFinished(liked: true, .success(makePhoto("a", liked: true, likes: 4))))))
-        XCTAssertEqual(app.search.detail?.photo.likedByUser, true)
+        app.tab = .search
+        _ = AppViewModel.update(&app, .openDetail(photoID: "a"))
+        XCTAssertEqual(AppViewModel.update(&app, .detail(.viewer(.toggleLike))), [.detail(.viewer(.setLike(photoID: "a", liked: true)))])
+        _ = AppViewModel.update(&app, .detail(.viewer(.likeFinished(liked: true, .success(makePhoto("a", liked: true, likes: 4))))))
+        XCTAssertEqual(app.detail?.photo.likedByUser, true)
         XCTAssertEqual(app.search.results.photo(id: "a")?.likedByUser, true)
         XCTAssertEqual(app.feed.photo(id: "a")?.likedByUser, true)
     }

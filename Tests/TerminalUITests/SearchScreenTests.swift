@@ -82,8 +82,8 @@ final class SearchScreenTests: XCTestCase {
         bare.exif = nil
         bare.location = nil
         var state = searched([bare])
-        _ = AppViewModel.update(&state, .search(.openDetail(photoID: "a")))
-        _ = AppViewModel.update(&state, .search(.detailLoaded(.success(bare))))
+        _ = AppViewModel.update(&state, .openDetail(photoID: "a"))
+        _ = AppViewModel.update(&state, .detail(.loaded(.success(bare))))
         let text = render(state, width: 100, height: 30).joined(separator: "\n")
         XCTAssertTrue(text.contains("3 likes"), text)
         XCTAssertTrue(text.contains("Photo by Ann Author on Unsplash"), text)
@@ -96,8 +96,8 @@ final class SearchScreenTests: XCTestCase {
         full.exif = Exif(make: "Canon", model: "EOS R5", exposureTime: "1/250", aperture: "2.8", focalLength: "50", iso: 200)
         full.location = PhotoLocation(name: nil, city: "Lisbon", country: "Portugal")
         var rich = searched([full])
-        _ = AppViewModel.update(&rich, .search(.openDetail(photoID: "a")))
-        _ = AppViewModel.update(&rich, .search(.detailLoaded(.success(full))))
+        _ = AppViewModel.update(&rich, .openDetail(photoID: "a"))
+        _ = AppViewModel.update(&rich, .detail(.loaded(.success(full))))
         let richText = render(rich, width: 140, height: 30).joined(separator: "\n")
         XCTAssertTrue(richText.contains("Canon EOS R5 - 50 mm - f/2.8 - 1/250 s - ISO 200"), richText)
         XCTAssertTrue(richText.contains("Lisbon, Portugal"), richText)
@@ -112,8 +112,8 @@ final class SearchScreenTests: XCTestCase {
         full.user?.bio = "Photographs harbours at dawn."
         full.user?.location = "Lisbon"
         var state = searched([full])
-        _ = AppViewModel.update(&state, .search(.openDetail(photoID: "a")))
-        _ = AppViewModel.update(&state, .search(.detailLoaded(.success(full))))
+        _ = AppViewModel.update(&state, .openDetail(photoID: "a"))
+        _ = AppViewModel.update(&state, .detail(.loaded(.success(full))))
         // 80x24: the picture gives up height so that everything shows.
         var text = render(state, width: 80, height: 24).joined(separator: "\n")
         for shown in ["A photo", "3 likes", "Lisbon, Portugal", "Canon EOS R5", "Photo by Ann Author on Unsplash", "@ann", "harbours at dawn"] {
@@ -139,7 +139,7 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertEqual(screen.handle(.key(.character("/")), app: AppState(), ui: &ui, width: 80, height: 24), [.focusSearch])
         XCTAssertEqual(screen.handle(.key(.character("v")), app: results, ui: &ui, width: 80, height: 24), [.search(.toggleLayout)])
         XCTAssertEqual(screen.handle(.key(.character("s")), app: results, ui: &ui, width: 80, height: 24), [.search(.toggleOrder)])
-        XCTAssertEqual(screen.handle(.key(.enter), app: results, ui: &ui, width: 80, height: 24), [.search(.openDetail(photoID: "a"))])
+        XCTAssertEqual(screen.handle(.key(.enter), app: results, ui: &ui, width: 80, height: 24), [.openDetail(photoID: "a")])
         _ = screen.handle(.key(.down), app: results, ui: &ui, width: 80, height: 24)
         XCTAssertEqual(ui.searchList.selected, 2, "down moves a row of two tiles")
         _ = screen.handle(.key(.left), app: results, ui: &ui, width: 80, height: 24)

@@ -68,6 +68,8 @@ public struct AppState: Equatable, Sendable {
     public var favorites = FeedState()
     public var search = SearchState()
     public var viewer: ViewerState?
+    /// The detail screen of a photo, over the pane of the list it came from.
+    public var detail: PhotoDetail?
     public var helpVisible = false
     public var quitting = false
     public var connection: Connection = .unknown
@@ -134,6 +136,10 @@ public enum AppViewModel {
         case nextTab
         case previousTab
         case openViewer(photoID: String)
+        /// The detail screen of a photo of the pane shown (description, location, camera, author).
+        case openDetail(photoID: String)
+        case detail(PhotoDetailViewModel.Event)
+        case closeDetail
         /// n/p in the viewer: the next or previous photo of the list it was opened from.
         case stepViewer(by: Int)
         case closeViewer
@@ -161,6 +167,7 @@ public enum AppViewModel {
         /// Read the Imgur usernames looked up before.
         case loadAlbumsRecent
         case viewer(ViewerViewModel.Effect)
+        case detail(PhotoDetailViewModel.Effect)
         /// The service said the token is no good: remove it.
         case forgetSession
         /// Log out: remove the token and everything stored about the user.
@@ -275,8 +282,9 @@ public enum AppViewModel {
             return AlbumsViewModel.update(&state.albums, albumsEvent).map(Effect.albums)
 
         case let .search(searchEvent):
-            let likedBefore = detailLike(state.search, searchEvent)
             var effects = SearchViewModel.update(&state.search, searchEvent).map(Effect.search)
+            // A new search closes the detail of an old result.
+            if searchEvent == .submit, state.detail?.source == .search { state.detail = nil }
             switch searchEvent {
             case let .answer(_, _, .likeFinished(photoID, liked, .success(answer))),
                  let .results(.likeFinished(photoID, liked, .success(answer))):
@@ -290,10 +298,6 @@ public enum AppViewModel {
                 }
             case .answer(_, _, .servedFromSaved):
                 noteConnection(.servedFromSaved(Date()), in: &state)
-            case let .detail(.likeFinished(liked, .success(answer))):
-                if let photo = likedBefore ?? state.search.detail?.photo {
-                    effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
-                }
             default:
                 break
             }
@@ -340,7 +344,7 @@ public enum AppViewModel {
                 state.viewer = viewer
                 return []
             }
-            let detailPhoto = state.tab == .search && state.search.detail?.photo.id == photoID ? state.search.detail?.photo : nil
+            let detailPhoto = state.detail?.photo.id == photoID ? state.detail?.photo : nil
             guard let photo = detailPhoto ?? state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
             var viewer = ViewerState(photo: photo)
             switch state.tab {
@@ -352,6 +356,28 @@ public enum AppViewModel {
             state.viewer = viewer
         case let .stepViewer(offset):
             return stepViewer(by: offset, in: &state)
+        case let .openDetail(photoID):
+            let source: ViewerState.Source
+            switch state.tab {
+            case .feed: source = .feed
+            case .profile: source = .favorites
+            case .search: source = .search
+            case .albums: return [] // album photos have no detail of their own (no Unsplash photo to ask for)
+            }
+            guard let photo = state.photos(in: state.tab)?.photo(id: photoID) else { return [] }
+            state.detail = PhotoDetail(photo: photo, source: source)
+            return [.detail(.load(photoID: photoID))]
+        case let .detail(detailEvent):
+            guard var detail = state.detail else { return [] }
+            let before = detail.photo
+            let effects = PhotoDetailViewModel.update(&detail, detailEvent).map(Effect.detail)
+            state.detail = detail
+            if case let .viewer(.likeFinished(liked, .success(answer))) = detailEvent {
+                return effects + likeChanged(before, liked: liked, likes: answer.likes, in: &state)
+            }
+            return effects
+        case .closeDetail:
+            state.detail = nil
         case .closeViewer:
             state.viewer = nil
         case .toggleHelp:
@@ -489,6 +515,7 @@ public enum AppViewModel {
         _ = FeedViewModel.update(&state.feed, .reset)
         _ = SearchViewModel.update(&state.search, .reset)
         state.viewer = nil
+        state.detail = nil
         state.tab = .feed
         state.helpVisible = false
     }
@@ -500,7 +527,7 @@ public enum AppViewModel {
         if state.favorites.sessionExpired { state.favorites.sessionExpired = false; expired = true }
         if state.viewer?.sessionExpired == true { state.viewer?.sessionExpired = false; expired = true }
         if state.search.results.sessionExpired { state.search.results.sessionExpired = false; expired = true }
-        if state.search.detail?.viewer.sessionExpired == true { state.search.detail?.viewer.sessionExpired = false; expired = true }
+        if state.detail?.viewer.sessionExpired == true { state.detail?.viewer.sessionExpired = false; expired = true }
         if state.profile.phase == .failed(.sessionExpired) { state.profile.phase = .idle; expired = true }
         guard expired, state.session == .loggedIn else { return [] }
         state.session = .loggedOut
@@ -528,9 +555,9 @@ public enum AppViewModel {
             state.viewer?.photo.likes = likes
         }
         _ = FeedViewModel.update(&state.search.results, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
-        if state.search.detail?.photo.id == photo.id {
-            state.search.detail?.viewer.photo.likedByUser = liked
-            state.search.detail?.viewer.photo.likes = likes
+        if state.detail?.photo.id == photo.id {
+            state.detail?.viewer.photo.likedByUser = liked
+            state.detail?.viewer.photo.likes = likes
         }
         // The profile's count follows when the favorites list could not (not loaded yet).
         if case var .content(profile) = state.profile.phase, state.favorites.totalItems == nil, liked != wasFavorite,
@@ -539,12 +566,6 @@ public enum AppViewModel {
             state.profile.phase = .content(profile)
         }
         return []
-    }
-
-    /// The detail's photo before a like of it finishes (the fan-out needs it as it was).
-    private static func detailLike(_ search: SearchState, _ event: SearchViewModel.Event) -> Photo? {
-        if case .detail(.likeFinished) = event { return search.detail?.photo }
-        return nil
     }
 
     private static func likedPhotoID(_ event: FeedViewModel.Event) -> String? {

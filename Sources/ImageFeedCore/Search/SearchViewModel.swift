@@ -6,27 +6,8 @@ public enum SearchLayout: Equatable, Sendable {
     case single
 }
 
-/// The detail screen of one search result: the photo, its story and author, and the viewer's actions.
-public struct SearchDetail: Equatable, Sendable {
-    /// The full photo (`GET /photos/:id` adds camera details, location, the author's bio).
-    public enum Extra: Equatable, Sendable {
-        case loading
-        case loaded
-        case failed(ServiceError)
-    }
-
-    /// Like, share, download and their dialogs, as in the viewer.
-    public var viewer: ViewerState
-    public var extra: Extra = .loading
-
-    public init(photo: Photo) {
-        viewer = ViewerState(photo: photo)
-    }
-
-    public var photo: Photo { viewer.photo }
-}
-
-/// The search pane: the query field with its history and suggestions, the results, and the detail screen.
+/// The search pane: the query field with its history and suggestions, and the results (whose detail screen
+/// is the app's, as for every list).
 public struct SearchState: Equatable, Sendable {
     /// The field's text, and whether it has the keyboard.
     public var query = ""
@@ -41,7 +22,6 @@ public struct SearchState: Equatable, Sendable {
     public var layout: SearchLayout = .grid
     /// The results: paging, likes and their dialog work as in the feed.
     public var results = FeedState()
-    public var detail: SearchDetail?
 
     public static let historyLimit = 5
 
@@ -73,19 +53,12 @@ public enum SearchViewModel {
         case answer(query: String, order: SearchOrder, FeedViewModel.Event)
         /// Forget the results and the history (logging out).
         case reset
-        case openDetail(photoID: String)
-        case detailLoaded(Result<Photo, ServiceError>)
-        case retryDetail
-        case detail(ViewerViewModel.Event)
-        case closeDetail
     }
 
     public enum Effect: Equatable, Sendable {
         /// A results effect: load a page of `query` in `order`, or like a photo.
         case results(query: String, order: SearchOrder, FeedViewModel.Effect)
         case saveHistory([String])
-        case loadDetail(photoID: String)
-        case detail(ViewerViewModel.Effect)
     }
 
     /// The longest query kept (the API takes short phrases).
@@ -159,7 +132,6 @@ public enum SearchViewModel {
             state.suggestion = nil
             state.history = remember(query, in: state.history)
             state.submitted = query
-            state.detail = nil
             return [.saveHistory(state.history)] + reload(&state)
 
         case .toggleOrder:
@@ -183,45 +155,6 @@ public enum SearchViewModel {
         case .reset:
             state = SearchState()
             return [.saveHistory([])]
-
-        case let .openDetail(photoID):
-            guard let photo = state.results.photo(id: photoID) else { return [] }
-            state.detail = SearchDetail(photo: photo)
-            return [.loadDetail(photoID: photoID)]
-
-        case let .detailLoaded(result):
-            guard var detail = state.detail else { return [] }
-            switch result {
-            case let .success(full):
-                guard full.id == detail.photo.id else { return [] }
-                // The like state shown stays the app's own (a like may have finished meanwhile).
-                var merged = full
-                merged.likedByUser = detail.photo.likedByUser
-                merged.likes = detail.photo.likes
-                detail.viewer.photo = merged
-                detail.extra = .loaded
-            case let .failure(error):
-                detail.extra = .failed(error)
-                if error == .sessionExpired { detail.viewer.sessionExpired = true }
-            }
-            state.detail = detail
-            return []
-
-        case .retryDetail:
-            guard var detail = state.detail, case .failed = detail.extra else { return [] }
-            detail.extra = .loading
-            state.detail = detail
-            return [.loadDetail(photoID: detail.photo.id)]
-
-        case let .detail(viewerEvent):
-            guard var detail = state.detail else { return [] }
-            let effects = ViewerViewModel.update(&detail.viewer, viewerEvent)
-            state.detail = detail
-            return effects.map(Effect.detail)
-
-        case .closeDetail:
-            state.detail = nil
-            return []
         }
     }
 

@@ -147,8 +147,8 @@ public final class TerminalApp {
             || (state.search.submitted != nil && state.search.results.phase == .loading)
             || !state.search.results.likesInFlight.isEmpty
             || { if case .loading = state.search.results.nextPage { return true } else { return false } }()
-            || state.search.detail?.extra == .loading || state.search.detail?.viewer.likeInFlight == true
-            || state.search.detail?.viewer.download.isRunning == true
+            || state.detail?.extra == .loading || state.detail?.viewer.likeInFlight == true
+            || state.detail?.viewer.download.isRunning == true
             || { if case .loading = state.favorites.nextPage { return true } else { return false } }()
             || { if case .loading = state.feed.nextPage { return true } else { return false } }()
             || state.viewer?.likeInFlight == true
@@ -168,7 +168,7 @@ public final class TerminalApp {
         case .viewer(.reloadImage):
             pipeline.reloadViewer()
             return
-        case let .viewer(.share(url)), let .login(.copy(url)), let .search(.detail(.share(url))):
+        case let .viewer(.share(url)), let .login(.copy(url)), let .detail(.viewer(.share(url))):
             // The clipboard escape goes to the terminal from this thread, between frames.
             (backend as? NcursesBackend)?.copyToClipboard(url.absoluteString)
         default:
@@ -215,7 +215,7 @@ public final class TerminalApp {
             top = ui.favoritesList.top
             wrap = { .favorites($0) }
         case .search:
-            guard state.search.detail == nil, state.search.submitted != nil else { return }
+            guard state.detail?.source != .search, state.search.submitted != nil else { return }
             let search = SearchScreen(theme: screen.theme)
             let area = screen.contentRect(width: backend.width, height: backend.height)
             let results = search.layout(state.search, area: area)

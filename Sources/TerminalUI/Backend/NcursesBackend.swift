@@ -288,7 +288,11 @@ public final class NcursesBackend: TerminalBackend {
             var drain = [UInt8](repeating: 0, count: 64)
             while read(wakePipe[0], &drain, drain.count) > 0 {}
         }
-        return nextEvent()
+        if let event = nextEvent() { return event }
+        // The terminal is gone (its window closed, the SSH connection dropped) and no SIGHUP came: poll would
+        // answer at once for ever. Quitting is all that is left (as Ctrl-C does: the state is saved as usual).
+        if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .key(.interrupt) }
+        return nil
     }
 
     public func invalidate() {

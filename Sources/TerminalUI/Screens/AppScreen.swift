@@ -55,6 +55,12 @@ public struct AppScreen {
         } else {
             renderTabBar(app, into: &buffer)
             let content = contentRect(width: width, height: height)
+            if let detail = shownDetail(app) {
+                DetailScreen(theme: theme).render(detail, ui: ui, area: content, pictures: pictures, into: &buffer)
+                renderStatusLine(app, into: &buffer)
+                if app.helpVisible { renderHelp(into: &buffer) }
+                return
+            }
             switch app.tab {
             case .feed:
                 FeedScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
@@ -183,7 +189,7 @@ public struct AppScreen {
             return ["? help", "q quit", "Enter open", "l unlike", "o log out", "r refresh", "Tab panes", "↑↓ move"]
         case (.loggedIn, .search) where app.search.editing:
             return ["Enter search", "Esc done", "↑↓ earlier queries"]
-        case (.loggedIn, .search) where app.search.detail != nil:
+        case (.loggedIn, _) where shownDetail(app) != nil:
             return ["Esc back", "? help", "Enter full screen", "l like", "s link", "d download"]
         case (.loggedIn, .search):
             return ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
@@ -237,6 +243,15 @@ public struct AppScreen {
         buffer.write("any key closes this", x: rect.x + 2, y: rect.maxY - 1, style: theme.modal, maxWidth: width - 4)
     }
 
+    /// The detail screen, when one is open over the pane shown.
+    func shownDetail(_ app: AppState) -> PhotoDetail? {
+        guard let detail = app.detail else { return nil }
+        switch (detail.source, app.tab) {
+        case (.feed, .feed), (.favorites, .profile), (.search, .search): return detail
+        default: return nil
+        }
+    }
+
     // MARK: Input
 
     /// Back from the viewer, the list selects the photo the viewer was on (n/p may have moved it), in view.
@@ -253,7 +268,7 @@ public struct AppScreen {
             ui.favoritesList.selected = index
             ui.favoritesList.top = ProfileScreen(theme: theme).layout(app, area: area).scroll(toShow: index, from: ui.favoritesList.top)
         case .search:
-            guard app.search.detail == nil, let index = app.search.results.photos.firstIndex(where: { $0.id == id }) else { return }
+            guard let index = app.search.results.photos.firstIndex(where: { $0.id == id }) else { return }
             SearchScreen(theme: theme).layout(app.search, area: area).select(index, in: &ui.searchList)
         case .album:
             guard let open = app.albums.open, let index = open.photos.firstIndex(where: { $0.id == id }) else { return }
@@ -315,8 +330,9 @@ public struct AppScreen {
             }
             return []
         }
+        let detail = shownDetail(app)
         if case let .key(key) = input, app.feed.modal == nil, app.favorites.modal == nil, !app.profile.confirmingLogout,
-           app.search.results.modal == nil, app.search.detail?.viewer.modal == nil {
+           app.search.results.modal == nil, detail?.viewer.modal == nil {
             switch key {
             case .tab: return [.nextTab]
             case .backTab: return [.previousTab]
@@ -324,10 +340,13 @@ public struct AppScreen {
             case .character("2"): return [.selectTab(.search)]
             case .character("3"): return [.selectTab(.profile)]
             case .character("4") where app.albumsEnabled: return [.selectTab(.albums)]
-            case .character("q") where !(app.tab == .search && app.search.detail != nil): return [.quit]
+            case .character("q") where detail == nil: return [.quit]
             case .character("/"): return [.focusSearch]
             default: break
             }
+        }
+        if let detail {
+            return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
         }
         switch app.tab {
         case .feed:

@@ -2,7 +2,7 @@ import Foundation
 import ImageFeedCore
 import TerminalImage
 
-/// One search result in detail: the photo beside (or above) its description, author, date, size, likes
+/// One photo in detail (from the feed, the favorites or search results): the photo beside (or above) its description, author, date, size, likes
 /// and camera; like, copy the link, open it, download, and Enter for the full-screen viewer.
 /// Whatever the photo does not say is not shown at all.
 public struct DetailScreen {
@@ -16,7 +16,7 @@ public struct DetailScreen {
     static let avatarRows = 4
 
     /// The text beside the photo, as lines of (text, style), wrapped to `width`.
-    func lines(_ detail: SearchDetail, width: Int, tick: Int) -> [(String, CellStyle)] {
+    func lines(_ detail: PhotoDetail, width: Int, tick: Int) -> [(String, CellStyle)] {
         let photo = detail.photo
         var lines: [(String, CellStyle)] = []
         func add(_ text: String, _ style: CellStyle = .plain) {
@@ -36,7 +36,7 @@ public struct DetailScreen {
         let likeWord = photo.likes == 1 ? "like" : "likes"
         lines.append(("\(detail.viewer.likeInFlight ? theme.spinner(tick) : heart) \(photo.likes) \(likeWord)",
                       photo.likedByUser ? theme.likedHeart : theme.unlikedHeart))
-        if let created = photo.createdAt { add("Taken \(FeedScreen.date(created))", theme.muted) }
+        if let created = photo.createdAt { add("Published \(FeedScreen.date(created))", theme.muted) }
         if photo.width > 0, photo.height > 0 {
             add("\(photo.width) \(theme.unicode ? "×" : "x") \(photo.height) pixels", theme.muted)
         }
@@ -73,7 +73,7 @@ public struct DetailScreen {
         return lines
     }
 
-    public func render(_ detail: SearchDetail, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+    public func render(_ detail: PhotoDetail, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let photo = detail.photo
         // Side by side when there is room for a useful picture and 36 columns of text; else stacked.
         let sideBySide = area.width >= 90
@@ -149,11 +149,11 @@ public struct DetailScreen {
         }
     }
 
-    public func handle(_ input: InputEvent, detail: SearchDetail, ui: inout UIState) -> [AppViewModel.Event] {
+    public func handle(_ input: InputEvent, detail: PhotoDetail, ui: inout UIState) -> [AppViewModel.Event] {
         if detail.viewer.modal != nil {
             switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
-            case .first: return [.search(.detail(.modalTryAgain))]
-            case .second: return [.search(.detail(.modalDismiss))]
+            case .first: return [.detail(.viewer(.modalTryAgain))]
+            case .second: return [.detail(.viewer(.modalDismiss))]
             case nil: return []
             }
         }
@@ -163,17 +163,17 @@ public struct DetailScreen {
         }
         var events: [AppViewModel.Event]
         switch key {
-        case .escape, .character("q"), .backspace: return [.search(.closeDetail)]
+        case .escape, .character("q"), .backspace: return [.closeDetail]
         case .enter: return [.openViewer(photoID: detail.photo.id)]
-        case .character("l"), .character(" "), .character("f"): events = [.search(.detail(.toggleLike))]
-        case .character("s"), .character("o"): events = [.search(.detail(.share))]
-        case .character("d"): events = [.search(.detail(.download))]
+        case .character("l"), .character(" "), .character("f"): events = [.detail(.viewer(.toggleLike))]
+        case .character("s"), .character("o"): events = [.detail(.viewer(.share))]
+        case .character("d"): events = [.detail(.viewer(.download))]
         case .character("r"):
-            if case .failed = detail.extra { return [.search(.retryDetail)] }
+            if case .failed = detail.extra { return [.detail(.retry)] }
             return []
         default: return []
         }
-        if detail.viewer.notice != nil { events.insert(.search(.detail(.dismissNotice)), at: 0) }
+        if detail.viewer.notice != nil { events.insert(.detail(.viewer(.dismissNotice)), at: 0) }
         return events
     }
 }

@@ -122,7 +122,8 @@ public struct FeedScreen {
             let heart = parts.heart(photo, inFlight: inFlight, tick: tick)
             x += buffer.write(heart.text, x: x, y: detailsY, style: heart.style)
             x += buffer.write(" \(photo.likes)", x: x, y: detailsY, style: theme.muted)
-            let limit = card.pictureX + card.pictureColumns
+            // The line may use the width beside a narrow picture: captions are not cut at the picture's edge.
+            let limit = area.maxX - 1
             if let user = photo.user {
                 x += buffer.write("  \(UntrustedText.sanitize(user.displayName))", x: x, y: detailsY, style: theme.title,
                                   maxWidth: max(0, limit - x), ellipsis: theme.ellipsis)
@@ -189,6 +190,9 @@ public struct FeedScreen {
             case .end, .character("G"): select(count - 1)
             case .enter:
                 if let selectedID { return [.openViewer(photoID: selectedID)] }
+            case .character("i"):
+                // The detail screen: description, location, camera and author, as for search results.
+                if let selectedID { return [.openDetail(photoID: selectedID)] }
             case .character("l"), .character(" "):
                 if let selectedID { return [wrap(.toggleLike(photoID: selectedID))] }
             case .character("r"):

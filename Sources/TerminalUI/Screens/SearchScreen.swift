@@ -31,10 +31,6 @@ public struct SearchScreen {
 
     public func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let search = app.search
-        if let detail = search.detail {
-            DetailScreen(theme: theme).render(detail, ui: ui, area: area, pictures: pictures, into: &buffer)
-            return
-        }
         renderField(search, area: area, into: &buffer)
         let results = resultsArea(area)
         renderResults(search, ui: ui, area: results, pictures: pictures, into: &buffer)
@@ -176,9 +172,6 @@ public struct SearchScreen {
 
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         let search = app.search
-        if let detail = search.detail {
-            return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
-        }
         if search.editing {
             guard case let .key(key) = input else {
                 if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y != area.y { return [.search(.blur)] }
@@ -223,7 +216,7 @@ public struct SearchScreen {
             case .home, .character("g"): select(0)
             case .end, .character("G"): select(count - 1)
             case .enter:
-                if let selectedID { return [.search(.openDetail(photoID: selectedID))] }
+                if let selectedID { return [.openDetail(photoID: selectedID)] }
                 return [.search(.focus)]
             case .character("l"), .character(" "):
                 if let selectedID { return [.search(.results(.toggleLike(photoID: selectedID)))] }
@@ -248,7 +241,7 @@ public struct SearchScreen {
                 guard results.contains(x: mouse.x, y: mouse.y),
                       let index = layout.tileIndex(atLine: position.top + mouse.y - results.y, x: mouse.x) else { return [] }
                 position.selected = index
-                return [.search(.openDetail(photoID: search.results.photos[index].id))]
+                return [.openDetail(photoID: search.results.photos[index].id)]
             }
         case .resize:
             position.top = layout.scroll(toShow: position.selected, from: position.top)
