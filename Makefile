@@ -2,9 +2,11 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 
-# Debian packages the build and the tests need (headers of the C libraries, tmux for end-to-end tests,
-# ncurses-term for terminal types such as xterm-direct, zbar-tools to read QR codes back in tests).
-DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev tmux pkg-config zbar-tools
+# Debian packages the build needs (headers of the C libraries, ncurses-term for terminal types such as
+# xterm-direct): all that `make build` and `make demo` install.
+DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev pkg-config
+# What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back.
+TEST_PACKAGES := tmux zbar-tools
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
@@ -24,6 +26,7 @@ demo: deps
 	$(SWIFT) run image-feed --demo
 
 test: deps
+	@bash scripts/install-deps.sh "$(TEST_PACKAGES)" ""
 	$(SWIFT) build --build-tests
 	# A hung test fails the run instead of holding CI (the whole suite takes under a minute).
 	timeout 900 $(SWIFT) test --skip-build --disable-swift-testing

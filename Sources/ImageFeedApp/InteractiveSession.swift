@@ -16,11 +16,22 @@ public enum InteractiveSession {
         var state = AppState(session: .splash)
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
+        state.setupProblem = setupProblem(context)
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo())
+        if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
         crashLaterIfAsked(environment: ProcessInfo.processInfo.environment)
         app.run()
         return nil
+    }
+
+    /// Without an access key nothing can be asked of Unsplash: the first screen says how to go on.
+    static func setupProblem(_ context: AppContext) -> String? {
+        guard !context.isDemo, (context.configuration.accessKey ?? "").isEmpty,
+              (context.configuration.tokenOverride ?? "").isEmpty else { return nil }
+        return "No Unsplash access key is configured. To try ImageFeed without one, run image-feed --demo. "
+            + "To use your Unsplash account, put access_key and secret_key in \(context.configuration.configFile.path) "
+            + "(or set UNSPLASH_ACCESS_KEY and UNSPLASH_SECRET_KEY); the README says how to get them."
     }
 
     /// `IMAGE_FEED_CRASH_AFTER=<seconds>`: a background task traps after that long. It exists for the test

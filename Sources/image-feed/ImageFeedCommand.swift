@@ -71,9 +71,12 @@ struct ImageFeedCommand: AsyncParsableCommand {
         commandName: "image-feed",
         abstract: "Browse Unsplash from the terminal.",
         discussion: """
-            Run with no command to browse. The commands below print JSON for scripts.
-            Settings come from $XDG_CONFIG_HOME/image-feed/config.toml, then the environment
-            (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE,
+            Run with no command to browse full screen. To try it without an Unsplash account or \
+            network, run `image-feed --demo` (every command takes --demo). The other commands print \
+            JSON for scripts.
+
+            Settings come from $XDG_CONFIG_HOME/image-feed/config.toml, then the environment \
+            (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE, \
             IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN, IMGUR_CLIENT_ID, IMGUR_API_BASE), then flags.
             """,
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,

@@ -174,6 +174,8 @@ extension EndToEndTests {
             try assertTerminalRestored()
             tmux.stop()
             tmux = Tmux(folder: folder.url, environment: tmux.environment)
+            // The demo remembers its login; the next terminal type starts from the login again.
+            try? FileManager.default.removeItem(at: folder.url.appendingPathComponent("state/image-feed/demo-token"))
         }
     }
 }
@@ -323,6 +325,58 @@ extension EndToEndTests {
         try tmux.waitFor(text: "Published")
         try tmux.send("q") // q on a sub-screen goes back
         try tmux.waitFor("the feed") { $0.contains("1 Feed") && !$0.contains("Published") }
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+}
+
+extension EndToEndTests {
+    /// A TERM this machine's terminfo lacks (as over SSH from Ghostty) is drawn as xterm-256color with a
+    /// notice, not refused; under vt100 (no alternate screen) the last frame is cleared on quit.
+    func test_unknownTERM_fallsBack_andVT100IsClearedOnQuit() throws {
+        try launch(environment: ["TERM": "xterm-ghostty"])
+        try tmux.waitFor("the notice over the first screen") {
+            $0.contains("TERM=xterm-ghostty is not known here: drawing as xterm-256color") && $0.contains("Unsplash photos, in your terminal")
+        }
+        try tmux.send("q")
+        try assertTerminalRestored()
+
+        tmux.stop()
+        tmux = Tmux(folder: folder.url, environment: tmux.environment)
+        try launch(environment: ["TERM": "vt100"])
+        try tmux.waitFor(text: "Unsplash photos, in your terminal")
+        try tmux.send("q")
+        let after = try tmux.waitFor(text: "exit status")
+        XCTAssertFalse(after.contains("Unsplash photos, in your terminal"), "the last frame is gone\n\(after)")
+    }
+
+    /// Without an access key, the first screen says at once what to do (--demo, or the keys and the file).
+    func test_withoutKeys_theFirstScreenSaysWhatToDo() throws {
+        try launch("")
+        let screen = try tmux.waitFor(text: "No Unsplash access key is configured")
+        XCTAssertTrue(screen.contains("--demo"), screen)
+        XCTAssertTrue(screen.contains("config.toml"), screen)
+        try tmux.send("Enter")
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertFalse(try tmux.capture().contains("Login failed"), "Enter does not lead to a failure")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// q on a sub-screen goes back (an open album, a detail); on a pane it quits.
+    func test_q_goesBackFromAnOpenAlbum() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("4")
+        try tmux.waitFor(text: "Type a username")
+        try tmux.type("labs")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Albums of labs (2)")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Open Microscopy: all photos  4 photos")
+        try tmux.send("q")
+        try tmux.waitFor("the albums again") { $0.contains("Albums of labs (2)") && !$0.contains("exit status") }
         try tmux.send("q")
         try assertTerminalRestored()
     }

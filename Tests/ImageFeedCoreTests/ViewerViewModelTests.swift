@@ -68,7 +68,7 @@ final class ViewerViewModelTests: XCTestCase {
         var state = viewer()
         XCTAssertEqual(ViewerViewModel.update(&state, .share), [.share(URL(string: "https://unsplash.com/photos/v")!)])
         _ = ViewerViewModel.update(&state, .shared(opened: false))
-        XCTAssertEqual(state.notice, "Link copied to the clipboard: https://unsplash.com/photos/v")
+        XCTAssertEqual(state.notice, "Sent the link to the clipboard (OSC 52): https://unsplash.com/photos/v")
     }
 
     func test_share_withoutLink_saysThereIsNone() {

@@ -78,12 +78,16 @@ public struct AppState: Equatable, Sendable {
     public var sessionExpiredNotice = false
     /// Running on the demo sandbox (the login screen offers to play the browser's part).
     public var isDemo = false
+    /// Why logging in cannot work as configured (no access key): the first screen says so, and what to do.
+    public var setupProblem: String?
     /// An album source (Imgur) is configured: the Albums tab shows.
     public var albumsEnabled = false
     public var albums = AlbumsState()
     /// The status line's notice, if one is showing.
     public var notice: StatusNotice?
     public var noticeSerial = 0
+    /// The serial of the viewer's or the detail's own notice line ("Sent the link…", "Saved to…"), which fades too.
+    public var screenNoticeSerial: Int?
 
     /// The tabs shown, in order.
     public var tabs: [Tab] {
@@ -149,6 +153,8 @@ public enum AppViewModel {
         case rateLimit(RateLimit?)
         /// A notice's time is up.
         case noticeExpired(serial: Int)
+        /// Something the user should know, in the status line for a while (a TERM that was not known, ...).
+        case notify(String)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -177,8 +183,16 @@ public enum AppViewModel {
     }
 
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
+        let viewerNotice = state.viewer?.notice
+        let detailNotice = state.detail?.viewer.notice
         var effects = route(&state, event)
         effects += endSessionIfExpired(&state)
+        // A new notice in the viewer or the detail goes after a while, as the status line's do.
+        if let notice = state.viewer?.notice ?? state.detail?.viewer.notice, notice != viewerNotice, notice != detailNotice {
+            state.noticeSerial += 1
+            state.screenNoticeSerial = state.noticeSerial
+            effects.append(.expireNotice(serial: state.noticeSerial, after: StatusNotice.lifetime))
+        }
         return effects
     }
 
@@ -390,6 +404,13 @@ public enum AppViewModel {
             state.rateLimit = limit
         case let .noticeExpired(serial):
             if state.notice?.serial == serial { state.notice = nil }
+            if state.screenNoticeSerial == serial {
+                state.screenNoticeSerial = nil
+                state.viewer?.notice = nil
+                state.detail?.viewer.notice = nil
+            }
+        case let .notify(text):
+            return notify(text, kind: .info, in: &state)
         }
         return []
     }

@@ -161,7 +161,7 @@ public enum LoginViewModel {
 
         case .copyLink:
             guard let request = state.request else { return [] }
-            state.notice = "Link copied to the clipboard (OSC 52)."
+            state.notice = "Sent the link to the clipboard (OSC 52): your terminal may or may not allow it."
             return [.copy(request.authorizeURL)]
 
         case .openInBrowser:

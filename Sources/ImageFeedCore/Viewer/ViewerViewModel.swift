@@ -163,7 +163,9 @@ public enum ViewerViewModel {
             return [.share(link)]
         case let .shared(opened):
             let link = state.photo.links.html?.absoluteString ?? ""
-            state.notice = opened ? "Link copied and opened in the browser: \(link)" : "Link copied to the clipboard: \(link)"
+            // OSC 52 asks the terminal to set the clipboard; a terminal may ignore it, so say what was done.
+            state.notice = opened ? "Opened in the browser, and sent to the clipboard (OSC 52): \(link)"
+                : "Sent the link to the clipboard (OSC 52): \(link)"
         case .download:
             if case .running = state.download { return [] }
             state.download = .running(nil)

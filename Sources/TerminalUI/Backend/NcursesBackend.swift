@@ -22,6 +22,10 @@ public final class NcursesBackend: TerminalBackend {
 
     public let colorMode: ColorMode
     public let unicode: Bool
+    /// Set when ncurses did not know `TERM` and the screen is driven as xterm-256color instead: what to tell the user.
+    public let termFallback: String?
+    /// The terminal has no alternate screen (vt100): the last frame is cleared on the way out.
+    private let clearsOnExit: Bool
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private var previous: CellBuffer?
@@ -81,11 +85,20 @@ public final class NcursesBackend: TerminalBackend {
               let outputFile = fdopen(outputCopy, "w"), let inputFile = fdopen(inputCopy, "r") else {
             throw Failure.noTerminal("Cannot open the terminal: \(String(cString: strerror(errno))).")
         }
-        guard let screen = newterm(term, outputFile, inputFile) else {
+        // A TERM this machine's terminfo lacks (xterm-ghostty, wezterm, foot: common over SSH from those
+        // terminals) is driven as xterm-256color, which they all understand, rather than refused.
+        var fallback: String?
+        var opened = newterm(term, outputFile, inputFile)
+        if opened == nil {
+            opened = newterm("xterm-256color", outputFile, inputFile)
+            fallback = "TERM=\(term) is not known here: drawing as xterm-256color (install its terminfo to change that)."
+        }
+        guard let screen = opened else {
             fclose(outputFile)
             fclose(inputFile)
             throw Failure.noTerminal("The terminal type \(term) is not known to ncurses.")
         }
+        termFallback = fallback
         inputDescriptor = inputCopy
         outputDescriptor = outputCopy
         self.inputFile = inputFile
@@ -128,6 +141,8 @@ public final class NcursesBackend: TerminalBackend {
             }
         }
         colorMode = mode
+        let enterAlternate = tigetstr("smcup")
+        clearsOnExit = enterAlternate == nil || Int(bitPattern: enterAlternate) == -1
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
         // InputDecoder reads both encodings.
         writeDirect("\u{1B}[?1006h")
@@ -353,6 +368,11 @@ public final class NcursesBackend: TerminalBackend {
         guard !restored else { return }
         restored = true
         writeDirect("\u{1B}[?1006l")
+        if clearsOnExit {
+            // No alternate screen to leave: the last frame would stay on the user's terminal.
+            wclear(window)
+            wrefresh(window)
+        }
         mousemask(0, nil)
         curs_set(1)
         endwin()

@@ -244,7 +244,7 @@ public struct AlbumsScreen {
             var position = ui.albumPhotosList
             defer { ui.albumPhotosList = position }
             switch input {
-            case .key(.escape), .key(.backspace):
+            case .key(.escape), .key(.backspace), .key(.character("q")):
                 position = ListPosition()
                 return [.albums(.closeAlbum)]
             case .key(.character("r")):

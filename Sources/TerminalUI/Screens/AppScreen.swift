@@ -145,7 +145,7 @@ public struct AppScreen {
         if let limit = app.rateLimit { optional.append("quota \(limit.remaining)/\(limit.limit)") }
         let neededWidth = needed.map { DisplayWidth.of($0.text) + 2 } ?? 0
         var left = 1
-        if let notice = app.notice, app.session == .loggedIn {
+        if let notice = app.notice {
             // A notice about what a key just did takes the hints' place until it goes.
             var style = notice.kind == .error ? errorOnBar : theme.bar
             style.bold = true
@@ -284,9 +284,14 @@ public struct AppScreen {
         if case .resize = input {
             let layout = feedLayout(app, width: width, height: height)
             ui.feedTop = layout.scroll(toShow: ui.feedSelected, from: ui.feedTop)
-            // The grids keep their selection in view at the new size too.
+            // The grids and the favorites keep their selection in view at the new size too.
             if app.session == .loggedIn {
                 let area = contentRect(width: width, height: height)
+                if app.profile.profile != nil, !app.favorites.photos.isEmpty {
+                    let layout = ProfileScreen(theme: theme).layout(app, area: area)
+                    ui.favoritesList.selected = min(ui.favoritesList.selected, app.favorites.photos.count - 1)
+                    ui.favoritesList.top = layout.scroll(toShow: ui.favoritesList.selected, from: ui.favoritesList.top)
+                }
                 _ = SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
                 _ = AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
             }
@@ -340,7 +345,8 @@ public struct AppScreen {
             case .character("2"): return [.selectTab(.search)]
             case .character("3"): return [.selectTab(.profile)]
             case .character("4") where app.albumsEnabled: return [.selectTab(.albums)]
-            case .character("q") where detail == nil: return [.quit]
+            // q quits from a pane; on a sub-screen (a detail, an open album) it goes back, as Esc does.
+            case .character("q") where detail == nil && !(app.tab == .albums && app.albums.open != nil): return [.quit]
             case .character("/"): return [.focusSearch]
             default: break
             }

@@ -29,6 +29,16 @@ public struct LoginScreen {
             let below = drawLogo(in: area, maxRows: max(3, area.height - 8), into: &buffer)
             buffer.writeCentered("ImageFeed", in: area, y: below + 1, style: theme.title)
             buffer.writeCentered("Unsplash photos, in your terminal", in: area, y: below + 2, style: theme.muted)
+            if let problem = app.setupProblem {
+                // Nothing to log in with: say so at once, and what to do, instead of a failure after Enter.
+                var y = below + 4
+                for line in Widgets.wrap(problem, width: max(20, min(76, area.width - 4))) where y < area.maxY - 1 {
+                    buffer.writeCentered(line, in: area, y: y, style: theme.error)
+                    y += 1
+                }
+                buffer.writeCentered("q quit", in: area, y: min(area.maxY - 1, y + 1), style: theme.muted)
+                break
+            }
             buffer.writeCentered("  Log in  ", in: area, y: below + 4, style: theme.focusedButton)
             buffer.writeCentered(app.isDemo ? "Enter log in to the demo (no account needed)   q quit" : "Enter log in   q quit",
                                  in: area, y: below + 6, style: theme.muted)
@@ -218,7 +228,8 @@ public struct LoginScreen {
         switch login.phase {
         case .start:
             switch key {
-            case .enter, .character(" "), .character("l"): return [.login(.logIn)]
+            case .enter, .character(" "), .character("l"):
+                return app.setupProblem == nil ? [.login(.logIn)] : []
             case .character("q"), .escape: return [.quit]
             default: return []
             }
