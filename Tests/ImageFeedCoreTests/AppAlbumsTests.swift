@@ -34,7 +34,8 @@ final class AppAlbumsTests: XCTestCase {
         _ = AppViewModel.update(&state, .openViewer(photoID: "p"))
         XCTAssertEqual(state.viewer?.photo.id, "p")
         XCTAssertEqual(state.viewer?.isFromAlbum, true)
-        XCTAssertEqual(AppViewModel.update(&state, .viewer(.toggleLike)), [], "no like for an album photo")
+        XCTAssertEqual(AppViewModel.update(&state, .viewer(.toggleLike)), [.expireNotice(serial: 1, after: StatusNotice.lifetime)],
+                       "no like for an album photo: a notice that fades")
         XCTAssertEqual(state.viewer?.notice, "Album photos cannot be liked here.")
         XCTAssertEqual(AppViewModel.update(&state, .viewer(.download)), [.viewer(.download(photo, tracked: false))])
     }
