@@ -188,15 +188,36 @@ final class ScreenTests: XCTestCase {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .toggleHelp)
         let text = render(state, width: 80, height: 24).joined(separator: "\n")
-        XCTAssertTrue(text.contains("Keys"))
-        XCTAssertTrue(text.contains("Ctrl-C"))
-        XCTAssertTrue(text.contains("viewer: zoom in / out"))
+        XCTAssertTrue(text.contains("Keys: the feed"))
+        XCTAssertTrue(text.contains("details: description, place, camera, author"))
         // At 80x24 every line shows whole: no description is cut short.
-        for (_, description) in AppScreen.helpLines {
+        for (_, description) in HelpScreen.lines(state) {
             XCTAssertTrue(text.contains(description), "cut short: \(description)\n\(text)")
-            XCTAssertLessThanOrEqual(DisplayWidth.of(description), 48, description)
         }
         XCTAssertTrue(text.contains("Ctrl-C"), "the last line fits too")
+        // Every screen's lines fit beside their keys at 80 columns.
+        for context in HelpScreen.allContexts {
+            for (keys, description) in HelpScreen.lines(context) {
+                XCTAssertLessThanOrEqual(DisplayWidth.of(description), 50, description)
+                XCTAssertLessThanOrEqual(DisplayWidth.of(keys), 21, keys)
+            }
+        }
+    }
+
+    /// At 40x12 the help scrolls instead of clipping: the arrows move it, and the last line can be reached.
+    func test_help_scrollsOnASmallTerminal() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .toggleHelp)
+        let screen = AppScreen(theme: asciiTheme)
+        var ui = UIState()
+        var text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
+        XCTAssertTrue(text.contains("j/k more"), text)
+        XCTAssertFalse(text.contains("quit from anywhere"), text)
+        for _ in 0..<30 { XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 40, height: 12), []) }
+        text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Ctrl-C"), "the last line\n\(text)")
+        XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 40, height: 12), [.toggleHelp])
+        XCTAssertEqual(ui.helpTop, 0)
     }
 
     func test_unicodeTheme_usesHeartsAndHalfBlocks() {

@@ -58,7 +58,7 @@ public struct AppScreen {
             if let detail = shownDetail(app) {
                 DetailScreen(theme: theme).render(detail, ui: ui, area: content, pictures: pictures, into: &buffer)
                 renderStatusLine(app, into: &buffer)
-                if app.helpVisible { renderHelp(into: &buffer) }
+                if app.helpVisible { renderHelp(app, top: ui.helpTop, into: &buffer) }
                 return
             }
             switch app.tab {
@@ -75,7 +75,7 @@ public struct AppScreen {
             renderStatusLine(app, into: &buffer)
         }
         if app.helpVisible {
-            renderHelp(into: &buffer)
+            renderHelp(app, top: ui.helpTop, into: &buffer)
         }
     }
 
@@ -204,43 +204,57 @@ public struct AppScreen {
         }
     }
 
-    public static let helpLines: [(String, String)] = [
-        ("↑ ↓  j k", "previous / next photo (viewer: pan)"),
-        ("PgUp PgDn", "a screen up / down"),
-        ("Ctrl-E Ctrl-Y, wheel", "move the list by a line (wheel: 3)"),
-        ("g G  Home End", "first / last photo"),
-        ("Enter, click", "open the photo full screen"),
-        ("l  Space", "like / unlike"),
-        ("r", "reload, or retry what failed (viewer: rotate)"),
-        ("Tab  Shift-Tab  1 2 3 4", "switch panes (4: Imgur albums, when set up)"),
-        ("+ -  z", "viewer: zoom in / out; z: fit or largest zoom"),
-        ("← → h l, ↑ ↓ j k", "viewer: pan when zoomed (l likes when not)"),
-        ("0  i, click", "viewer: reset the view; hide the status line"),
-        ("s  d", "viewer: copy the link (and open it); download"),
-        ("/  s  v", "search; sort by relevance or date; 1/2 columns"),
-        ("o  u", "profile: log out; albums: type a username"),
-        ("c o p", "login: copy the link, open it, paste a code"),
-        ("Esc  q", "back; q on a pane quits"),
-        ("?  Ctrl-L", "this help; paint the whole screen again"),
-        ("Ctrl-C", "quit from anywhere"),
-    ]
-
-    private func renderHelp(into buffer: inout CellBuffer) {
-        let keyWidth = 24
-        let width = min(buffer.width - 2, 76)
-        let height = min(buffer.height - 2, Self.helpLines.count + 4)
-        let rect = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)
-        Widgets.box(rect, title: "Keys", style: theme.modal, theme: theme, into: &buffer)
-        for (index, line) in Self.helpLines.prefix(height - 4).enumerated() {
-            let keys = theme.unicode ? line.0 : line.0.replacingOccurrences(of: "↑ ↓", with: "Up Down")
+    /// The help's rows for a box `width` wide: keys and what they do side by side, or on narrow terminals the
+    /// keys on a row of their own and what they do wrapped under them, so that nothing is cut.
+    func helpRows(_ app: AppState, width: Int) -> [(keys: String, what: String)] {
+        let keyWidth = 22
+        let inner = max(10, width - 4)
+        var rows: [(keys: String, what: String)] = []
+        for line in HelpScreen.lines(app) {
+            let keys = theme.unicode ? line.keys : line.keys.replacingOccurrences(of: "↑ ↓", with: "Up Down")
                 .replacingOccurrences(of: "← →", with: "Left Right")
-            var keyStyle = theme.modal
-            keyStyle.bold = true
-            buffer.write(keys, x: rect.x + 2, y: rect.y + 2 + index, style: keyStyle, maxWidth: keyWidth - 1)
-            buffer.write(line.1, x: rect.x + 2 + keyWidth, y: rect.y + 2 + index, style: theme.modal,
-                         maxWidth: width - keyWidth - 4, ellipsis: theme.ellipsis)
+            if inner - keyWidth >= 40 {
+                rows.append((keys, line.what))
+            } else {
+                rows.append((keys, ""))
+                for part in Widgets.wrap(line.what, width: inner - 2) { rows.append(("", "  " + part)) }
+            }
         }
-        buffer.write("any key closes this", x: rect.x + 2, y: rect.maxY - 1, style: theme.modal, maxWidth: width - 4)
+        return rows
+    }
+
+    static func helpBox(width: Int, height: Int, rows: Int) -> (width: Int, height: Int, shown: Int) {
+        let boxWidth = min(width - 2, 76)
+        let boxHeight = min(height - 2, rows + 4)
+        return (boxWidth, boxHeight, max(1, boxHeight - 4))
+    }
+
+    /// The help box: the keys of the screen in front of the user, from row `top` (it scrolls on small terminals).
+    private func renderHelp(_ app: AppState, top: Int, into buffer: inout CellBuffer) {
+        let keyWidth = 22
+        let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76)).count)
+        let rows = helpRows(app, width: box.width)
+        let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
+        Widgets.box(rect, title: HelpScreen.title(app), style: theme.modal, theme: theme, into: &buffer)
+        let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
+        var keyStyle = theme.modal
+        keyStyle.bold = true
+        for (index, row) in rows.dropFirst(first).prefix(box.shown).enumerated() {
+            let y = rect.y + 2 + index
+            if !row.keys.isEmpty { buffer.write(row.keys, x: rect.x + 2, y: y, style: keyStyle, maxWidth: box.width - 4) }
+            let x = row.keys.isEmpty ? rect.x + 2 : rect.x + 2 + keyWidth
+            if !row.what.isEmpty {
+                buffer.write(row.what, x: x, y: y, style: theme.modal, maxWidth: rect.maxX - 2 - x, ellipsis: theme.ellipsis)
+            }
+        }
+        let scrolls = rows.count > box.shown
+        let footer = scrolls ? "\(theme.unicode ? "↑↓" : "j/k") more, other keys close" : "any key closes this"
+        buffer.write(footer, x: rect.x + 2, y: rect.maxY - 1, style: theme.modal, maxWidth: box.width - 4, ellipsis: theme.ellipsis)
+    }
+
+    /// The first help line shown, kept so that the box is full.
+    static func helpTop(_ top: Int, lines: Int, shown: Int) -> Int {
+        max(0, min(top, lines - shown))
     }
 
     /// The detail screen, when one is open over the pane shown.
@@ -298,10 +312,39 @@ public struct AppScreen {
             return []
         }
         if app.helpVisible {
-            if case .key = input { return [.toggleHelp] }
-            if case .mouse(let mouse) = input, mouse.kind == .press { return [.toggleHelp] }
-            return []
+            // The arrows scroll a help longer than the terminal; any other key closes it.
+            let count = helpRows(app, width: min(width - 2, 76)).count
+            let shown = Self.helpBox(width: width, height: height, rows: count).shown
+            ui.helpTop = Self.helpTop(ui.helpTop, lines: count, shown: shown)
+            var step = 0
+            if case let .mouse(mouse) = input { step = mouse.kind == .wheelDown ? 1 : mouse.kind == .wheelUp ? -1 : 0 }
+            switch input {
+            case .key(.down), .key(.character("j")) where count > shown:
+                ui.helpTop = Self.helpTop(ui.helpTop + 1, lines: count, shown: shown)
+                return []
+            case .mouse where step != 0 && count > shown:
+                ui.helpTop = Self.helpTop(ui.helpTop + step, lines: count, shown: shown)
+                return []
+            case .key(.up), .key(.character("k")) where count > shown:
+                ui.helpTop = Self.helpTop(ui.helpTop - 1, lines: count, shown: shown)
+                return []
+            case .key(.pageDown) where count > shown:
+                ui.helpTop = Self.helpTop(ui.helpTop + shown, lines: count, shown: shown)
+                return []
+            case .key(.pageUp) where count > shown:
+                ui.helpTop = Self.helpTop(ui.helpTop - shown, lines: count, shown: shown)
+                return []
+            case .key:
+                ui.helpTop = 0
+                return [.toggleHelp]
+            case let .mouse(mouse) where mouse.kind == .press:
+                ui.helpTop = 0
+                return [.toggleHelp]
+            default:
+                return []
+            }
         }
+        if case .key(.function(1)) = input { return [.toggleHelp] }
         if Self.isTooSmall(width: width, height: height) {
             if case .key(.character("q")) = input { return [.quit] }
             return []

@@ -20,6 +20,8 @@ public struct UIState: Equatable, Sendable {
     public var albumsList = ListPosition()
     public var albumPhotosList = ListPosition()
     public var modalFocus = 0
+    /// The first line of the help shown (it scrolls on small terminals).
+    public var helpTop = 0
     /// Advances while something animates (spinners).
     public var tick = 0
 
