@@ -381,3 +381,42 @@ extension EndToEndTests {
         try assertTerminalRestored()
     }
 }
+
+extension EndToEndTests {
+    /// Text fields edit as a shell's line does (← →, Home/End, Ctrl-A/E/U/W, Delete), `/` again selects the
+    /// old query so typing replaces it, and a query with CJK and emoji shows whole in the header.
+    func test_textFields_editLikeAShellLine_andWideCharactersShowWhole() throws {
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("/")
+        try tmux.waitFor(text: "Enter search")
+        try tmux.type("cofee")
+        try tmux.send("Left", "Left")
+        try tmux.type("f")
+        try tmux.send("C-e")
+        try tmux.type(" cup")
+        try tmux.send("C-w", "BSpace")
+        var screen = try tmux.waitFor(text: "Search  coffee▏")
+        try tmux.send("Home", "DC")
+        screen = try tmux.waitFor(text: "Search  ▏offee")
+        try tmux.send("C-a")
+        try tmux.type("c")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor(text: "photos for “coffee”")
+
+        // / again: the old query is selected; typing replaces it. Wide characters show whole.
+        try tmux.send("/")
+        try tmux.waitFor(text: "Enter search")
+        try tmux.type("猫 🐱")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor(text: "for “猫 🐱”")
+        XCTAssertTrue(screen.contains("Search  猫 🐱"), screen)
+        try tmux.send("/", "C-u")
+        try tmux.type("ab 猫 🐱")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "for “ab 猫 🐱”")
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
+}

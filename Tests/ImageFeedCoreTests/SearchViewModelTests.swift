@@ -108,6 +108,8 @@ final class SearchViewModelTests: XCTestCase {
     func test_answersForAnEarlierSearch_areDropped() {
         var state = submitted("cats")
         _ = SearchViewModel.update(&state, .focus)
+        XCTAssertTrue(state.querySelected, "/ selects the old query")
+        _ = SearchViewModel.update(&state, .edit(.end)) // a move keeps it, to add to it
         _ = SearchViewModel.update(&state, .typed("s"))
         _ = SearchViewModel.update(&state, .submit)
         XCTAssertEqual(state.submitted, "catss")

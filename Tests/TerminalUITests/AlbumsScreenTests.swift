@@ -62,7 +62,7 @@ final class AlbumsScreenTests: XCTestCase {
         func press(_ key: Key) -> [AppViewModel.Event] {
             screen.handle(.key(key), app: state, ui: &ui, width: 80, height: 30)
         }
-        XCTAssertEqual(press(.character("4")), [.albums(.edit("4"))], "while typing, digits are text")
+        XCTAssertEqual(press(.character("4")), [.albums(.editText(.insert("4")))], "while typing, digits are text")
         for character in "labs" { _ = AppViewModel.update(&state, press(.character(character))[0]) }
         XCTAssertEqual(state.albums.field, "labs")
         XCTAssertEqual(press(.enter), [.albums(.submit)])
@@ -157,10 +157,15 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Imgur user  labs_"), text)
         XCTAssertTrue(text.contains("Enter shows labs's albums again"), text)
         XCTAssertTrue(text.contains("Looked up before: labs, nasa"), text)
-        XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 80, height: 24), [.albums(.edit("x"))])
-        XCTAssertEqual(screen.handle(.key(.backspace), app: state, ui: &ui, width: 80, height: 24), [.albums(.edit(""))])
+        XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 80, height: 24), [.albums(.editText(.insert("x")))])
+        XCTAssertEqual(screen.handle(.key(.backspace), app: state, ui: &ui, width: 80, height: 24), [.albums(.editText(.deleteBackward))])
         XCTAssertEqual(screen.handle(.key(.enter), app: state, ui: &ui, width: 80, height: 24), [.albums(.submit)])
-        _ = AppViewModel.update(&state, .albums(.edit("x")))
-        XCTAssertEqual(screen.handle(.key(.character("y")), app: state, ui: &ui, width: 80, height: 24), [.albums(.edit("xy"))])
+        var cleared = state
+        _ = AppViewModel.update(&cleared, .albums(.editText(.deleteBackward)))
+        XCTAssertEqual(cleared.albums.field, "", "Backspace clears an offered name")
+        _ = AppViewModel.update(&state, .albums(.editText(.insert("x"))))
+        XCTAssertEqual(state.albums.field, "x", "typing replaces an offered name")
+        _ = AppViewModel.update(&state, .albums(.editText(.insert("y"))))
+        XCTAssertEqual(state.albums.field, "xy")
     }
 }

@@ -87,4 +87,15 @@ final class NcursesBackendTests: XCTestCase {
         while let event = backend.readInput(timeout: 200) { events.append(event) }
         XCTAssertEqual(events, [.key(.end), .key(.up), .key(.character("x"))])
     }
+
+    /// A line with wide characters that moves sideways (a summary that gains a count) is drawn whole: 猫 was
+    /// blanked by curses' stale halves of the wide characters the row held before.
+    func test_wideCharactersMovingAlongALine_stayDrawn() {
+        var buffer = CellBuffer(width: 60, height: 12)
+        buffer.write("  Photos for “ab 猫 🐱”, by relevance", x: 0, y: 2, style: .plain)
+        _ = drawn(buffer)
+        var next = CellBuffer(width: 60, height: 12)
+        next.write("  0 photos for “ab 猫 🐱”, by relevance", x: 0, y: 2, style: .plain)
+        XCTAssertTrue(drawn(next).contains("“ab 猫 🐱”"))
+    }
 }

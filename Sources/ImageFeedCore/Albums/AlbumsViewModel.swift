@@ -11,6 +11,8 @@ public struct AlbumsState: Equatable, Sendable {
 
     /// The text in the username field.
     public var field = ""
+    /// Where the cursor is in the field, in characters (clamped to its length).
+    public var fieldCursor = 0
     /// Whether the field has the keyboard (on first showing, and after `/` or `u`).
     public var isEditing = true
     /// The field holds a name offered, not typed (the last one looked up): Enter takes it, typing replaces it.
@@ -53,6 +55,8 @@ public enum AlbumsViewModel {
     public enum Event: Equatable, Sendable {
         /// The field's text changed.
         case edit(String)
+        /// A key edited the field (typing, the cursor keys, Ctrl-U, Ctrl-W).
+        case editText(TextEdit)
         /// Enter in the field: show this user's albums.
         case submit
         /// Back to the field (keeps what is shown until a new name is submitted).
@@ -93,7 +97,12 @@ public enum AlbumsViewModel {
         case let .edit(text):
             // One line of a reasonable length; Imgur's names are short.
             state.field = String(text.filter { !$0.isNewline }.prefix(64))
+            state.fieldCursor = state.field.count
             state.fieldIsOffered = false
+            return []
+
+        case let .editText(edit):
+            edit.apply(to: &state.field, cursor: &state.fieldCursor, selected: &state.fieldIsOffered, maximumLength: 64)
             return []
 
         case .submit:
@@ -118,6 +127,7 @@ public enum AlbumsViewModel {
             state.isEditing = true
             // The name shown is offered: Enter looks it up again, typing starts a new one.
             state.fieldIsOffered = !state.field.isEmpty
+            state.fieldCursor = state.field.count
             state.open = nil
             return []
 
@@ -209,6 +219,7 @@ public enum AlbumsViewModel {
             // The prompt offers the last one: Enter shows that user's albums again.
             if state.username == nil, state.field.isEmpty, let last = state.recent.first {
                 state.field = last
+                state.fieldCursor = last.count
                 state.fieldIsOffered = true
             }
             return []

@@ -12,6 +12,10 @@ public struct SearchState: Equatable, Sendable {
     /// The field's text, and whether it has the keyboard.
     public var query = ""
     public var editing = false
+    /// Where the cursor is in the query, in characters (clamped to its length).
+    public var queryCursor = 0
+    /// `/` over an earlier query selects it: typing replaces it, the arrows keep it.
+    public var querySelected = false
     /// The last submitted queries, newest first, without duplicates (case-insensitively).
     public var history: [String] = []
     /// Which suggestion the arrows picked, if any.
@@ -42,6 +46,8 @@ public enum SearchViewModel {
         case blur
         case typed(String)
         case deleteBackward
+        /// The cursor keys and the line-editing keys in the field.
+        case edit(TextEdit)
         /// Arrows in the suggestions: +1 down, -1 up.
         case moveSuggestion(Int)
         case submit
@@ -88,25 +94,25 @@ public enum SearchViewModel {
         case .focus:
             state.editing = true
             state.suggestion = nil
+            state.queryCursor = state.query.count
+            state.querySelected = !state.query.isEmpty
             return []
 
         case .blur:
             state.editing = false
             state.suggestion = nil
+            state.querySelected = false
             return []
 
         case let .typed(text):
-            guard state.editing else { return [] }
-            for scalar in text.unicodeScalars where state.query.unicodeScalars.count < maximumQuery {
-                guard scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) else { continue }
-                state.query.unicodeScalars.append(scalar)
-            }
-            state.suggestion = nil
-            return []
+            return update(&state, .edit(.insert(text)))
 
         case .deleteBackward:
-            guard state.editing, !state.query.isEmpty else { return [] }
-            state.query.removeLast()
+            return update(&state, .edit(.deleteBackward))
+
+        case let .edit(edit):
+            guard state.editing else { return [] }
+            edit.apply(to: &state.query, cursor: &state.queryCursor, selected: &state.querySelected, maximumLength: maximumQuery)
             state.suggestion = nil
             return []
 
@@ -128,6 +134,8 @@ public enum SearchViewModel {
             let query = state.query.trimmingCharacters(in: .whitespaces)
             guard !query.isEmpty else { return [] }
             state.query = query
+            state.queryCursor = query.count
+            state.querySelected = false
             state.editing = false
             state.suggestion = nil
             state.history = remember(query, in: state.history)

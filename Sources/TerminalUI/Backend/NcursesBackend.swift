@@ -184,9 +184,17 @@ public final class NcursesBackend: TerminalBackend {
             run.removeAll(keepingCapacity: true)
         }
         for y in 0..<buffer.height {
+            // A row with wide characters (猫, 🐱), now or in the frame before, is written whole on a cleared
+            // row: writing only the changed cells over curses' old wide characters left stale halves that
+            // blanked the new ones. doupdate still sends the terminal only what differs.
+            let wideRow = Self.hasWideCharacter(buffer, row: y) || previous.map { Self.hasWideCharacter($0, row: y) } == true
+            if wideRow, previous != nil {
+                wmove(window, Int32(y), 0)
+                wclrtoeol(window)
+            }
             for x in 0..<buffer.width {
                 let cell = buffer[x, y]
-                if let previous, previous[x, y] == cell {
+                if !wideRow, let previous, previous[x, y] == cell {
                     flush(y)
                     continue
                 }
@@ -226,6 +234,12 @@ public final class NcursesBackend: TerminalBackend {
         previous = buffer
         wnoutrefresh(window)
         doupdate()
+    }
+
+    /// Whether a row holds a wide character (its right half is a cell without text).
+    private static func hasWideCharacter(_ buffer: CellBuffer, row y: Int) -> Bool {
+        for x in 1..<max(1, buffer.width) where buffer[x, y].text.isEmpty { return true }
+        return false
     }
 
     private func attributes(_ style: CellStyle) -> attr_t {

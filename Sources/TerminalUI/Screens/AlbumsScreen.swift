@@ -139,14 +139,10 @@ public struct AlbumsScreen {
             hint.dim = true
             buffer.write("press u to type a name", x: fieldX + 1, y: y, style: hint, maxWidth: fieldWidth - 1)
         } else {
-            var shown = UntrustedText.sanitize(state.field) + (state.isEditing ? (theme.unicode ? "▏" : "_") : "")
-            while DisplayWidth.of(shown) > fieldWidth - 2, !shown.isEmpty { shown.removeFirst() }
             // An offered name shows selected, as text that typing will replace.
-            var textStyle = fieldStyle
-            if state.fieldIsOffered, state.isEditing { textStyle.reverse = true }
-            let text = state.isEditing ? String(shown.dropLast()) : shown
-            let width = buffer.write(text, x: fieldX + 1, y: y, style: textStyle, maxWidth: fieldWidth - 1)
-            if state.isEditing { buffer.write(String(shown.suffix(1)), x: fieldX + 1 + width, y: y, style: fieldStyle) }
+            TextFieldView(theme: theme).draw(state.field, cursor: state.isEditing ? state.fieldCursor : nil,
+                                             selected: state.fieldIsOffered && state.isEditing, x: fieldX + 1, y: y,
+                                             width: fieldWidth - 1, style: fieldStyle, into: &buffer)
         }
         var summary: String?
         if let open = state.open {
@@ -219,8 +215,15 @@ public struct AlbumsScreen {
             case let .key(key):
                 switch key {
                 // An offered name is replaced by what is typed, and cleared by Backspace.
-                case let .character(character): return [.albums(.edit((state.fieldIsOffered ? "" : state.field) + String(character)))]
-                case .backspace: return [.albums(.edit(state.fieldIsOffered ? "" : String(state.field.dropLast())))]
+                case let .character(character): return [.albums(.editText(.insert(String(character))))]
+                case .backspace: return [.albums(.editText(.deleteBackward))]
+                case .delete: return [.albums(.editText(.deleteForward))]
+                case .left: return [.albums(.editText(.left))]
+                case .right: return [.albums(.editText(.right))]
+                case .home, .control("a"): return [.albums(.editText(.home))]
+                case .end, .lineDown: return [.albums(.editText(.end))] // Ctrl-E
+                case .control("u"): return [.albums(.editText(.deleteToStart))]
+                case .control("w"): return [.albums(.editText(.deleteWordBackward))]
                 case .enter:
                     ui.albumsList = ListPosition()
                     return [.albums(.submit)]

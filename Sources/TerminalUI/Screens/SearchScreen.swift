@@ -57,9 +57,9 @@ public struct SearchScreen {
             hint.dim = true
             buffer.write("press / to search", x: fieldX + 1, y: y, style: hint, maxWidth: fieldWidth - 1)
         } else {
-            var shown = search.query + (search.editing ? (theme.unicode ? "▏" : "_") : "")
-            while DisplayWidth.of(shown) > fieldWidth - 2, !shown.isEmpty { shown.removeFirst() }
-            buffer.write(shown, x: fieldX + 1, y: y, style: fieldStyle, maxWidth: fieldWidth - 1)
+            TextFieldView(theme: theme).draw(search.query, cursor: search.editing ? search.queryCursor : nil,
+                                             selected: search.querySelected, x: fieldX + 1, y: y, width: fieldWidth - 1,
+                                             style: fieldStyle, into: &buffer)
         }
         if showsSettings {
             buffer.write(settings, x: area.maxX - settingsWidth, y: y, style: theme.muted)
@@ -180,6 +180,13 @@ public struct SearchScreen {
             switch key {
             case let .character(character): return [.search(.typed(String(character)))]
             case .backspace: return [.search(.deleteBackward)]
+            case .delete: return [.search(.edit(.deleteForward))]
+            case .left: return [.search(.edit(.left))]
+            case .right: return [.search(.edit(.right))]
+            case .home, .control("a"): return [.search(.edit(.home))]
+            case .end, .lineDown: return [.search(.edit(.end))] // Ctrl-E
+            case .control("u"): return [.search(.edit(.deleteToStart))]
+            case .control("w"): return [.search(.edit(.deleteWordBackward))]
             case .enter: return [.search(.submit)]
             case .escape: return [.search(.blur)]
             case .down, .tab: return [.search(.moveSuggestion(1))]
