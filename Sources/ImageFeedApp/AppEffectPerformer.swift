@@ -193,8 +193,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             return [.shared(opened: await opener.open(url))]
         case let .download(photo, tracked):
             do {
-                let path = try await downloader.download(photo, tracked: tracked) { post(.downloadProgress($0)) }
-                return [.downloadFinished(.success(path))]
+                let saved = try await downloader.save(photo, tracked: tracked) { post(.downloadProgress($0)) }
+                return [.downloadFinished(.success(saved.path), replaced: saved.replaced)]
             } catch {
                 return [.downloadFinished(.failure(error))]
             }

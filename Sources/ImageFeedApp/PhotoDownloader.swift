@@ -17,10 +17,17 @@ public struct PhotoDownloader: Sendable {
     }
 
     /// Downloads and returns the path of the saved file; `progress` gets fractions as bytes arrive.
-    /// - Parameter tracked: ask the service for the file's address (Unsplash counts downloads that way);
-    ///   otherwise the photo's full-size file is fetched as it is (an album photo).
     public func download(_ photo: Photo, tracked: Bool = true,
                          progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> String {
+        try await save(photo, tracked: tracked, progress: progress).path
+    }
+
+    /// Downloads the photo; says where it went and whether it replaced a file of the same name (the same
+    /// photo downloaded before).
+    /// - Parameter tracked: ask the service for the file's address (Unsplash counts downloads that way);
+    ///   otherwise the photo's full-size file is fetched as it is (an album photo).
+    public func save(_ photo: Photo, tracked: Bool = true,
+                     progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> (path: String, replaced: Bool) {
         let fileURL: URL
         if tracked {
             fileURL = try await client.trackDownload(of: photo)
@@ -38,8 +45,9 @@ public struct PhotoDownloader: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let target = folder.appendingPathComponent(name)
+            let replaced = FileManager.default.fileExists(atPath: target.path)
             try data.write(to: target, options: .atomic)
-            return target.path
+            return (target.path, replaced)
         } catch {
             throw .other("The photo could not be saved in \(folder.path): \(error.localizedDescription)")
         }

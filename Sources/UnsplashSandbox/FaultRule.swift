@@ -2,7 +2,7 @@ import Foundation
 
 /// A fault the sandbox injects into the answers of one route (or every route), for tests and demos.
 ///
-/// Written as `ROUTE=KIND[:ARG][xCOUNT]`, for example `photos=status:500`, `image=corrupt`,
+/// Written as `ROUTE=KIND[:ARG][xCOUNT]`, for example `photos=status:500`, `image=corrupt`, `image=bandwidth:16384`,
 /// `search=latency:2000`, `*=drop`, `like=status:503x1` (only the next request).
 public struct FaultRule: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
@@ -20,6 +20,8 @@ public struct FaultRule: Codable, Sendable, Equatable {
         case drop
         /// Serves image bytes that are damaged past their header.
         case corrupt
+        /// Sends the answer at `argument` bytes a second (a slow link: the download's progress shows).
+        case bandwidth
         /// Answers with every text field (descriptions, names, bios, locations) carrying terminal escape
         /// sequences, control characters and bidi overrides: what a hostile uploader could write.
         case hostile
@@ -65,8 +67,11 @@ public struct FaultRule: Codable, Sendable, Equatable {
             }
             argument = value
         }
-        if kind == .latency || kind == .status, argument == nil {
-            throw SandboxError.badFault("\(text): \(kind.rawValue) needs a number (milliseconds or a status)")
+        if kind == .latency || kind == .status || kind == .bandwidth, argument == nil {
+            throw SandboxError.badFault("\(text): \(kind.rawValue) needs a number (milliseconds, a status, or bytes a second)")
+        }
+        if kind == .bandwidth, argument == 0 {
+            throw SandboxError.badFault("\(text): bandwidth needs at least one byte a second")
         }
         if kind == .status, let status = argument, !(100...599).contains(status) {
             throw SandboxError.badFault("\(text): \(status) is not an HTTP status")

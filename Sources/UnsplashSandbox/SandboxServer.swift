@@ -215,6 +215,27 @@ public final class SandboxServer: Sendable {
                 response.body = .init(byteBuffer: half)
             }
         }
+        if let rate = faults.first(where: { $0.kind == .bandwidth })?.argument, rate > 0 {
+            // A slow link: the body in tenths of a second's worth, a tenth of a second apart.
+            let sink = CollectingWriter.Sink()
+            try? await response.body.write(CollectingWriter(sink: sink))
+            let collected = sink.buffer
+            let total = collected.readableBytes
+            response.headers[.contentLength] = String(total)
+            response.body = ResponseBody(contentLength: total) { writer in
+                let chunk = max(1, rate / 10)
+                var offset = 0
+                while offset < total {
+                    let length = min(chunk, total - offset)
+                    if let slice = collected.getSlice(at: collected.readerIndex + offset, length: length) {
+                        try await writer.write(slice)
+                    }
+                    offset += length
+                    if offset < total { try await Task.sleep(nanoseconds: 100_000_000) }
+                }
+                try await writer.finish(nil)
+            }
+        }
         return response
     }
 

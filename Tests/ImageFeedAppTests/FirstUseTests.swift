@@ -420,3 +420,31 @@ extension EndToEndTests {
         try assertTerminalRestored()
     }
 }
+
+extension EndToEndTests {
+    /// On a slow link (the sandbox's bandwidth fault) the download's progress bar shows and fills; the same
+    /// photo downloaded again says it replaced the file.
+    func test_download_showsItsProgress_andSaysWhenItReplacedTheFile() async throws {
+        let sandbox = try await useSandboxProcess()
+        defer { if sandbox.isRunning { sandbox.terminate() } }
+        var environment = tmux.environment
+        environment["IMAGE_FEED_DOWNLOADS"] = folder.url.appendingPathComponent("downloads").path
+        tmux.stop()
+        tmux = Tmux(folder: folder.url, environment: environment)
+        try launch("", width: 100, height: 30)
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("Enter")
+        try tmux.waitForSteady("the viewer") { $0.contains("Photo by NASA on Unsplash") && !$0.contains("Loading") }
+        try await setFaults("image=bandwidth:20000")
+        try tmux.send("d")
+        var screen = try tmux.waitFor(text: "Downloading █")
+        XCTAssertNotNil(screen.range(of: #"Downloading [█░]{20} \d+%"#, options: .regularExpression), screen)
+        screen = try tmux.waitFor(text: "Saved to ", timeout: 30)
+        XCTAssertFalse(screen.contains("replaced"), screen)
+        try await setFaults("")
+        try tmux.send("d")
+        try tmux.waitFor(text: "Saved again, replacing the earlier download")
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
+}

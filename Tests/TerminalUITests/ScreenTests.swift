@@ -63,7 +63,7 @@ final class ScreenTests: XCTestCase {
             ">+- Couldn't like the photo ------------------------------+",
             ">|                                                        |",
             ">| The photo service is having trouble (HTTP 503). Try    |",
-            ">| again in a moment. Try again?                          |",
+            ">| again?                                                 |",
             ">|                                                        |",
             " |               [ Try again ]  [ Cancel ]                |",
             " +--------------------------------------------------------+",

@@ -65,6 +65,29 @@ public enum ServiceError: Error, Hashable, Sendable {
         }
     }
 
+    /// What went wrong, without the advice that `message` ends with (for a dialog that asks "Try again?").
+    public var problem: String {
+        switch self {
+        case let .noConnection(detail): "No connection to the photo service (\(detail))."
+        case .timeout: "The photo service did not answer in time."
+        case let .server(status): "The photo service is having trouble (HTTP \(status))."
+        default: message
+        }
+    }
+
+    /// What `r` can do about it: try again now, or only later (the quota's reset), or nothing (a photo that is
+    /// gone, a key that is refused): then there is no "Press r".
+    public var retryAdvice: String? {
+        switch self {
+        case .notFound, .invalidAccessKey, .notConfigured, .loginRequired, .forbidden, .sessionExpired:
+            nil
+        case let .rateLimited(_, resetsAt):
+            resetsAt.map { "The quota refills at \(Self.clockTime($0)); r works again then." } ?? "r works again when the quota refills."
+        default:
+            "Press r to try again."
+        }
+    }
+
     /// A few words for a status-line notice ("HTTP 503", "no connection"), where the whole message would not fit.
     public var summary: String {
         switch self {

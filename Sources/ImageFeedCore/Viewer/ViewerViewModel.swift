@@ -82,7 +82,8 @@ public enum ViewerViewModel {
         case shared(opened: Bool)
         case download
         case downloadProgress(Double?)
-        case downloadFinished(Result<String, ServiceError>)
+        /// `replaced`: a file of the same name (the same photo, downloaded before) was replaced.
+        case downloadFinished(Result<String, ServiceError>, replaced: Bool = false)
         case imageFailed(ServiceError)
         /// The photo's bytes came but could not be read (a damaged file), or never came.
         case imageUnavailable
@@ -172,11 +173,12 @@ public enum ViewerViewModel {
             return [.download(state.photo, tracked: !state.isFromAlbum)]
         case let .downloadProgress(fraction):
             if case .running = state.download { state.download = .running(fraction) }
-        case let .downloadFinished(result):
+        case let .downloadFinished(result, replaced):
             switch result {
             case let .success(path):
                 state.download = .finished(path: path)
-                state.notice = "Saved to \(path)"
+                // What happened first: a long path may be cut at the screen's edge.
+                state.notice = replaced ? "Saved again, replacing the earlier download: \(path)" : "Saved to \(path)"
             case let .failure(error):
                 state.download = .idle
                 if error == .sessionExpired { state.sessionExpired = true } else { state.modal = .downloadFailed(error.message) }

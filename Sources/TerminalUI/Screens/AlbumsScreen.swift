@@ -69,8 +69,8 @@ public struct AlbumsScreen {
             return
         case let .failed(error):
             let headline = error == .notFound ? "No Imgur user \(UntrustedText.sanitize(username))." : "Couldn't load the albums"
-            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press u to change it)." : error.message, .plain),
-                           ("Press r to try again.", theme.muted)], in: list, into: &buffer)
+            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press u to change it)." : error.message, .plain)]
+                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
             return
         case .content:
             break
@@ -170,7 +170,8 @@ public struct AlbumsScreen {
             return
         case let .failed(error):
             parts.centred([("Couldn't load the album", theme.error), (error.message, .plain),
-                           ("Press r to try again, Esc to go back.", theme.muted)], in: list, into: &buffer)
+                           (error.retryAdvice.map { "\($0.dropLast()), Esc to go back." } ?? "Esc goes back.", theme.muted)],
+                          in: list, into: &buffer)
             return
         case .content:
             break

@@ -131,8 +131,11 @@ public struct AppScreen {
             let when = FeedScreen.dateAndTime(savedAt)
             if case .offline = app.connection {
                 needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
-            } else {
+            } else if shownList?.nextPage == .loading(page: 1) {
                 needed = ("saved \(when), refreshing", theme.bar)
+            } else {
+                // Back online, but this list still is the saved one (its refresh failed): r asks again.
+                needed = ("saved \(when), r reloads", theme.bar)
             }
         } else {
             switch app.connection {

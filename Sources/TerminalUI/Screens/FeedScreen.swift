@@ -80,7 +80,7 @@ public struct FeedScreen {
             parts.centred([("\(theme.spinner(tick)) \(texts.loading)\(theme.dots)", theme.accent)], in: messages, into: &buffer)
             return
         case let .failed(error):
-            parts.centred([(texts.failed, theme.error), (error.message, .plain), ("Press r to try again.", theme.muted)],
+            parts.centred([(texts.failed, theme.error), (error.message, .plain)] + (error.retryAdvice.map { [($0, theme.muted)] } ?? []),
                           in: messages, into: &buffer)
             return
         case .content:

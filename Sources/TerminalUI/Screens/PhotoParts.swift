@@ -83,7 +83,7 @@ struct PhotoParts {
     /// "Couldn't like the photo … Try again?" with Try again and Cancel.
     func likeFailedDialog(liked: Bool, _ error: ServiceError, focused: Int, in area: Rect, into buffer: inout CellBuffer) {
         Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
-                      message: error.message + " Try again?", buttons: ["Try again", "Cancel"],
+                      message: error.problem + " Try again?", buttons: ["Try again", "Cancel"],
                       focused: focused, in: area, theme: theme, into: &buffer)
     }
 }

@@ -114,7 +114,8 @@ public struct SearchScreen {
             parts.centred([("\(theme.spinner(ui.tick)) \(ListTexts.search.loading)\(theme.dots)", theme.accent)], in: area, into: &buffer)
             return
         case let .failed(error):
-            parts.centred([(ListTexts.search.failed, theme.error), (error.message, .plain), ("Press r to try again.", theme.muted)], in: area, into: &buffer)
+            parts.centred([(ListTexts.search.failed, theme.error), (error.message, .plain)]
+                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: area, into: &buffer)
             return
         case .content:
             break
