@@ -80,7 +80,7 @@ final class FuzzInputTests: XCTestCase {
 
     func testTerminalInputReplays() throws {
         let outcomes = try replay(.input)
-        XCTAssertEqual(outcomes.count, 3)
+        XCTAssertEqual(outcomes.count, 4)
         XCTAssertTrue(outcomes.values.allSatisfy { $0.hasSuffix("events") }, "\(outcomes)")
     }
 }

@@ -76,6 +76,7 @@ final class InputDecoderTests: XCTestCase {
 
     func test_eightBitControls_controlKeys_andText() {
         XCTAssertEqual(keys("\u{9B}4~\u{8F}A"), [.key(.end), .key(.up)])
+        XCTAssertEqual(keys("^\u{8F}"), [.key(.character("^"))], "an 8-bit SS3 cut short is no Esc key (found by fuzzing)")
         XCTAssertEqual(keys("\u{03}\u{05}\u{19}\u{0C}\t\r\u{7F}\u{01}\u{15}\u{17}\u{00}"),
                        [.key(.interrupt), .key(.lineDown), .key(.lineUp), .key(.redraw), .key(.tab), .key(.enter),
                         .key(.backspace), .key(.control("a")), .key(.control("u")), .key(.control("w"))])

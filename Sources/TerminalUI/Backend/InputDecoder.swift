@@ -25,6 +25,8 @@ public struct InputDecoder: Sendable {
     }
 
     private var phase: Phase = .ground
+    /// The sequence pending began with an 8-bit CSI or SS3 (no Esc key was pressed to give back on a timeout).
+    private var eightBit = false
     /// A sequence longer than this is not a key: it is dropped.
     private static let maximumLength = 64
 
@@ -134,9 +136,9 @@ public struct InputDecoder: Sendable {
         switch phase {
         case .ground: return []
         case .escape: return [.key(.escape)]
-        case .csi([]): return [.key(.escape), .key(.character("["))]
+        case .csi([]) where !eightBit: return [.key(.escape), .key(.character("["))]
         case let .csi(bytes) where bytes.last == 0x24: return Self.csi(bytes.dropLast(), final: 0x24)
-        case .ss3([]): return [.key(.escape), .key(.character("O"))]
+        case .ss3([]) where !eightBit: return [.key(.escape), .key(.character("O"))]
         default: return []
         }
     }
@@ -155,12 +157,15 @@ public struct InputDecoder: Sendable {
         switch scalar.value {
         case 0x1B:
             phase = .escape
+            eightBit = false
             return []
         case 0x9B: // the 8-bit CSI
             phase = .csi([])
+            eightBit = true
             return []
         case 0x8F: // the 8-bit SS3
             phase = .ss3([])
+            eightBit = true
             return []
         default:
             return Self.control(scalar).map { [.key($0)] } ?? []
