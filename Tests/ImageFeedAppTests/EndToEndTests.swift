@@ -77,6 +77,11 @@ final class EndToEndTests: XCTestCase {
         return "\(settings)'\(CommandLineTests.executable.path)' \(arguments); echo \"exit status $?\"; exec sh"
     }
 
+    /// A line of the selected card or tile: the selection bar comes first, beside the picture.
+    static func isSelected(_ line: String) -> Bool {
+        line.drop { $0 == " " }.hasPrefix("▌")
+    }
+
     /// The line of the screen that contains `text`.
     func line(containing text: String, in screen: String) -> String? {
         screen.split(separator: "\n", omittingEmptySubsequences: false).first { $0.contains(text) }.map(String.init)
@@ -99,12 +104,12 @@ final class EndToEndTests: XCTestCase {
             $0.contains("Eileen Collins") && $0.contains("quota") && $0.contains("♡")
         }
         XCTAssertTrue(screen.contains("1 Feed"), screen)
-        XCTAssertTrue(line(containing: "Eileen Collins", in: screen)?.hasPrefix("▌") == true, "the first card is selected\n\(screen)")
+        XCTAssertTrue(line(containing: "Eileen Collins", in: screen).map(Self.isSelected) == true, "the first card is selected\n\(screen)")
 
         // Down one card: the second photo is selected.
         try tmux.send("j")
         screen = try tmux.waitFor("the second card selected") {
-            self.line(containing: "Chelsea the cat", in: $0)?.hasPrefix("▌") == true
+            self.line(containing: "Chelsea the cat", in: $0).map(Self.isSelected) == true
         }
         XCTAssertTrue(line(containing: "Chelsea the cat", in: screen)?.contains("♡") == true, screen)
 
@@ -163,7 +168,7 @@ final class EndToEndTests: XCTestCase {
         screen = try tmux.waitFor("the albums of labs, one without a cover") {
             $0.contains("Albums of labs (2)") && $0.contains("Open Microscopy: all photos") && $0.contains("No cover")
         }
-        XCTAssertTrue(line(containing: "Open Microscopy: all photos", in: screen)?.hasPrefix("▌") == true,
+        XCTAssertTrue(line(containing: "Open Microscopy: all photos", in: screen).map(Self.isSelected) == true,
                       "the first album is selected\n\(screen)")
 
         try tmux.send("Enter")

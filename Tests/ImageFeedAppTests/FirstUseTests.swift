@@ -54,17 +54,17 @@ extension EndToEndTests {
         try sendBytes([escape, bracket, UInt8(ascii: "4"), UInt8(ascii: "~")]) // End (PuTTY, VT220, Linux)
         var screen = try tmux.waitFor("the last photo selected") { screen in
             screen.contains("1 Feed") && !screen.contains("Imgur user")
-                && self.line(containing: "Eileen Collins", in: screen)?.hasPrefix("▌") != true
-                && screen.split(separator: "\n").contains { $0.hasPrefix("▌ ") && $0.contains("♡") }
+                && self.line(containing: "Eileen Collins", in: screen).map(Self.isSelected) != true
+                && screen.split(separator: "\n").contains { Self.isSelected(String($0)) && $0.contains("♡") }
         }
         XCTAssertFalse(screen.contains("~"), screen)
         try sendBytes([escape, bracket, UInt8(ascii: "7"), UInt8(ascii: "~")]) // Home (rxvt)
-        try tmux.waitFor("the first photo again") { self.line(containing: "Eileen Collins", in: $0)?.hasPrefix("▌") == true }
+        try tmux.waitFor("the first photo again") { self.line(containing: "Eileen Collins", in: $0).map(Self.isSelected) == true }
         // Unknown: F-keys with modifiers nobody maps, a focus report, a private reply; then j still works.
         try sendBytes([escape, bracket] + Array("25;3$x".utf8) + [escape, bracket] + Array("99~".utf8)
             + [escape, bracket, UInt8(ascii: "I")] + [escape, bracket] + Array("?1;2c".utf8))
         try tmux.send("j")
-        screen = try tmux.waitFor("the second photo") { self.line(containing: "Chelsea the cat", in: $0)?.hasPrefix("▌") == true }
+        screen = try tmux.waitFor("the second photo") { self.line(containing: "Chelsea the cat", in: $0).map(Self.isSelected) == true }
         XCTAssertTrue(screen.contains("1 Feed"), screen)
         XCTAssertFalse(screen.contains("Imgur user") || screen.contains("Search for photos"), "no key leaked\n\(screen)")
         try tmux.send("q")
@@ -130,7 +130,7 @@ extension EndToEndTests {
         // The last card selected: the row under it, with the error, is in view.
         try tmux.send("G")
         screen = try tmux.waitFor(text: "Couldn't load more")
-        XCTAssertTrue(screen.split(separator: "\n").contains { $0.hasPrefix("▌") }, "the selected card shows too\n\(screen)")
+        XCTAssertTrue(screen.split(separator: "\n").contains { Self.isSelected(String($0)) }, "the selected card shows too\n\(screen)")
 
         // With the service back, r works and says so.
         try await setFaults("")
@@ -232,7 +232,7 @@ extension EndToEndTests {
         try tmux.send("Escape")
         let feed = try tmux.waitFor(text: "1 Feed")
         let author = name.replacingOccurrences(of: "Photo by ", with: "").replacingOccurrences(of: " on Unsplash", with: "")
-        XCTAssertTrue(feed.split(separator: "\n").contains { $0.hasPrefix("▌") && $0.contains(author) },
+        XCTAssertTrue(feed.split(separator: "\n").contains { Self.isSelected(String($0)) && $0.contains(author) },
                       "the third card is selected\n\(feed)")
         try tmux.send("q")
         try assertTerminalRestored()

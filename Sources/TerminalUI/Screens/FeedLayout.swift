@@ -41,7 +41,8 @@ public struct FeedLayout: Equatable, Sendable {
             let width = photo.width > 0 ? photo.width : 3
             let height = photo.height > 0 ? photo.height : 2
             let fitted = CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: maxColumns, rows: maxRows)
-            let x = 2 + (maxColumns - fitted.columns) / 2
+            // Centred in the whole width (a wide terminal's cards are not crowded into its left part).
+            let x = 2 + max(0, self.width - 4 - fitted.columns) / 2
             cards.append(Card(top: top, height: fitted.rows + Self.detailRows, pictureColumns: fitted.columns,
                               pictureRows: fitted.rows, pictureX: x))
             top += fitted.rows + Self.detailRows

@@ -137,7 +137,8 @@ public struct FeedScreen {
         }
         if selected {
             for y in max(area.y, pictureTop)..<min(area.maxY, pictureTop + card.height - 1) {
-                buffer[0, y] = Cell(theme.selectionBar, style: theme.accent)
+                // Beside its card, not at the terminal's edge far from a narrow picture.
+                buffer[max(0, card.pictureX - 2), y] = Cell(theme.selectionBar, style: theme.accent)
             }
         }
     }
