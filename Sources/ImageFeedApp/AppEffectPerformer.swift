@@ -23,6 +23,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let loginTimeout: TimeInterval
     /// A short pause on the splash when there is no token to check, so the logo is seen.
     let splashPause: TimeInterval
+    /// Where the search's sort order is kept between runs (nil: not kept).
+    let searchOrderFile: URL?
     private let lock = NSLock()
     private var listener: LoopbackRedirectListener?
 
@@ -30,7 +32,8 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                 tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,
-                albumsRecentStore: (any SearchHistoryStore)? = nil) {
+                albumsRecentStore: (any SearchHistoryStore)? = nil, searchOrderFile: URL? = nil) {
+        self.searchOrderFile = searchOrderFile
         self.historyStore = historyStore
         self.albums = albums
         self.albumsRecentStore = albumsRecentStore
@@ -57,7 +60,9 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                   albums: context.albums,
                   albumsRecentStore: FileSearchHistoryStore(file: context.isDemo
                       ? context.configuration.paths.state.appendingPathComponent("demo-imgur-users.json")
-                      : context.configuration.paths.imgurUsersFile))
+                      : context.configuration.paths.imgurUsersFile),
+                  searchOrderFile: context.configuration.paths.state
+                      .appendingPathComponent(context.isDemo ? "demo-search-order" : "search-order"))
     }
 
     deinit {
@@ -128,6 +133,17 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
         case .loadSearchHistory:
             events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
+            if let file = searchOrderFile, let text = try? String(contentsOf: file, encoding: .utf8),
+               let order = SearchOrder(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                events.append(.search(.orderLoaded(order)))
+            }
+        case let .search(.saveOrder(order)):
+            if let file = searchOrderFile {
+                try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])
+                try? Data(order.rawValue.utf8).write(to: file, options: .atomic)
+            }
+            events = []
         case let .search(.saveHistory(queries)):
             try? historyStore?.saveHistory(queries)
             events = []

@@ -305,7 +305,8 @@ final class EndToEndTests: XCTestCase {
         try tmux.type("COF")
         screen = try tmux.waitFor("the suggestion") { $0.contains("Earlier") && $0.contains("│ coffee") }
         try tmux.send("Down", "Enter")
-        try tmux.waitFor(text: "photos for “coffee”")
+        // The sort order chosen in the earlier run is kept.
+        try tmux.waitFor(text: "photos for “coffee”, by newest")
         try tmux.send("q")
         try assertTerminalRestored()
     }

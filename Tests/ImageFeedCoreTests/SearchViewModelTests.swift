@@ -120,7 +120,7 @@ final class SearchViewModelTests: XCTestCase {
 
     func test_order_togglesAndSearchesAgain_layoutOnlyRedraws() {
         var state = withResults(["a", "b"])
-        XCTAssertEqual(SearchViewModel.update(&state, .toggleOrder), [.results(query: "cats", order: .latest, .loadPage(page: 1, perPage: 30))])
+        XCTAssertEqual(SearchViewModel.update(&state, .toggleOrder), [.saveOrder(.latest), .results(query: "cats", order: .latest, .loadPage(page: 1, perPage: 30))])
         XCTAssertEqual(state.order, .latest)
         XCTAssertTrue(state.results.photos.isEmpty)
         // The relevance answer that was on its way no longer counts.
@@ -130,6 +130,17 @@ final class SearchViewModelTests: XCTestCase {
         XCTAssertEqual(state.layout, .single)
         _ = SearchViewModel.update(&state, .toggleLayout)
         XCTAssertEqual(state.layout, .grid)
+    }
+
+    func test_theSortOrder_isKeptForTheNextRun() {
+        var state = SearchState()
+        XCTAssertEqual(SearchViewModel.update(&state, .toggleOrder), [.saveOrder(.latest)])
+        var next = SearchState()
+        _ = SearchViewModel.update(&next, .orderLoaded(.latest))
+        XCTAssertEqual(next.order, .latest)
+        var searched = submitted("cats")
+        _ = SearchViewModel.update(&searched, .orderLoaded(.latest))
+        XCTAssertEqual(searched.order, .relevant, "a choice made in this run wins")
     }
 
     // MARK: Detail

@@ -28,10 +28,10 @@ public enum LoginFailure: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case let .notConfigured(detail): detail
-        case let .denied(reason): "The login was not approved: \(reason)."
+        case let .denied(reason): "The login was not approved: \(UntrustedText.sentence(reason))"
         case .stateMismatch: "The answer did not come from this login attempt (its state did not match). Start the login again."
         case .missingCode: "No authorization code was found. Paste the code, or the whole address the browser was sent to."
-        case let .refused(detail): "Unsplash refused the login: \(detail)."
+        case let .refused(detail): "Unsplash refused the login: \(UntrustedText.sentence(detail))"
         case .timedOut: "The login timed out: no answer came from the browser. Start it again when you are ready."
         case let .service(error): error.message
         }

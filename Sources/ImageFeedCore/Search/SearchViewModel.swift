@@ -41,6 +41,8 @@ public enum SearchViewModel {
     public enum Event: Equatable, Sendable {
         /// The history came from disk.
         case historyLoaded([String])
+        /// The sort order chosen in an earlier run.
+        case orderLoaded(SearchOrder)
         /// `/` or a click: the field takes the keyboard.
         case focus
         case blur
@@ -65,6 +67,8 @@ public enum SearchViewModel {
         /// A results effect: load a page of `query` in `order`, or like a photo.
         case results(query: String, order: SearchOrder, FeedViewModel.Effect)
         case saveHistory([String])
+        /// Keep the sort order for the next run.
+        case saveOrder(SearchOrder)
     }
 
     /// The longest query kept (the API takes short phrases).
@@ -144,8 +148,13 @@ public enum SearchViewModel {
 
         case .toggleOrder:
             state.order = state.order == .relevant ? .latest : .relevant
-            guard state.submitted != nil else { return [] }
-            return reload(&state)
+            guard state.submitted != nil else { return [.saveOrder(state.order)] }
+            return [.saveOrder(state.order)] + reload(&state)
+
+        case let .orderLoaded(order):
+            // Only before the first search: a choice made in this run wins.
+            if state.submitted == nil { state.order = order }
+            return []
 
         case .toggleLayout:
             state.layout = state.layout == .grid ? .single : .grid

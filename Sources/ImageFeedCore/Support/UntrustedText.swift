@@ -3,6 +3,14 @@ import Foundation
 /// Text from the network made safe to show in a terminal: no control characters, no escape
 /// sequences, no bidirectional overrides. Line breaks and tabs become spaces.
 public enum UntrustedText {
+    /// Text from elsewhere ended as a sentence: a period added only when it has no closing punctuation yet
+    /// (an error description that ends in "." is not given a second one).
+    public static func sentence(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let last = trimmed.last else { return trimmed }
+        return ".!?".contains(last) ? trimmed : trimmed + "."
+    }
+
     public static func sanitize(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()

@@ -19,13 +19,13 @@ public enum OAuthError: Error, Equatable, Sendable {
         case let .notConfigured(detail):
             detail
         case let .denied(reason):
-            "The login was not approved: \(reason)."
+            "The login was not approved: \(UntrustedText.sentence(reason))"
         case .stateMismatch:
             "The login answer did not match this login attempt. Start the login again."
         case .missingCode:
             "No authorization code was found. Paste the code, or the whole address the browser was sent to."
         case let .tokenRefused(detail):
-            "Unsplash refused the login: \(detail)."
+            "Unsplash refused the login: \(UntrustedText.sentence(detail))"
         case let .service(error):
             error.message
         }
