@@ -14,6 +14,13 @@ extension EndToEndTests {
         XCTAssertTrue((200..<300).contains(answer.status), String(decoding: answer.body, as: UTF8.self))
     }
 
+    /// The demo in tmux, logged in, its feed on screen.
+    func launchIntoTheFeed(width: Int = 100, height: Int = 30) throws {
+        try launch(width: width, height: height)
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Eileen Collins")
+    }
+
     /// Sends bytes as a terminal would (an escape sequence in one piece).
     func sendBytes(_ bytes: [UInt8]) throws {
         try tmux.tmux(["send-keys", "-t", "e2e", "-H"] + bytes.map { String(format: "%02x", $0) })
@@ -22,9 +29,7 @@ extension EndToEndTests {
     /// The Albums tab before anyone was looked up: Esc leaves the field, and then Tab, the digits and q
     /// work as everywhere else; Tab also leaves the field for the next pane.
     func test_albums_escLeavesTheEmptyField_andThePaneStaysUsable() throws {
-        try launch()
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
+        try launchIntoTheFeed()
         try tmux.send("4")
         try tmux.waitFor(text: "Type a username and press Enter")
         try tmux.send("Escape")
@@ -46,9 +51,7 @@ extension EndToEndTests {
     /// End and Home as PuTTY, rxvt and the Linux console send them go to the last and first photo; a sequence
     /// nobody knows is dropped whole (End was read as `4`, which opened the Albums tab and typed `~`).
     func test_escapeSequences_fromAnyTerminal_areKeysOrNothing() throws {
-        try launch()
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
+        try launchIntoTheFeed()
         let escape: UInt8 = 0x1B
         let bracket = UInt8(ascii: "[")
         try sendBytes([escape, bracket, UInt8(ascii: "4"), UInt8(ascii: "~")]) // End (PuTTY, VT220, Linux)
@@ -215,9 +218,7 @@ extension EndToEndTests {
 
     /// The viewer goes through the list it was opened from; the feed then selects where the viewer was.
     func test_viewer_nextAndPreviousPhoto_andTheListFollows() throws {
-        try launch()
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
+        try launchIntoTheFeed()
         try tmux.send("Enter")
         try tmux.waitFor(text: "Photo by NASA on Unsplash")
         try tmux.send("p")
@@ -240,9 +241,7 @@ extension EndToEndTests {
 
     /// Zoomed in, the photo uses the whole terminal: no bars beside it.
     func test_viewer_zoomedIn_usesTheWholeTerminal() throws {
-        try launch(width: 200, height: 60)
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
+        try launchIntoTheFeed(width: 200, height: 60)
         try tmux.send("Enter")
         try tmux.waitForSteady("the whole photo") { $0.contains("Photo by NASA on Unsplash") && !$0.contains("Loading") }
         func pictureRowsStartingWithColour() throws -> Int {
@@ -365,9 +364,7 @@ extension EndToEndTests {
 
     /// q on a sub-screen goes back (an open album, a detail); on a pane it quits.
     func test_q_goesBackFromAnOpenAlbum() throws {
-        try launch()
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
+        try launchIntoTheFeed()
         try tmux.send("4")
         try tmux.waitFor(text: "Type a username")
         try tmux.type("labs")
@@ -386,9 +383,7 @@ extension EndToEndTests {
     /// Text fields edit as a shell's line does (← →, Home/End, Ctrl-A/E/U/W, Delete), `/` again selects the
     /// old query so typing replaces it, and a query with CJK and emoji shows whole in the header.
     func test_textFields_editLikeAShellLine_andWideCharactersShowWhole() throws {
-        try launch()
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
+        try launchIntoTheFeed()
         try tmux.send("/")
         try tmux.waitFor(text: "Enter search")
         try tmux.type("cofee")

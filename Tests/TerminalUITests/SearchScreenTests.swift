@@ -130,8 +130,8 @@ final class SearchScreenTests: XCTestCase {
         var ui = UIState()
         var state = AppState()
         _ = AppViewModel.update(&state, .focusSearch)
-        XCTAssertEqual(screen.handle(.key(.character("q")), app: state, ui: &ui, width: 80, height: 24), [.search(.typed("q"))])
-        XCTAssertEqual(screen.handle(.key(.character("1")), app: state, ui: &ui, width: 80, height: 24), [.search(.typed("1"))])
+        XCTAssertEqual(screen.handle(.key(.character("q")), app: state, ui: &ui, width: 80, height: 24), [.search(.edit(.insert("q")))])
+        XCTAssertEqual(screen.handle(.key(.character("1")), app: state, ui: &ui, width: 80, height: 24), [.search(.edit(.insert("1")))])
         XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 80, height: 24), [.search(.moveSuggestion(1))])
         XCTAssertEqual(screen.handle(.key(.escape), app: state, ui: &ui, width: 80, height: 24), [.search(.blur)])
 

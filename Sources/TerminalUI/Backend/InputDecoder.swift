@@ -224,22 +224,12 @@ public struct InputDecoder: Sendable {
         }
         // Intermediate bytes other than rxvt's `$` mark replies and reports, not keys.
         guard !private_, !bytes.contains(where: { (0x20...0x2F).contains($0) }) else { return [] }
+        if let key = cursorKey(UInt32(final)) { return [.key(key)] }
         switch final {
-        case 0x41: return [.key(.up)]
-        case 0x42: return [.key(.down)]
-        case 0x43: return [.key(.right)]
-        case 0x44: return [.key(.left)]
-        case 0x48: return [.key(.home)]
-        case 0x46: return [.key(.end)]
         case 0x5A: return [.key(.backTab)]
         // F1–F4 with modifiers (ESC [ 1 ; 2 P); without parameters they are SS3 P–S.
         case 0x50...0x53 where numbers.count == 2 && numbers[0] == 1 && (2...16).contains(numbers[1]):
             return [.key(.function(Int(final) - 0x4F))]
-        // rxvt's Shift-arrows.
-        case 0x61: return [.key(.up)]
-        case 0x62: return [.key(.down)]
-        case 0x63: return [.key(.right)]
-        case 0x64: return [.key(.left)]
         case 0x7E, 0x5E, 0x24, 0x40: // VT220 keys: ~ plain, and rxvt's ^ (Ctrl), $ (Shift), @ (Ctrl-Shift)
             guard let number = numbers.first else { return [] }
             return vt220(number).map { [.key($0)] } ?? []
@@ -280,21 +270,25 @@ public struct InputDecoder: Sendable {
         }
     }
 
+    /// The arrows, Home and End, whose final byte is the same after CSI and SS3; rxvt sends a–d for the
+    /// arrows with Shift (after CSI) or Ctrl (after SS3).
+    private static func cursorKey(_ final: UInt32) -> Key? {
+        switch final {
+        case 0x41, 0x61: .up
+        case 0x42, 0x62: .down
+        case 0x43, 0x63: .right
+        case 0x44, 0x64: .left
+        case 0x48: .home
+        case 0x46: .end
+        default: nil
+        }
+    }
+
     private static func ss3(final value: UInt32) -> [InputEvent] {
+        if let key = cursorKey(value) { return [.key(key)] }
         switch value {
-        case 0x41: return [.key(.up)]
-        case 0x42: return [.key(.down)]
-        case 0x43: return [.key(.right)]
-        case 0x44: return [.key(.left)]
-        case 0x48: return [.key(.home)]
-        case 0x46: return [.key(.end)]
         case 0x50...0x53: return [.key(.function(Int(value) - 0x4F))]
         case 0x4D: return [.key(.enter)] // the keypad's Enter in application mode
-        // rxvt's Ctrl-arrows.
-        case 0x61: return [.key(.up)]
-        case 0x62: return [.key(.down)]
-        case 0x63: return [.key(.right)]
-        case 0x64: return [.key(.left)]
         // The keypad in application mode: its characters.
         case 0x6A: return [.key(.character("*"))]
         case 0x6B: return [.key(.character("+"))]

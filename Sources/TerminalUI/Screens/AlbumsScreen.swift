@@ -215,16 +215,6 @@ public struct AlbumsScreen {
             switch input {
             case let .key(key):
                 switch key {
-                // An offered name is replaced by what is typed, and cleared by Backspace.
-                case let .character(character): return [.albums(.editText(.insert(String(character))))]
-                case .backspace: return [.albums(.editText(.deleteBackward))]
-                case .delete: return [.albums(.editText(.deleteForward))]
-                case .left: return [.albums(.editText(.left))]
-                case .right: return [.albums(.editText(.right))]
-                case .home, .control("a"): return [.albums(.editText(.home))]
-                case .end, .lineDown: return [.albums(.editText(.end))] // Ctrl-E
-                case .control("u"): return [.albums(.editText(.deleteToStart))]
-                case .control("w"): return [.albums(.editText(.deleteWordBackward))]
                 case .enter:
                     ui.albumsList = ListPosition()
                     return [.albums(.submit)]
@@ -232,7 +222,8 @@ public struct AlbumsScreen {
                 // Tab leaves the field for the next pane, as it does everywhere else.
                 case .tab: return [.albums(.cancelEditing), .nextTab]
                 case .backTab: return [.albums(.cancelEditing), .previousTab]
-                default: return []
+                // An offered name is replaced by what is typed, and cleared by Backspace.
+                default: return TextFieldView.edit(for: key).map { [.albums(.editText($0))] } ?? []
                 }
             case let .mouse(mouse) where mouse.kind == .press && mouse.y != area.y:
                 return [.albums(.cancelEditing)] // a click away from the field leaves it

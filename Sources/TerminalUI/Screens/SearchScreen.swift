@@ -179,20 +179,11 @@ public struct SearchScreen {
                 return []
             }
             switch key {
-            case let .character(character): return [.search(.typed(String(character)))]
-            case .backspace: return [.search(.deleteBackward)]
-            case .delete: return [.search(.edit(.deleteForward))]
-            case .left: return [.search(.edit(.left))]
-            case .right: return [.search(.edit(.right))]
-            case .home, .control("a"): return [.search(.edit(.home))]
-            case .end, .lineDown: return [.search(.edit(.end))] // Ctrl-E
-            case .control("u"): return [.search(.edit(.deleteToStart))]
-            case .control("w"): return [.search(.edit(.deleteWordBackward))]
             case .enter: return [.search(.submit)]
             case .escape: return [.search(.blur)]
             case .down, .tab: return [.search(.moveSuggestion(1))]
             case .up, .backTab: return [.search(.moveSuggestion(-1))]
-            default: return []
+            default: return TextFieldView.edit(for: key).map { [.search(.edit($0))] } ?? []
             }
         }
         if search.results.modal != nil {

@@ -6,6 +6,22 @@ import TerminalImage
 struct TextFieldView {
     let theme: Theme
 
+    /// What a key does in a text field: typing, the cursor keys, and readline's Ctrl-A, Ctrl-E, Ctrl-U, Ctrl-W.
+    static func edit(for key: Key) -> TextEdit? {
+        switch key {
+        case let .character(character): .insert(String(character))
+        case .backspace: .deleteBackward
+        case .delete: .deleteForward
+        case .left: .left
+        case .right: .right
+        case .home, .control("a"): .home
+        case .end, .lineDown: .end // Ctrl-E
+        case .control("u"): .deleteToStart
+        case .control("w"): .deleteWordBackward
+        default: nil
+        }
+    }
+
     func draw(_ text: String, cursor: Int?, selected: Bool, x: Int, y: Int, width: Int, style: CellStyle,
               into buffer: inout CellBuffer) {
         let characters = Array(UntrustedText.sanitize(text))
