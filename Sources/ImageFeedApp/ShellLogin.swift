@@ -23,7 +23,10 @@ public enum ShellLogin {
         } catch {
             throw Failure(description: error.message)
         }
-        var out = "Open this link in a browser, on this machine or any other, to log in:\n\n  \(url.absoluteString)\n\n"
+        // One unbroken line (the terminal wraps it softly, so a mouse selection copies it whole), and on a
+        // terminal an OSC 8 hyperlink as well, which terminals that know it open or copy with a click.
+        let link = colors ? "\u{1B}]8;;\(url.absoluteString)\u{1B}\\\(url.absoluteString)\u{1B}]8;;\u{1B}\\" : url.absoluteString
+        var out = "Open this link in a browser, on this machine or any other, to log in:\n\n\(link)\n\n"
         if let code = try? QRCode(url.absoluteString) {
             out += "Or scan it with a phone:\n\n" + ANSIPictureWriter.text(code.picture(margin: 2, colored: colors)) + "\n"
         }

@@ -10,7 +10,8 @@ public struct FaultRule: Codable, Sendable, Equatable {
         case latency
         /// Answers with HTTP status `argument` (401, 403, 404, 500, 503, …) and an errors body.
         case status
-        /// Answers 403 "Rate Limit Exceeded" with `X-Ratelimit-Remaining: 0`.
+        /// Answers 403 "Rate Limit Exceeded" with `X-Ratelimit-Remaining: 0`, the quota said to refill after
+        /// `argument` seconds (60 when not given).
         case rateLimit = "ratelimit"
         /// Answers 200 with a body that is not JSON.
         case malformed

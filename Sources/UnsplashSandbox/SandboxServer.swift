@@ -148,9 +148,12 @@ public final class SandboxServer: Sendable {
         let limitName = HTTPField.Name("X-Ratelimit-Limit")!
         let remainingName = HTTPField.Name("X-Ratelimit-Remaining")!
         let resetName = HTTPField.Name("X-Ratelimit-Reset")!
-        guard let quota = state.spendQuota(caller: caller.key, limit: settings.rateLimit),
-              !faults.contains(where: { $0.kind == .rateLimit }) else {
-            let reset = state.quotaReset(caller: caller.key)
+        let injected = faults.first(where: { $0.kind == .rateLimit })
+        guard let quota = state.spendQuota(caller: caller.key, limit: settings.rateLimit), injected == nil else {
+            // An injected limit resets after its argument's seconds (a minute by default), not at the hour's
+            // end: a rehearsal of the limit must not lock the client (or the demo) out for an hour.
+            let reset = injected.map { Date().addingTimeInterval(TimeInterval($0.argument ?? 60)) }
+                ?? state.quotaReset(caller: caller.key)
             return Response(status: .forbidden, headers: [
                 limitName: String(settings.rateLimit), remainingName: "0",
                 resetName: String(Int(reset.timeIntervalSince1970)), .contentType: "text/plain",
