@@ -111,6 +111,22 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("o log out"), text)
     }
 
+    /// After a resize the selected favorite stays in view (the pane went blank at 40x12 with the last one
+    /// selected, or cut the selected card at 200x60).
+    func test_profile_resize_keepsTheSelectedFavoriteInView() {
+        let likes = (0..<6).map { photo("f\($0)", liked: true, author: "Author \($0)") }
+        let state = profileState(likes: likes)
+        let screen = AppScreen(theme: asciiTheme)
+        var ui = UIState()
+        _ = screen.handle(.key(.end), app: state, ui: &ui, width: 200, height: 60)
+        XCTAssertEqual(ui.favoritesList.selected, 5)
+        for (width, height) in [(40, 12), (200, 60), (80, 24)] {
+            _ = screen.handle(.resize, app: state, ui: &ui, width: width, height: height)
+            let text = render(state, ui: ui, width: width, height: height).joined(separator: "\n")
+            XCTAssertTrue(text.contains("Author 5"), "\(width)x\(height): the selected favorite shows\n\(text)")
+        }
+    }
+
     func test_profile_withoutBio_showsAPlaceholder_andNoFavoritesSaysSo() {
         let text = render(profileState(bio: nil), width: 80, height: 30).joined(separator: "\n")
         XCTAssertTrue(text.contains("No bio yet."), text)

@@ -52,8 +52,11 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
-        for y in max(0, rect.y)..<min(height, rect.maxY) {
-            for x in max(0, rect.x)..<min(width, rect.maxX) {
+        // A rect partly or wholly outside the buffer fills what is inside (never a reversed range).
+        let top = max(0, rect.y)
+        let left = max(0, rect.x)
+        for y in top..<max(top, min(height, rect.maxY)) {
+            for x in left..<max(left, min(width, rect.maxX)) {
                 cells[y * width + x] = cell
             }
         }

@@ -67,7 +67,8 @@ public struct ProfileScreen {
             }
         }
         if !drawn {
-            for y in max(area.y, avatar.y)..<min(area.maxY, avatar.maxY) {
+            // Scrolled away, the avatar has no rows left on screen (an empty range, not a reversed one).
+            for y in max(area.y, avatar.y)..<max(max(area.y, avatar.y), min(area.maxY, avatar.maxY)) {
                 buffer.fill(Rect(x: avatar.x, y: y, width: avatar.width, height: 1), with: Cell(" ", style: theme.placeholder))
             }
             let middle = avatar.y + avatar.height / 2
