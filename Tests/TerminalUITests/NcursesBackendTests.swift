@@ -96,6 +96,8 @@ final class NcursesBackendTests: XCTestCase {
         _ = drawn(buffer)
         var next = CellBuffer(width: 60, height: 12)
         next.write("  0 photos for “ab 猫 🐱”, by relevance", x: 0, y: 2, style: .plain)
-        XCTAssertTrue(drawn(next).contains("“ab 猫 🐱”"))
+        let output = drawn(next)
+        // The bug sent spaces where 猫 stands (curses skips unchanged runs, so the line is not sent whole).
+        XCTAssertTrue(output.contains("猫") && output.contains("🐱"), output.debugDescription)
     }
 }

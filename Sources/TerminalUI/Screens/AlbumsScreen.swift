@@ -103,7 +103,7 @@ public struct AlbumsScreen {
             if textY + 1 >= list.y, textY + 1 < list.maxY {
                 var details: [String] = []
                 if let count = album.photoCount { details.append("\(count) photo\(count == 1 ? "" : "s")") }
-                if let date = album.createdAt { details.append(FeedScreen.dateAndTime(date)) }
+                if let date = album.createdAt { details.append(FeedScreen.date(date)) }
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }
@@ -197,7 +197,7 @@ public struct AlbumsScreen {
             if textY + 1 >= list.y, textY + 1 < list.maxY {
                 var details: [String] = []
                 if photo.width > 0, photo.height > 0 { details.append("\(photo.width)x\(photo.height)") }
-                if let date = photo.createdAt { details.append(FeedScreen.dateAndTime(date)) }
+                if let date = photo.createdAt { details.append(FeedScreen.date(date)) }
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }

@@ -67,7 +67,7 @@ public struct SearchScreen {
         // The summary line.
         var summary: String?
         if let query = search.submitted {
-            let quoted = theme.unicode ? "“\(UntrustedText.sanitize(query))”" : "\"\(UntrustedText.sanitize(query))\""
+            let quoted = theme.quoted(UntrustedText.sanitize(query))
             if let total = search.results.totalItems, search.results.phase == .content {
                 summary = "\(total) photo\(total == 1 ? "" : "s") for \(quoted), by \(Self.orderName(search.order))"
             } else {
@@ -121,7 +121,7 @@ public struct SearchScreen {
             break
         }
         if results.photos.isEmpty {
-            parts.centred([("No photos found for \"\(UntrustedText.sanitize(query))\".", theme.title),
+            parts.centred([("No photos found for \(theme.quoted(UntrustedText.sanitize(query))).", theme.title),
                      ("Try other words (press /).", theme.muted)], in: area, into: &buffer)
             return
         }

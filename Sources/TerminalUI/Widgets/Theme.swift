@@ -24,6 +24,11 @@ public struct Theme: Sendable {
         unicode ? ("╭", "╮", "╰", "╯", "─", "│") : ("+", "+", "+", "+", "-", "|")
     }
 
+    /// Text in quotation marks: one style everywhere, curly where the terminal has Unicode.
+    public func quoted(_ text: String) -> String {
+        unicode ? "“\(text)”" : "\"\(text)\""
+    }
+
     public func spinner(_ tick: Int) -> String {
         let frames = spinnerFrames
         return frames[((tick % frames.count) + frames.count) % frames.count]
