@@ -64,7 +64,9 @@ public struct Theme: Sendable {
     public var error: CellStyle { CellStyle(foreground: color(RGB(255, 110, 100), fallback16: 9), bold: true) }
     public var title: CellStyle { CellStyle(bold: true) }
     public var activeTab: CellStyle {
-        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6), bold: true)
+        // Bold black is drawn dark gray by eight-colour terminals: plain black on cyan reads better there.
+        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6),
+                             bold: colorMode != .palette8)
             : CellStyle(bold: true, reverse: true)
     }
     /// The tab and status bars: white on blue with eight colours (a black bar would not show on black).
@@ -78,7 +80,8 @@ public struct Theme: Sendable {
     }
     public var button: CellStyle { CellStyle(bold: true) }
     public var focusedButton: CellStyle {
-        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6), bold: true)
+        hasColor ? CellStyle(foreground: color(RGB(20, 20, 20), fallback16: 0), background: color(RGB(120, 170, 255), fallback16: 12, fallback8: 6),
+                             bold: colorMode != .palette8)
             : CellStyle(bold: true, reverse: true)
     }
 
