@@ -46,6 +46,25 @@ final class ScreenTests: XCTestCase {
         ])
     }
 
+    /// A wide terminal uses its width: the picture keeps to the left and its story is written beside it,
+    /// with the selection bar next to the card.
+    func test_wideTerminal_writesTheStoryBesideThePicture() {
+        var square = photo("a", width: 400, height: 400, description: "A long description of the photo")
+        square.altDescription = "a cat on a sofa"
+        let state = loadedState([square, photo("b")])
+        let lines = render(state, width: 200, height: 60)
+        let story = lines.firstIndex { $0.contains("A long description of the photo") }
+        XCTAssertNotNil(story, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.contains("a cat on a sofa") })
+        XCTAssertTrue(lines.contains { $0.contains("by Ann Author") })
+        let row = lines[story ?? 1]
+        XCTAssertTrue(row.drop { $0 == " " }.hasPrefix(">"), "the bar beside its card\n\(row)")
+        XCTAssertGreaterThan(row.distance(from: row.startIndex, to: row.range(of: "A long")!.lowerBound), 100,
+                             "the story beside the picture, not under it\n\(row)")
+        // Narrower terminals keep the picture centred with the details under it.
+        XCTAssertFalse(render(state, width: 120, height: 40).contains { $0.contains("by Ann Author") })
+    }
+
     func test_likeInFlight_showsSpinnerInsteadOfHeart() {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "a")))

@@ -15,6 +15,11 @@ public struct FeedLayout: Equatable, Sendable {
 
     public let width: Int
     public let viewportHeight: Int
+    /// On wide terminals each picture keeps to the left and its story (description, author, place) is written
+    /// beside it, in this many columns; 0 on narrower ones, where the picture is centred.
+    public let sideColumns: Int
+    /// Terminals at least this wide get the text beside the picture.
+    public static let sideBySideWidth = 150
     public let cards: [Card]
     /// Lines of the whole list, the loading or error row included.
     public let totalHeight: Int
@@ -34,20 +39,22 @@ public struct FeedLayout: Equatable, Sendable {
         // On tall terminals a card takes at most two thirds of the list, so the next card always shows: a
         // list to scroll through, not a slideshow (the viewer is the full-screen view). That also keeps
         // moving to the next card from repainting the whole screen.
-        let maxColumns = max(8, min(width - 4, 120))
+        let sideBySide = width >= Self.sideBySideWidth
+        let maxColumns = sideBySide ? min(120, (width - 4) * 3 / 5) : max(8, min(width - 4, 120))
         let fullHeight = viewportHeight - Self.detailRows - 1
         let maxRows = max(3, fullHeight <= 24 ? fullHeight : max(24, viewportHeight * 2 / 3))
         for photo in photos {
             let width = photo.width > 0 ? photo.width : 3
             let height = photo.height > 0 ? photo.height : 2
             let fitted = CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: maxColumns, rows: maxRows)
-            // Centred in the whole width (a wide terminal's cards are not crowded into its left part).
-            let x = 2 + max(0, self.width - 4 - fitted.columns) / 2
+            // Beside its text on wide terminals, else centred in the whole width.
+            let x = sideBySide ? 2 + (maxColumns - fitted.columns) / 2 : 2 + max(0, self.width - 4 - fitted.columns) / 2
             cards.append(Card(top: top, height: fitted.rows + Self.detailRows, pictureColumns: fitted.columns,
                               pictureRows: fitted.rows, pictureX: x))
             top += fitted.rows + Self.detailRows
         }
         self.cards = cards
+        sideColumns = sideBySide ? max(0, width - 2 - maxColumns - 4) : 0
         totalHeight = top + Self.footerRows
     }
 

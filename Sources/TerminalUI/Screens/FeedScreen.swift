@@ -93,7 +93,7 @@ public struct FeedScreen {
         let top = position.top
         let bottom = top + area.height
         for (index, card) in layout.cards.enumerated() where card.top < bottom && card.top + card.height > top {
-            renderCard(feed.photos[index], card: card, selected: index == position.selected, inFlight: feed.likesInFlight.contains(feed.photos[index].id),
+            renderCard(feed.photos[index], card: card, sideColumns: layout.sideColumns, selected: index == position.selected, inFlight: feed.likesInFlight.contains(feed.photos[index].id),
                        offset: area.y - top, area: area, tick: tick, pictures: pictures, into: &buffer)
         }
         let footerLine = (layout.cards.last.map { $0.top + $0.height } ?? 0)
@@ -105,7 +105,7 @@ public struct FeedScreen {
         }
     }
 
-    private func renderCard(_ photo: Photo, card: FeedLayout.Card, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
+    private func renderCard(_ photo: Photo, card: FeedLayout.Card, sideColumns: Int, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
                             tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let pictureTop = card.top + offset
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
@@ -135,11 +135,40 @@ public struct FeedScreen {
                 buffer.write("  \(caption)", x: x, y: detailsY, style: .plain, maxWidth: limit - x, ellipsis: theme.ellipsis)
             }
         }
+        if sideColumns >= 30 {
+            renderStory(photo, x: area.maxX - sideColumns, width: sideColumns - 2, y: pictureTop, rows: card.pictureRows,
+                        area: area, into: &buffer)
+        }
         if selected {
             for y in max(area.y, pictureTop)..<min(area.maxY, pictureTop + card.height - 1) {
                 // Beside its card, not at the terminal's edge far from a narrow picture.
                 buffer[max(0, card.pictureX - 2), y] = Cell(theme.selectionBar, style: theme.accent)
             }
+        }
+    }
+
+    /// Beside the picture on a wide terminal: the description (and the alt text when it says more), the
+    /// author, where the photo was taken, its size; what the photo does not say is left out.
+    private func renderStory(_ photo: Photo, x: Int, width: Int, y: Int, rows: Int, area: Rect, into buffer: inout CellBuffer) {
+        var lines: [(String, CellStyle)] = []
+        func add(_ text: String, _ style: CellStyle) {
+            for part in Widgets.wrap(text, width: width) { lines.append((part, style)) }
+        }
+        let description = photo.description.map(UntrustedText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
+        let alt = photo.altDescription.map(UntrustedText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
+        if let description { add(description, theme.title) }
+        if let alt, alt.caseInsensitiveCompare(description ?? "") != .orderedSame { add(alt, description == nil ? theme.title : theme.muted) }
+        if let user = photo.user {
+            lines.append(("", .plain))
+            add("by \(UntrustedText.sanitize(user.displayName)) (@\(UntrustedText.sanitize(user.username)))", .plain)
+        }
+        if let place = photo.location.flatMap({ $0.name ?? [$0.city, $0.country].compactMap { $0 }.joined(separator: ", ") }),
+           !place.isEmpty {
+            add(UntrustedText.sanitize(place), theme.muted)
+        }
+        if photo.width > 0, photo.height > 0 { add("\(photo.width) × \(photo.height)", theme.muted) }
+        for (index, line) in lines.prefix(max(0, rows)).enumerated() where y + index >= area.y && y + index < area.maxY {
+            buffer.write(line.0, x: x, y: y + index, style: line.1, maxWidth: width, ellipsis: theme.ellipsis)
         }
     }
 
