@@ -145,4 +145,14 @@ final class SearchScreenTests: XCTestCase {
         _ = screen.handle(.key(.left), app: results, ui: &ui, width: 80, height: 24)
         XCTAssertEqual(ui.searchList.selected, 1)
     }
+
+    /// The grid uses a wide terminal's width: three columns from 150.
+    func test_grid_hasThreeColumnsOnWideTerminals() {
+        XCTAssertEqual(ResultsLayout.gridColumns(width: 200), 3)
+        XCTAssertEqual(ResultsLayout.gridColumns(width: 120), 2)
+        XCTAssertEqual(ResultsLayout.gridColumns(width: 50), 1)
+        let layout = ResultsLayout(photos: (0..<6).map { photo("p\($0)") }, width: 200, viewportHeight: 56, layout: .grid)
+        XCTAssertEqual(layout.columns, 3)
+        XCTAssertEqual(Set(layout.tiles.prefix(3).map(\.top)).count, 1, "three tiles on a row")
+    }
 }

@@ -28,13 +28,14 @@ public struct ResultsLayout: Equatable, Sendable {
 
     public init(photos: [Photo], width: Int, viewportHeight: Int, layout: SearchLayout) {
         self.viewportHeight = viewportHeight
-        let columns = layout == .grid && width >= 60 ? 2 : 1
+        // The grid uses the width: three columns from 150, two from 60.
+        let columns = layout == .grid ? Self.gridColumns(width: width) : 1
         self.columns = columns
         let gap = 2
         let tileWidth = max(8, (width - 2 - gap * (columns - 1) - 1) / columns)
         let boxColumns: Int
         let boxRows: Int
-        if columns == 2 {
+        if columns >= 2 {
             // Two rows of tiles fit on a screen.
             boxColumns = tileWidth
             boxRows = max(3, min(tileWidth / 3, (viewportHeight - 2 * Self.textRows) / 2))
@@ -61,6 +62,11 @@ public struct ResultsLayout: Equatable, Sendable {
         self.tiles = tiles
         self.rowHeight = rowHeight
         totalHeight = top + Self.footerRows
+    }
+
+    /// How many columns the grid has at a width.
+    public static func gridColumns(width: Int) -> Int {
+        width >= 150 ? 3 : width >= 60 ? 2 : 1
     }
 
     public func row(of index: Int) -> Int { index / columns }

@@ -42,7 +42,8 @@ public struct SearchScreen {
 
     private func renderField(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
         let y = area.y
-        let settings = "sort: \(Self.orderName(search.order)) (s)   \(search.layout == .grid ? "2 columns" : "1 column") (v) "
+        let columns = search.layout == .grid ? ResultsLayout.gridColumns(width: area.width) : 1
+        let settings = "sort: \(Self.orderName(search.order)) (s)   \(columns) column\(columns == 1 ? "" : "s") (v) "
         let settingsWidth = DisplayWidth.of(settings)
         let showsSettings = area.width - settingsWidth >= 30
         let label = "Search "
