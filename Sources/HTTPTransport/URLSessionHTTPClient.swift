@@ -104,8 +104,13 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             return .noConnection("secure connection failed")
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            return .noConnection("the answer broke off")
+        case .dataNotAllowed, .internationalRoamingOff:
+            return .noConnection("the network does not allow data now")
         default:
-            return .noConnection(error.localizedDescription)
+            // Foundation's own descriptions are long and vary by platform; a short, stable form instead.
+            return .noConnection("network error \(error.code.rawValue)")
         }
     }
 }

@@ -117,8 +117,10 @@ public struct LoginScreen {
         }
         var linkStyle = theme.accent
         linkStyle.underline = true
-        for part in Self.hardWrap(request.authorizeURL.absoluteString, width: textWidth - 3) {
-            lines.append(("   " + part, linkStyle))
+        // The link's rows start at the text's edge with no indent, so a mouse selection of them holds the link
+        // and nothing else (c copies it whole).
+        for part in Self.hardWrap(request.authorizeURL.absoluteString, width: textWidth) {
+            lines.append((part, linkStyle))
         }
         lines.append(("   c copies it (OSC 52)   o opens it here", theme.muted))
         if qr != nil {
