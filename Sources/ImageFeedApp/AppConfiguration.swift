@@ -1,5 +1,6 @@
 import Foundation
 import ImgurAPI
+import TerminalImage
 import TOMLKit
 import UnsplashAPI
 
@@ -19,6 +20,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var cacheMaximumAgeDays: Double = 7
     /// The image cache's size budget.
     public var imageCacheMegabytes: Int = 200
+    /// The colours to draw with; nil: what the terminal says it has (`colors = "auto"`).
+    public var colors: ColorMode?
     /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
     public var imgurClientID: String?
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
@@ -51,7 +54,19 @@ public struct AppConfiguration: Sendable, Equatable {
         "image_cache_mb": "the image cache's size in megabytes (a whole number)",
         "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
         "imgur_api_base": "the Imgur API's base URL",
+        "colors": "auto, truecolor, 256, 16, 8 or none",
     ]
+
+    /// A colour setting's value: nil for "auto".
+    static func colorSetting(_ text: String, from source: String) throws(ConfigurationError) -> ColorMode? {
+        let lowered = text.lowercased()
+        if lowered == "auto" { return nil }
+        if lowered == "24bit" { return .truecolor }
+        guard let mode = ColorMode(rawValue: lowered) else {
+            throw ConfigurationError(message: "\(source): \(text) is not one of auto, truecolor, 256, 16, 8, none.")
+        }
+        return mode
+    }
 
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
                             overrides: Overrides = Overrides()) throws(ConfigurationError) -> AppConfiguration {
@@ -81,6 +96,7 @@ public struct AppConfiguration: Sendable, Equatable {
         if let clientID = value("IMGUR_CLIENT_ID") { configuration.imgurClientID = clientID }
         if let base = value("IMGUR_API_BASE") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
         if let folder = value("IMAGE_FEED_DOWNLOADS") { configuration.downloadsDirectory = expand(folder, environment: environment) }
+        if let colors = value("IMAGE_FEED_COLORS") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
 
         if let base = overrides.apiBase { configuration.apiBase = try url(base, from: "--api-base") }
         try configuration.unsplash.validate()
@@ -152,6 +168,7 @@ public struct AppConfiguration: Sendable, Equatable {
             case "imgur_client_id": imgurClientID = string
             case "imgur_api_base": imgurAPIBase = try Self.url(string, from: place)
             case "downloads_dir": downloadsDirectory = Self.expand(string, environment: ProcessInfo.processInfo.environment)
+            case "colors": colors = try Self.colorSetting(string, from: place)
             default: break
             }
         }

@@ -8,8 +8,9 @@ import UnsplashSandbox
 /// The full-screen interface on the real terminal, wired to the app's adapters.
 public enum InteractiveSession {
     /// Runs until the user quits; returns a message to print after the terminal is restored, if any.
-    public static func run(context: AppContext) throws -> String? {
-        let backend = try NcursesBackend()
+    /// `colors`: what to draw with (nil: what the terminal says it has).
+    public static func run(context: AppContext, colors: ColorMode? = nil) throws -> String? {
+        let backend = try NcursesBackend(colors: colors)
         defer { backend.restore() }
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())

@@ -93,11 +93,26 @@ struct Browse: AsyncParsableCommand {
     @Flag(help: "Print the newest photos as text instead of opening the full-screen interface.")
     var plain = false
 
+    @Option(help: "auto, truecolor, 256, 16, 8 or none (default: the colors setting, IMAGE_FEED_COLORS, or auto).")
+    var colors: String?
+
+    func validate() throws {
+        if let colors, colors.lowercased() != "auto", colors.lowercased() != "24bit", ColorMode(rawValue: colors.lowercased()) == nil {
+            throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none.")
+        }
+    }
+
     func run() async throws {
         let interactive = !plain && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         try await withContext(options) { context in
             if interactive {
-                if let message = try InteractiveSession.run(context: context) {
+                // The flag wins over the config file and the environment; "auto" asks the terminal again.
+                var choice = context.configuration.colors
+                if let colors {
+                    let lowered = colors.lowercased()
+                    choice = lowered == "auto" ? nil : lowered == "24bit" ? .truecolor : ColorMode(rawValue: lowered)
+                }
+                if let message = try InteractiveSession.run(context: context, colors: choice) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
                 return

@@ -45,6 +45,23 @@ final class AppConfigurationTests: XCTestCase {
         XCTAssertEqual(fromFlags.apiBase.absoluteString, "http://127.0.0.1:9999")
     }
 
+    func test_colors_fromTheFile_theEnvironment_andTheirErrors() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("colors = \"256\"\n", to: "config/image-feed/config.toml")
+        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment).colors, .palette256)
+        var environment = folder.environment
+        environment["IMAGE_FEED_COLORS"] = "truecolor"
+        XCTAssertEqual(try AppConfiguration.load(environment: environment).colors, .truecolor)
+        environment["IMAGE_FEED_COLORS"] = "auto"
+        XCTAssertNil(try AppConfiguration.load(environment: environment).colors)
+        _ = try folder.write("\ncolors = \"many\"\n", to: "config/image-feed/config.toml")
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            let message = (error as? ConfigurationError)?.message ?? ""
+            XCTAssertTrue(message.contains("\(file.path), line 2, key colors"), message)
+            XCTAssertTrue(message.contains("auto, truecolor, 256, 16, 8, none"), message)
+        }
+    }
+
     func test_badFile_namesFileLineAndKey() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("access_key = \"k\"\n\nsecret_key = 42\n", to: "config/image-feed/config.toml")

@@ -100,4 +100,25 @@ final class NcursesBackendTests: XCTestCase {
         // The bug sent spaces where 猫 stands (curses skips unchanged runs, so the line is not sent whole).
         XCTAssertTrue(output.contains("猫") && output.contains("🐱"), output.debugDescription)
     }
+
+    /// COLORTERM=truecolor (what most desktop terminals set) with a 256-colour TERM: the session uses the
+    /// `-direct` sibling of TERM and draws in 24-bit colour; a setting caps or forces it; NO_COLOR wins.
+    func test_24BitColour_fromCOLORTERM_orTheSetting() throws {
+        func mode(_ environment: [String: String], colors: ColorMode? = nil) throws -> ColorMode {
+            let terminal = try PseudoTerminal(width: 40, height: 12, keepsOutput: true)
+            defer { terminal.close() }
+            let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: environment, colors: colors)
+            defer { backend.restore() }
+            return backend.colorMode
+        }
+        XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor"]), .truecolor)
+        XCTAssertEqual(try mode(["TERM": "xterm-kitty", "COLORTERM": "truecolor"]), .truecolor, "kitty-direct")
+        XCTAssertEqual(try mode(["TERM": "tmux-256color", "COLORTERM": "24bit"]), .truecolor, "tmux-direct")
+        XCTAssertEqual(try mode(["TERM": "xterm-256color"]), .palette256)
+        XCTAssertEqual(try mode(["TERM": "xterm-256color"], colors: .truecolor), .truecolor, "asked for")
+        XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor"], colors: .palette256), .palette256)
+        XCTAssertEqual(try mode(["TERM": "xterm-direct"], colors: .palette16), .palette16)
+        XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"]), .none)
+        XCTAssertEqual(NcursesBackend.directSiblings(of: "screen-256color", forced: true), ["tmux-direct", "xterm-direct"])
+    }
 }

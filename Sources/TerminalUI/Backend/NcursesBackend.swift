@@ -60,17 +60,18 @@ public final class NcursesBackend: TerminalBackend {
     private static let button5Pressed: mmask_t = 0o2 << 20
 
     /// Opens the terminal on standard input and output. `environment` decides colour: `NO_COLOR` turns it off.
-    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment, colors: ColorMode? = nil) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
         }
         SignalTrap.saveTerminal()
-        try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
+        try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment, colors: colors)
     }
 
     /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks), whose type is
-    /// `environment["TERM"]`. The descriptors stay open after `restore`.
-    public init(input: Int32, output: Int32, environment: [String: String]) throws {
+    /// `environment["TERM"]`. The descriptors stay open after `restore`. `colors` overrides what is detected
+    /// (nil: detect; `NO_COLOR` always means none).
+    public init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil) throws {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -88,7 +89,18 @@ public final class NcursesBackend: TerminalBackend {
         // A TERM this machine's terminfo lacks (xterm-ghostty, wezterm, foot: common over SSH from those
         // terminals) is driven as xterm-256color, which they all understand, rather than refused.
         var fallback: String?
-        var opened = newterm(term, outputFile, inputFile)
+        var opened: OpaquePointer?
+        // 24-bit colour where the terminal says it has it (COLORTERM, as most desktop terminals set) or the
+        // user asks for it, though TERM's own entry lists 256 colours: curses can only send direct colours
+        // through a terminfo entry with RGB, so the session uses the `-direct` sibling of TERM from ncurses-term.
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let saysTrueColor = ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+        if !noColor, colors == .truecolor || (colors == nil && saysTrueColor) {
+            for sibling in Self.directSiblings(of: term, forced: colors == .truecolor) where opened == nil {
+                opened = newterm(sibling, outputFile, inputFile)
+            }
+        }
+        if opened == nil { opened = newterm(term, outputFile, inputFile) }
         if opened == nil {
             opened = newterm("xterm-256color", outputFile, inputFile)
             fallback = "TERM=\(term) is not known here: drawing as xterm-256color (install its terminfo to change that)."
@@ -125,7 +137,6 @@ public final class NcursesBackend: TerminalBackend {
         mouseinterval(0)
 
         var mode = ColorMode.none
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         if has_colors(), !noColor {
             start_color()
             use_default_colors()
@@ -140,7 +151,7 @@ public final class NcursesBackend: TerminalBackend {
                 mode = .palette8
             }
         }
-        colorMode = mode
+        colorMode = colors.map { Self.capped(mode, at: $0) } ?? mode
         let enterAlternate = tigetstr("smcup")
         clearsOnExit = enterAlternate == nil || Int(bitPattern: enterAlternate) == -1
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
@@ -234,6 +245,33 @@ public final class NcursesBackend: TerminalBackend {
         previous = buffer
         wnoutrefresh(window)
         doupdate()
+    }
+
+    /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,
+    /// xterm-kitty → kitty-direct, tmux-256color → tmux-direct), most fitting first; `forced` adds
+    /// xterm-direct, which every xterm-like terminal understands.
+    static func directSiblings(of term: String, forced: Bool) -> [String] {
+        guard !term.hasSuffix("-direct") else { return [] }
+        var base = term
+        for suffix in ["-256color", "-88color", "-16color", "-color"] where base.hasSuffix(suffix) {
+            base = String(base.dropLast(suffix.count))
+        }
+        var names: [String] = []
+        switch base {
+        case "xterm-kitty": names.append("kitty-direct")
+        case "screen": names.append("tmux-direct")
+        default: names.append(base + "-direct")
+        }
+        if forced, !names.contains("xterm-direct") { names.append("xterm-direct") }
+        return names
+    }
+
+    /// At most the colours asked for: a terminal with 24-bit colour can be drawn in 256, 16, 8 or none.
+    static func capped(_ detected: ColorMode, at wanted: ColorMode) -> ColorMode {
+        let order: [ColorMode] = [.none, .palette8, .palette16, .palette256, .truecolor]
+        let detectedRank = order.firstIndex(of: detected) ?? 0
+        let wantedRank = order.firstIndex(of: wanted) ?? 0
+        return order[min(detectedRank, wantedRank)]
     }
 
     /// Whether a row holds a wide character (its right half is a cell without text).
