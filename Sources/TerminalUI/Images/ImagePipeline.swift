@@ -20,6 +20,8 @@ public final class ImagePipeline: PictureProvider {
         case picture(Key, CellPicture?)
         case viewerSource(photoID: String, RGBImage?, ServiceError?)
         case viewerPicture(ViewerKey, CellPicture)
+        /// A larger file of the viewer's photo, for zooming in: more detail, not larger blocks.
+        case viewerDetail(photoID: String, RGBImage)
     }
 
     public struct ViewerKey: Hashable, Sendable {
@@ -73,6 +75,10 @@ public final class ImagePipeline: PictureProvider {
     private var viewerLoad: Task<Void, Never>?
     private var viewerShown: (key: ViewerKey, picture: CellPicture)?
     private var viewerRender: (key: ViewerKey, task: Task<Void, Never>)?
+    /// The larger file asked for (once a photo); the shown picture is redrawn from it when it comes.
+    private var viewerDetailLoad: Task<Void, Never>?
+    private var viewerDetailAsked = false
+    private var viewerShownIsCoarse = false
 
     public init(source: any ImageSource, blitter: HalfBlockBlitter,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -202,27 +208,60 @@ public final class ImagePipeline: PictureProvider {
         if viewerPhotoID != photo.id { openViewer(photo) }
         guard columns > 0, rows > 0 else { return .failed }
         let key = ViewerKey(photoID: photo.id, columns: columns, rows: rows, view: view)
-        if let shown = viewerShown, shown.key == key { return .ready(shown.picture) }
+        if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return .ready(shown.picture) }
         if viewerFailed { return .failed }
         guard let image = viewerSource else {
             return .loading(PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter))
         }
-        if viewerRender?.key != key {
-            viewerRender?.task.cancel()
-            let blitter = self.blitter
-            let post = self.post
-            let task = Task.detached(priority: .userInitiated) {
-                let rotated = ViewerRendering.rotate(image, quarterTurns: view.quarterTurns)
-                if Task.isCancelled { return }
-                let picture = ViewerRendering.render(rotated, columns: columns, rows: rows, view: view, blitter: blitter)
-                if Task.isCancelled { return }
-                post(.viewerPicture(key, picture))
-            }
-            viewerRender = (key, task)
+        askForDetailIfZoomedPast(image, photo: photo, columns: columns, rows: rows, view: view)
+        if let shown = viewerShown, shown.key == key, viewerShownIsCoarse {
+            startViewerRender(image, key: key) // drawn again from the larger file; the old one shows meanwhile
+            return .ready(shown.picture)
         }
+        if viewerRender?.key != key { startViewerRender(image, key: key) }
         // Until the new view is drawn, the previous one stays (no flash of the placeholder while zooming).
         if let shown = viewerShown, shown.key.photoID == photo.id { return .ready(shown.picture) }
         return .loading(PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter))
+    }
+
+    private func startViewerRender(_ image: RGBImage, key: ViewerKey) {
+        viewerShownIsCoarse = false // every render from now on uses the file loaded last
+        viewerRender?.task.cancel()
+        let blitter = self.blitter
+        let post = self.post
+        let task = Task.detached(priority: .userInitiated) {
+            let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
+            if Task.isCancelled { return }
+            let picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, blitter: blitter)
+            if Task.isCancelled { return }
+            post(.viewerPicture(key, picture))
+        }
+        viewerRender = (key, task)
+    }
+
+    /// Zoomed in so far that the loaded file has fewer pixels in view than the cells show: the photo's larger
+    /// file (Unsplash's `full`) is asked for once, decoded no larger than the view needs.
+    private func askForDetailIfZoomedPast(_ image: RGBImage, photo: Photo, columns: Int, rows: Int, view: ViewTransform) {
+        guard !viewerDetailAsked, view.zoom > 1 else { return }
+        let turned = view.quarterTurns % 2 == 1
+        let shownWidth = Double(turned ? image.height : image.width) * view.visibleX
+        let shownHeight = Double(turned ? image.width : image.height) * view.visibleY
+        guard shownWidth < Double(columns) || shownHeight < Double(rows * 2) else { return }
+        let loaded = photo.urls.regular ?? photo.urls.full ?? photo.urls.raw ?? photo.urls.small
+        guard let larger = photo.urls.full ?? photo.urls.raw, larger != loaded else { return }
+        viewerDetailAsked = true
+        // The whole photo at the size that shows the view pixel for pixel (largest zoom first: the others need less).
+        let wantWidth = Int((Double(turned ? rows * 2 : columns) / (turned ? view.visibleY : view.visibleX)).rounded(.up))
+        let wantHeight = Int((Double(turned ? columns : rows * 2) / (turned ? view.visibleX : view.visibleY)).rounded(.up))
+        let source = self.source
+        let post = self.post
+        let photoID = photo.id
+        viewerDetailLoad = Task.detached(priority: .utility) {
+            guard let data = try? await source.imageData(at: larger), !Task.isCancelled,
+                  let decoded = try? ImageCodec.decode(data, minimumWidth: wantWidth, minimumHeight: wantHeight),
+                  !decoded.isDamaged, !Task.isCancelled else { return }
+            post(.viewerDetail(photoID: photoID, decoded.image))
+        }
     }
 
     private func openViewer(_ photo: Photo) {
@@ -275,6 +314,10 @@ public final class ImagePipeline: PictureProvider {
     public func closeViewer() {
         viewerLoad?.cancel()
         viewerRender?.task.cancel()
+        viewerDetailLoad?.cancel()
+        viewerDetailLoad = nil
+        viewerDetailAsked = false
+        viewerShownIsCoarse = false
         viewerLoad = nil
         viewerRender = nil
         viewerPhotoID = nil
@@ -315,6 +358,14 @@ public final class ImagePipeline: PictureProvider {
             guard key.photoID == viewerPhotoID else { return nil }
             if viewerRender?.key == key { viewerRender = nil }
             viewerShown = (key, picture)
+        case let .viewerDetail(photoID, image):
+            guard photoID == viewerPhotoID, let current = viewerSource, image.width > current.width else { return nil }
+            viewerSource = image
+            viewerDetailLoad = nil
+            // The picture on screen came from the smaller file: draw it again (it stays until the new one is ready).
+            viewerRender?.task.cancel()
+            viewerRender = nil
+            viewerShownIsCoarse = true
         }
         return nil
     }

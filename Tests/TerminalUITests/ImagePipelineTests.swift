@@ -1,0 +1,97 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+@testable import TerminalUI
+import XCTest
+
+/// The image pipeline without a terminal: which files it asks for, and when it asks again.
+final class ImagePipelineTests: XCTestCase {
+    /// Answers with a JPEG of the size its URL names (`…/w`), or fails for `…/broken`; records every request.
+    final class Files: ImageSource, @unchecked Sendable {
+        private let lock = NSLock()
+        private var requested: [String] = []
+        var requests: [String] { lock.withLock { requested } }
+
+        func imageData(at url: URL) async throws(ServiceError) -> Data {
+            lock.withLock { requested.append(url.lastPathComponent) }
+            guard let width = Int(url.lastPathComponent) else { throw .noConnection("test") }
+            let image = RGBImage(width: width, height: width, red: 120, green: 80, blue: 40)
+            guard let data = try? ImageCodec.encodeJPEG(image) else { throw .other("no JPEG") }
+            return data
+        }
+    }
+
+    /// Finished work posted by the pipeline, handed back on this thread as the run loop does.
+    final class Mailbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [ImagePipeline.Result] = []
+        func post(_ result: ImagePipeline.Result) { lock.withLock { results.append(result) } }
+        func take() -> [ImagePipeline.Result] { lock.withLock { defer { results.removeAll() }; return results } }
+    }
+
+    func settle(_ pipeline: ImagePipeline, _ mailbox: Mailbox, until condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(), Date() < deadline {
+            for result in mailbox.take() { pipeline.deliver(result) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    func test_zoomingPastTheLoadedFile_asksForTheLargerOne_once() {
+        let files = Files()
+        let mailbox = Mailbox()
+        let pipeline = ImagePipeline(source: files, blitter: HalfBlockBlitter(mode: .truecolor)) { mailbox.post($0) }
+        let photo = Photo(id: "p", width: 1000, height: 1000,
+                          urls: PhotoURLs(full: URL(string: "http://127.0.0.1/full/1600")!, regular: URL(string: "http://127.0.0.1/regular/200")!))
+        func frame(_ view: ViewTransform) -> PictureSlot {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return pipeline.viewerPicture(for: photo, columns: 60, rows: 30, view: view)
+        }
+        let fit = ViewTransform()
+        _ = frame(fit)
+        settle(pipeline, mailbox) { if case .ready = frame(fit) { true } else { false } }
+        XCTAssertEqual(files.requests, ["200"], "the whole photo needs only the regular file")
+
+        // 8x: 200 px / 8 = 25 px in view for 60 columns: the larger file is asked for, once.
+        let zoomed = ViewTransform(zoom: 8)
+        _ = frame(zoomed)
+        settle(pipeline, mailbox) { files.requests.count == 2 && pipeline.isBusy == false }
+        for _ in 0..<5 { _ = frame(zoomed) }
+        settle(pipeline, mailbox) { !pipeline.isBusy }
+        XCTAssertEqual(files.requests, ["200", "1600"])
+        guard case let .ready(picture) = frame(zoomed) else { return XCTFail("the zoomed picture is drawn") }
+        XCTAssertEqual(picture.columns, 60)
+    }
+
+    func test_aFailedPicture_isAskedForAgain_backInViewAfterItsWait_orOnRetry() {
+        let files = Files()
+        let mailbox = Mailbox()
+        var now = 100.0
+        let pipeline = ImagePipeline(source: files, blitter: HalfBlockBlitter(mode: .truecolor), now: { now }) { mailbox.post($0) }
+        let photo = Photo(id: "b", width: 10, height: 10)
+        let broken = URL(string: "http://127.0.0.1/broken")!
+        func frame(shown: Bool) -> PictureSlot? {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return shown ? pipeline.picture(for: photo, url: broken, columns: 4, rows: 2) : nil
+        }
+        _ = frame(shown: true)
+        settle(pipeline, mailbox) { frame(shown: true) == .failed }
+        XCTAssertEqual(files.requests.count, 1)
+        _ = frame(shown: false)
+        _ = frame(shown: true)
+        XCTAssertEqual(files.requests.count, 1, "back in view before its wait: not yet")
+        now += 2.5
+        _ = frame(shown: false)
+        _ = frame(shown: true)
+        settle(pipeline, mailbox) { files.requests.count == 2 && frame(shown: true) == .failed }
+        XCTAssertEqual(files.requests.count, 2, "back in view after 2 s: asked for again")
+        XCTAssertEqual(ImagePipeline.retryDelay(afterFailures: 2), 4)
+        XCTAssertEqual(ImagePipeline.retryDelay(afterFailures: 10), 60)
+        pipeline.retryFailed()
+        _ = frame(shown: true)
+        settle(pipeline, mailbox) { files.requests.count == 3 }
+        XCTAssertEqual(files.requests.count, 3, "r asks again at once")
+    }
+}
