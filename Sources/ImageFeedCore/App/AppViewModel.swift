@@ -111,9 +111,26 @@ public struct AppState: Equatable, Sendable {
         }
     }
 
+    /// The detail screen, when one is open over the pane shown.
+    public var shownDetail: PhotoDetail? {
+        detail?.source == ViewerState.Source(tab: tab) ? detail : nil
+    }
+
     /// How many favorites the user has: what the service said, kept up to date with likes made here.
     public var favoritesCount: Int? {
         favorites.totalItems ?? profile.profile?.totalLikes
+    }
+}
+
+extension ViewerState.Source {
+    /// The list a pane shows photos from.
+    public init(tab: Tab) {
+        switch tab {
+        case .feed: self = .feed
+        case .profile: self = .favorites
+        case .search: self = .search
+        case .albums: self = .album
+        }
     }
 }
 
@@ -361,25 +378,14 @@ public enum AppViewModel {
             let detailPhoto = state.detail?.photo.id == photoID ? state.detail?.photo : nil
             guard let photo = detailPhoto ?? state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
             var viewer = ViewerState(photo: photo)
-            switch state.tab {
-            case .feed: viewer.source = .feed
-            case .profile: viewer.source = .favorites
-            case .search: viewer.source = .search
-            case .albums: viewer.source = .album
-            }
+            viewer.source = ViewerState.Source(tab: state.tab)
             state.viewer = viewer
         case let .stepViewer(offset):
             return stepViewer(by: offset, in: &state)
         case let .openDetail(photoID):
-            let source: ViewerState.Source
-            switch state.tab {
-            case .feed: source = .feed
-            case .profile: source = .favorites
-            case .search: source = .search
-            case .albums: return [] // album photos have no detail of their own (no Unsplash photo to ask for)
-            }
+            // Album photos have no detail of their own (no Unsplash photo to ask for): `photos(in:)` has none.
             guard let photo = state.photos(in: state.tab)?.photo(id: photoID) else { return [] }
-            state.detail = PhotoDetail(photo: photo, source: source)
+            state.detail = PhotoDetail(photo: photo, source: ViewerState.Source(tab: state.tab))
             return [.detail(.load(photoID: photoID))]
         case let .detail(detailEvent):
             guard var detail = state.detail else { return [] }
@@ -415,20 +421,17 @@ public enum AppViewModel {
         return []
     }
 
-    /// The photos of the list the viewer was opened from.
-    private static func viewerList(_ source: ViewerState.Source, _ state: AppState) -> [Photo] {
-        switch source {
-        case .feed: state.feed.photos
-        case .favorites: state.favorites.photos
-        case .search: state.search.results.photos
-        case .album: state.albums.open?.photos ?? []
-        }
-    }
-
     /// The next or previous photo in the viewer, asking for the list's next page in time (as scrolling does).
     private static func stepViewer(by offset: Int, in state: inout AppState) -> [Effect] {
         guard let viewer = state.viewer, let source = viewer.source, viewer.modal == nil else { return [] }
-        let photos = viewerList(source, state)
+        // The paged list the photo came from (an album's photos come whole, without paging).
+        let list: FeedState? = switch source {
+        case .feed: state.feed
+        case .favorites: state.favorites
+        case .search: state.search.results
+        case .album: nil
+        }
+        let photos = list?.photos ?? state.albums.open?.photos ?? []
         guard let index = photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return [] }
         let target = index + offset
         var effects: [Effect] = []
@@ -442,12 +445,6 @@ public enum AppViewModel {
             }
         }
         guard photos.indices.contains(target) else {
-            let list: FeedState? = switch source {
-            case .feed: state.feed
-            case .favorites: state.favorites
-            case .search: state.search.results
-            case .album: nil
-            }
             let loading: Bool = if case .loading = list?.nextPage { true } else { false }
             state.viewer?.notice = offset < 0 ? "This is the first photo."
                 : loading ? "Loading more photos\u{2026} press n again in a moment." : "This is the last photo."
@@ -469,12 +466,9 @@ public enum AppViewModel {
         return [.expireNotice(serial: state.noticeSerial, after: StatusNotice.lifetime)]
     }
 
-    /// " Press r to try again." when trying again can help now.
+    /// " r tries again." when trying again can help now (not while the quota is used up).
     private static func retryHint(_ error: ServiceError) -> String {
-        switch error {
-        case .rateLimited, .notFound, .invalidAccessKey, .notConfigured, .loginRequired: ""
-        default: " r tries again."
-        }
+        error.retryHelpsNow ? " r tries again." : ""
     }
 
     /// What a list's page answer means for the status line: a reload that failed over the photos shown, a

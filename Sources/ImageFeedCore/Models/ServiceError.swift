@@ -78,13 +78,18 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// What `r` can do about it: try again now, or only later (the quota's reset), or nothing (a photo that is
     /// gone, a key that is refused): then there is no "Press r".
     public var retryAdvice: String? {
+        if case let .rateLimited(_, resetsAt) = self {
+            return resetsAt.map { "The quota refills at \(Self.clockTime($0)); r works again then." } ?? "r works again when the quota refills."
+        }
+        return retryHelpsNow ? "Press r to try again." : nil
+    }
+
+    /// Whether `r` can help at once: not for what is gone, refused or unconfigured, nor while the quota is
+    /// used up (the one rule for the panes' "Press r" and the status line's "r tries again").
+    public var retryHelpsNow: Bool {
         switch self {
-        case .notFound, .invalidAccessKey, .notConfigured, .loginRequired, .forbidden, .sessionExpired:
-            nil
-        case let .rateLimited(_, resetsAt):
-            resetsAt.map { "The quota refills at \(Self.clockTime($0)); r works again then." } ?? "r works again when the quota refills."
-        default:
-            "Press r to try again."
+        case .notFound, .invalidAccessKey, .notConfigured, .loginRequired, .forbidden, .sessionExpired, .rateLimited: false
+        default: true
         }
     }
 

@@ -55,22 +55,20 @@ public struct AppScreen {
         } else {
             renderTabBar(app, into: &buffer)
             let content = contentRect(width: width, height: height)
-            if let detail = shownDetail(app) {
+            if let detail = app.shownDetail {
                 DetailScreen(theme: theme).render(detail, ui: ui, area: content, pictures: pictures, into: &buffer)
-                renderStatusLine(app, into: &buffer)
-                if app.helpVisible { renderHelp(app, top: ui.helpTop, into: &buffer) }
-                return
-            }
-            switch app.tab {
-            case .feed:
-                FeedScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
-                                                area: content, pictures: pictures, into: &buffer)
-            case .search:
-                SearchScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-            case .profile:
-                ProfileScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-            case .albums:
-                AlbumsScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
+            } else {
+                switch app.tab {
+                case .feed:
+                    FeedScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
+                                                    area: content, pictures: pictures, into: &buffer)
+                case .search:
+                    SearchScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
+                case .profile:
+                    ProfileScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
+                case .albums:
+                    AlbumsScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
+                }
             }
             renderStatusLine(app, into: &buffer)
         }
@@ -192,7 +190,7 @@ public struct AppScreen {
             return ["? help", "q quit", "Enter open", "l unlike", "o log out", "r refresh", "Tab panes", "↑↓ move"]
         case (.loggedIn, .search) where app.search.editing:
             return ["Enter search", "Esc done", "↑↓ earlier queries"]
-        case (.loggedIn, _) where shownDetail(app) != nil:
+        case (.loggedIn, _) where app.shownDetail != nil:
             return ["Esc back", "? help", "Enter full screen", "l like", "s link", "d download"]
         case (.loggedIn, .search):
             return ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
@@ -258,15 +256,6 @@ public struct AppScreen {
     /// The first help line shown, kept so that the box is full.
     static func helpTop(_ top: Int, lines: Int, shown: Int) -> Int {
         max(0, min(top, lines - shown))
-    }
-
-    /// The detail screen, when one is open over the pane shown.
-    func shownDetail(_ app: AppState) -> PhotoDetail? {
-        guard let detail = app.detail else { return nil }
-        switch (detail.source, app.tab) {
-        case (.feed, .feed), (.favorites, .profile), (.search, .search): return detail
-        default: return nil
-        }
     }
 
     // MARK: Input
@@ -381,7 +370,7 @@ public struct AppScreen {
             }
             return []
         }
-        let detail = shownDetail(app)
+        let detail = app.shownDetail
         if case let .key(key) = input, app.feed.modal == nil, app.favorites.modal == nil, !app.profile.confirmingLogout,
            app.search.results.modal == nil, detail?.viewer.modal == nil {
             switch key {

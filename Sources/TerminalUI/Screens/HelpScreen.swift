@@ -27,12 +27,7 @@ public enum HelpScreen {
     static func context(_ app: AppState) -> Context {
         if app.session != .loggedIn { return .login }
         if app.viewer != nil { return .viewer }
-        if let detail = app.detail {
-            switch (detail.source, app.tab) {
-            case (.feed, .feed), (.favorites, .profile), (.search, .search): return .detail
-            default: break
-            }
-        }
+        if app.shownDetail != nil { return .detail }
         switch app.tab {
         case .feed: return .feed
         case .profile: return .favorites
