@@ -154,15 +154,9 @@ public struct AppScreen {
             left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
         } else {
             // The hints, most important first; each one whole or not at all.
-            var x = 1
-            for hint in hints(app) {
-                let text = theme.unicode ? hint : hint.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k")
-                let hintWidth = DisplayWidth.of(text)
-                if x + hintWidth + 1 > width - neededWidth { continue }
-                buffer.write(text, x: x, y: y, style: theme.bar)
-                x += hintWidth + 2
-            }
-            left = x
+            let shown = hints(app).map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
+            let line = Widgets.hintLine(shown, room: width - neededWidth)
+            left += buffer.write(line, x: 1, y: y, style: theme.bar)
         }
         var right = width
         if let needed {

@@ -104,11 +104,7 @@ public struct ViewerScreen {
         // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
         let essentials = Self.hints(viewer).prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
         let attributionWidth = min(DisplayWidth.of(attribution), max(24, width - x - 2 - (showPlace ? placeWidth : 0) - essentials))
-        var hintsText = ""
-        let room = width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0)
-        for hint in Self.hints(viewer) where DisplayWidth.of(hintsText) + DisplayWidth.of(hint) + 2 <= room {
-            hintsText += hint + "  "
-        }
+        let hintsText = Widgets.hintLine(Self.hints(viewer), room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
         let hintsWidth = DisplayWidth.of(hintsText)
         let rightWidth = hintsWidth + (showPlace ? placeWidth : 0)
         buffer.write(attribution, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),

@@ -2,6 +2,16 @@ import ImageFeedCore
 
 /// Drawing pieces shared by the screens.
 public enum Widgets {
+    /// The key hints that fit in `room` columns, most important first, each whole or not at all (one that does
+    /// not fit gives way to shorter ones after it), two spaces after each.
+    static func hintLine(_ hints: [String], room: Int) -> String {
+        var line = ""
+        for hint in hints where DisplayWidth.of(line) + DisplayWidth.of(hint) + 2 <= room {
+            line += hint + "  "
+        }
+        return line
+    }
+
     /// A framed box with an optional title, its inside cleared in `style`.
     public static func box(_ rect: Rect, title: String?, style: CellStyle, theme: Theme, into buffer: inout CellBuffer) {
         guard rect.width >= 2, rect.height >= 2 else { return }
