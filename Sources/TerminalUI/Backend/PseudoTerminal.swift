@@ -21,6 +21,8 @@ public final class PseudoTerminal: @unchecked Sendable {
     public let keepsOutput: Bool
     private var reader: Thread?
     private static let marker: UInt8 = 0x1D
+    /// `close` was called: the reader stops once nothing more is waiting, and closes the master side.
+    private var closing = false
     // TIOCSPTLCK = _IOW('T', 0x31, int) and TIOCGPTN = _IOR('T', 0x30, unsigned int), Linux's generic
     // ioctl encoding; C macros Swift cannot import.
     private static let unlockRequest: UInt = 0x4004_5431
@@ -49,14 +51,27 @@ public final class PseudoTerminal: @unchecked Sendable {
         reader = thread
     }
 
+    /// Closes the slave side now; the reader closes the master side itself once it has read what is left.
+    /// (Closing the master here raced with the reader: a read that began after the close could land on a
+    /// new terminal that had been given the same descriptor number, and steal that terminal's frames.)
     public func close() {
+        lock.lock()
+        closing = true
+        lock.unlock()
         Glibc.close(slave)
-        Glibc.close(master)
     }
 
     private func readLoop() {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        defer { Glibc.close(master) }
         while true {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 50)
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0 {
+                if lock.withLock({ closing }) { return }
+                continue
+            }
             let count = read(master, &buffer, buffer.count)
             if count <= 0 {
                 if count < 0, errno == EINTR { continue }
