@@ -4,7 +4,7 @@ SWIFT ?= swift
 
 # Debian packages the build needs (headers of the C libraries, ncurses-term for terminal types such as
 # xterm-direct): all that `make build` and `make demo` install.
-DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev pkg-config
+DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev pkg-config
 # What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back.
 TEST_PACKAGES := tmux zbar-tools
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.

@@ -44,6 +44,19 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // Sixel pictures: libsixel's palette quantiser and encoder (and its decoder, for the tests).
+        .systemLibrary(
+            name: "CSixel",
+            path: "Sources/Shims/CSixel",
+            pkgConfig: "libsixel",
+            providers: [.apt(["libsixel-dev"])]
+        ),
+        // zlib, for the Kitty graphics protocol's compressed pixels.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/Shims/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // glibc's malloc tuning (arenas, giving free memory back), for a long-running full-screen session.
         .target(name: "CMemory", path: "Sources/Shims/CMemory"),
         // libFuzzer's driver entry, declared for the fuzzing build of image-feed-fuzz.
@@ -64,7 +77,7 @@ let package = Package(
         .target(name: "HTTPTransport", dependencies: ["ImageFeedCore"]),
         .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
         .target(name: "ImgurAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
-        .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode"]),
+        .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode", "CSixel", "CZlib"]),
         .target(
             name: "LocalStore",
             dependencies: ["ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]

@@ -22,6 +22,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var imageCacheMegabytes: Int = 200
     /// The colours to draw with; nil: what the terminal says it has (`colors = "auto"`).
     public var colors: ColorMode?
+    /// How photos reach the screen; nil: what the terminal answers when asked (`graphics = "auto"`).
+    public var graphics: GraphicsMode?
     /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
     public var imgurClientID: String?
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
@@ -55,7 +57,18 @@ public struct AppConfiguration: Sendable, Equatable {
         "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
         "imgur_api_base": "the Imgur API's base URL",
         "colors": "auto, truecolor, 256, 16, 8 or none",
+        "graphics": "auto, kitty, sixel, iterm2 or cells",
     ]
+
+    /// A graphics setting's value: nil for "auto".
+    public static func graphicsSetting(_ text: String, from source: String) throws(ConfigurationError) -> GraphicsMode? {
+        let lowered = text.lowercased()
+        if lowered == "auto" { return nil }
+        guard let mode = GraphicsMode(rawValue: lowered) else {
+            throw ConfigurationError(message: "\(source): \(text) is not one of auto, kitty, sixel, iterm2, cells.")
+        }
+        return mode
+    }
 
     /// A colour setting's value: nil for "auto".
     static func colorSetting(_ text: String, from source: String) throws(ConfigurationError) -> ColorMode? {
@@ -97,6 +110,9 @@ public struct AppConfiguration: Sendable, Equatable {
         if let base = value("IMGUR_API_BASE") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
         if let folder = value("IMAGE_FEED_DOWNLOADS") { configuration.downloadsDirectory = expand(folder, environment: environment) }
         if let colors = value("IMAGE_FEED_COLORS") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
+        if let graphics = value("IMAGE_FEED_GRAPHICS") {
+            configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
+        }
 
         if let base = overrides.apiBase { configuration.apiBase = try url(base, from: "--api-base") }
         try configuration.unsplash.validate()
@@ -169,6 +185,7 @@ public struct AppConfiguration: Sendable, Equatable {
             case "imgur_api_base": imgurAPIBase = try Self.url(string, from: place)
             case "downloads_dir": downloadsDirectory = Self.expand(string, environment: ProcessInfo.processInfo.environment)
             case "colors": colors = try Self.colorSetting(string, from: place)
+            case "graphics": graphics = try Self.graphicsSetting(string, from: place)
             default: break
             }
         }

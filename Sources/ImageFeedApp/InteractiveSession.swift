@@ -9,8 +9,17 @@ import UnsplashSandbox
 public enum InteractiveSession {
     /// Runs until the user quits; returns a message to print after the terminal is restored, if any.
     /// `colors`: what to draw with (nil: what the terminal says it has).
-    public static func run(context: AppContext, colors: ColorMode? = nil) throws -> String? {
-        let backend = try NcursesBackend(colors: colors)
+    /// `graphics`: how photos are drawn (nil: as the terminal answers when asked).
+    public static func run(context: AppContext, colors: ColorMode? = nil, graphics: GraphicsMode? = nil) throws -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        // One burst of questions before curses starts (their answers must not be read as keys).
+        let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO)
+        var choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities)
+        // Pictures in pixels need colour; NO_COLOR and colors = "none" keep photos as characters too.
+        if choice.mode != .cells, !(environment["NO_COLOR"] ?? "").isEmpty || colors == ColorMode.none {
+            choice = GraphicsChoice(mode: .cells, reason: "colour is off (NO_COLOR or colors = none)")
+        }
+        let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode)
         defer { backend.restore() }
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
@@ -19,9 +28,9 @@ public enum InteractiveSession {
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
-                              performer: performer, state: state, logo: logo())
+                              performer: performer, state: state, logo: logo(), graphics: choice)
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
-        crashLaterIfAsked(environment: ProcessInfo.processInfo.environment)
+        crashLaterIfAsked(environment: environment)
         app.run()
         return nil
     }

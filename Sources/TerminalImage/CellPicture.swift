@@ -24,28 +24,43 @@ public struct CellPicture: Sendable, Equatable {
     public let columns: Int
     public let rows: Int
     public var cells: [Cell]
+    /// Set when the terminal shows the picture itself: its pixels; `cells` are then blank.
+    public let pixels: PixelPicture?
 
     public init(columns: Int, rows: Int, cells: [Cell]) {
         precondition(cells.count == columns * rows, "cell count must match size")
         self.columns = columns
         self.rows = rows
         self.cells = cells
+        pixels = nil
+    }
+
+    /// A picture the terminal draws in pixels.
+    public init(pixels: PixelPicture) {
+        columns = pixels.columns
+        rows = pixels.rows
+        cells = []
+        self.pixels = pixels
+    }
+
+    public static func == (lhs: CellPicture, rhs: CellPicture) -> Bool {
+        lhs.columns == rhs.columns && lhs.rows == rhs.rows && lhs.pixels?.id == rhs.pixels?.id && lhs.cells == rhs.cells
     }
 
     public subscript(column: Int, row: Int) -> Cell {
         cells[row * columns + column]
     }
 
-    /// The largest cell size with the picture's shape that fits in `columns` x `rows`, for half-block
-    /// cells (two square pixels a cell, one above the other).
-    public static func fittedSize(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+    /// The largest cell size with the picture's shape that fits in `columns` x `rows`, for cells
+    /// `cellAspect` times as tall as wide (2 for half blocks: two square pixels a cell, one above the other).
+    public static func fittedSize(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int, cellAspect: Double = 2) -> (columns: Int, rows: Int) {
         guard pixelWidth > 0, pixelHeight > 0, columns > 0, rows > 0 else { return (0, 0) }
         let aspect = Double(pixelWidth) / Double(pixelHeight)
         var width = columns
-        var height = Int((Double(width) / aspect / 2).rounded())
+        var height = Int((Double(width) / aspect / cellAspect).rounded())
         if height > rows {
             height = rows
-            width = Int((Double(height) * 2 * aspect).rounded())
+            width = Int((Double(height) * cellAspect * aspect).rounded())
         }
         return (max(1, min(width, columns)), max(1, min(height, rows)))
     }

@@ -122,3 +122,15 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// How pictures reach the screen.
+public enum GraphicsMode: String, Sendable, CaseIterable {
+    /// The Kitty graphics protocol: pixels uploaded once, placed by cells.
+    case kitty
+    /// Sixel: pixels drawn into the cells they cover.
+    case sixel
+    /// iTerm2's inline images (OSC 1337).
+    case iterm2
+    /// Coloured characters (half blocks).
+    case cells
+}

@@ -96,7 +96,13 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "auto, truecolor, 256, 16, 8 or none (default: the colors setting, IMAGE_FEED_COLORS, or auto).")
     var colors: String?
 
+    @Option(help: "auto, kitty, sixel, iterm2 or cells: how photos are drawn (default: the graphics setting, IMAGE_FEED_GRAPHICS, or auto).")
+    var graphics: String?
+
     func validate() throws {
+        if let graphics, graphics.lowercased() != "auto", GraphicsMode(rawValue: graphics.lowercased()) == nil {
+            throw ValidationError("--graphics is auto, kitty, sixel, iterm2 or cells.")
+        }
         if let colors, colors.lowercased() != "auto", colors.lowercased() != "24bit", ColorMode(rawValue: colors.lowercased()) == nil {
             throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none.")
         }
@@ -112,7 +118,9 @@ struct Browse: AsyncParsableCommand {
                     let lowered = colors.lowercased()
                     choice = lowered == "auto" ? nil : lowered == "24bit" ? .truecolor : ColorMode(rawValue: lowered)
                 }
-                if let message = try InteractiveSession.run(context: context, colors: choice) {
+                var pictures = context.configuration.graphics
+                if let graphics { pictures = GraphicsMode(rawValue: graphics.lowercased()) }
+                if let message = try InteractiveSession.run(context: context, colors: choice, graphics: pictures) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
                 return

@@ -24,9 +24,9 @@ final class ViewerRenderingTests: XCTestCase {
             255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255,
             255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255,
         ])
-        let left = ViewerRendering.render(wide, columns: 1, rows: 1, view: ViewTransform(zoom: 2, panX: -0.25), blitter: blitter)
+        let left = ViewerRendering.render(wide, columns: 1, rows: 1, view: ViewTransform(zoom: 2, panX: -0.25), drawer: PictureDrawer(blitter: blitter))
         XCTAssertEqual(left[0, 0].background, .rgb(RGB(255, 0, 0)))
-        let right = ViewerRendering.render(wide, columns: 1, rows: 1, view: ViewTransform(zoom: 2, panX: 0.25), blitter: blitter)
+        let right = ViewerRendering.render(wide, columns: 1, rows: 1, view: ViewTransform(zoom: 2, panX: 0.25), drawer: PictureDrawer(blitter: blitter))
         XCTAssertEqual(right[0, 0].background, .rgb(RGB(0, 0, 255)))
     }
 }

@@ -51,18 +51,36 @@ public final class TerminalApp {
     /// How often spinners turn.
     private let tickInterval = 0.1
 
+    /// `graphics`: what the terminal draws photos with (pixels for Kitty graphics and Sixel, else characters).
     public init(backend: TerminalBackend, theme: Theme, imageSource: any ImageSource, performer: EffectPerformer,
-                state: AppState = AppState(), logo: RGBImage? = nil) {
+                state: AppState = AppState(), logo: RGBImage? = nil, graphics: GraphicsChoice = .cells) {
         self.backend = backend
-        screen = AppScreen(theme: theme, logo: logo)
+        let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
+        let pixels = graphics.mode == .kitty || graphics.mode == .sixel
+        let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
+            : PictureDrawer(blitter: blitter)
+        screen = AppScreen(theme: theme, logo: logo, cellAspect: drawer.cellAspect,
+                           picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics))
         self.performer = performer
         self.state = state
         let wakeBackend = UnsafeSendable(backend)
         inbox = Inbox(wake: { wakeBackend.value.wake() })
         let inbox = self.inbox
-        pipeline = ImagePipeline(source: imageSource, blitter: HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)) { result in
+        pipeline = ImagePipeline(source: imageSource, drawer: drawer) { result in
             inbox.post(.picture(result))
         }
+    }
+
+    /// "Kitty graphics, 9x18-pixel cells: the terminal (kitty(0.26.5)) answered the Kitty graphics query."
+    static func picturesNote(_ graphics: GraphicsChoice) -> String {
+        let what: String
+        switch graphics.mode {
+        case .kitty: what = "Kitty graphics, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
+        case .sixel: what = "Sixel, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
+        case .iterm2: what = "iTerm2 inline images"
+        case .cells: what = "coloured characters"
+        }
+        return "\(what): \(graphics.reason). The graphics setting changes it."
     }
 
     /// Runs until the user quits or a signal asks to. Returns the final state.

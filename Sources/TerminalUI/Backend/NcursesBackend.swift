@@ -43,6 +43,12 @@ public final class NcursesBackend: TerminalBackend {
     private let outputDescriptor: Int32
     private let inputFile: UnsafeMutablePointer<FILE>
     private let outputFile: UnsafeMutablePointer<FILE>
+    /// Pictures in pixels (Kitty graphics, Sixel), written after curses' frame; nil: pictures are characters.
+    private let pictures: PictureLayer?
+    /// The next frame's pictures must be drawn whole (the screen was cleared).
+    private var picturesRepainted = true
+    /// What the frame's picture layer wrote last (the benchmark's count of picture bytes).
+    public private(set) var lastPictureBytes = 0
 
     private struct PairKey: Hashable {
         var foreground: Int32
@@ -54,24 +60,30 @@ public final class NcursesBackend: TerminalBackend {
     private static let reverse: attr_t = 1 << 18
     private static let dim: attr_t = 1 << 20
     private static let bold: attr_t = 1 << 21
+    private static let invisible: attr_t = 1 << 23
     // Mouse masks, likewise (NCURSES_MOUSE_VERSION 2).
     private static let button1Pressed: mmask_t = 0o2
     private static let button4Pressed: mmask_t = 0o2 << 15
     private static let button5Pressed: mmask_t = 0o2 << 20
 
     /// Opens the terminal on standard input and output. `environment` decides colour: `NO_COLOR` turns it off.
-    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment, colors: ColorMode? = nil) throws {
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment, colors: ColorMode? = nil,
+                            abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
         }
         SignalTrap.saveTerminal()
-        try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment, colors: colors)
+        try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment, colors: colors,
+                      abilities: abilities, graphics: graphics)
     }
 
     /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks), whose type is
     /// `environment["TERM"]`. The descriptors stay open after `restore`. `colors` overrides what is detected
     /// (nil: detect; `NO_COLOR` always means none).
-    public init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil) throws {
+    /// `abilities`: what the terminal answered when asked (TerminalProbe): 24-bit colour that `COLORTERM` did
+    /// not announce (over SSH it rarely arrives). `graphics`: how pictures in pixels are sent.
+    public init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil,
+                abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells) throws {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -94,7 +106,10 @@ public final class NcursesBackend: TerminalBackend {
         // user asks for it, though TERM's own entry lists 256 colours: curses can only send direct colours
         // through a terminfo entry with RGB, so the session uses the `-direct` sibling of TERM from ncurses-term.
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        // The terminal's own word counts as much as COLORTERM: XTGETTCAP RGB, or the Kitty graphics protocol
+        // (every terminal that has it draws 24-bit colour).
         let saysTrueColor = ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+            || abilities?.trueColor == true || abilities?.kittyGraphics == true
         if !noColor, colors == .truecolor || (colors == nil && saysTrueColor) {
             for sibling in Self.directSiblings(of: term, forced: colors == .truecolor) where opened == nil {
                 opened = newterm(sibling, outputFile, inputFile)
@@ -132,7 +147,15 @@ public final class NcursesBackend: TerminalBackend {
         keypad(window, false)
         nodelay(window, true)
         curs_set(0)
-        idlok(window, true)
+        switch graphics {
+        case .kitty: pictures = KittyPictureLayer()
+        case .sixel: pictures = SixelPictureLayer()
+        case .iterm2, .cells: pictures = nil
+        }
+        // Scrolling the terminal would move pictures in pixels out from under the cells curses believes
+        // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites
+        // what changed instead; the pictures themselves are only placed again.
+        idlok(window, pictures == nil)
         mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
         mouseinterval(0)
 
@@ -183,6 +206,7 @@ public final class NcursesBackend: TerminalBackend {
             self.previous = nil
             wclear(window)
         }
+        if previous == nil { picturesRepainted = true }
         // Changed cells go to curses in runs (one call per run, not per cell); wide characters alone.
         var run: [cchar_t] = []
         run.reserveCapacity(buffer.width)
@@ -211,6 +235,16 @@ public final class NcursesBackend: TerminalBackend {
                 }
                 if cell.text.isEmpty { // the right half of a wide character: curses fills it in
                     flush(y)
+                    continue
+                }
+                if cell == .picture {
+                    // A cell a picture shows in: a blank that curses tells from an ordinary blank, so that
+                    // when the picture goes, curses rewrites the cell (and a Sixel's pixels there go with it).
+                    flush(y)
+                    var blank = cchar_t()
+                    blank.attr = Self.invisible
+                    withUnsafeMutableBytes(of: &blank.chars) { raw in raw.bindMemory(to: wchar_t.self)[0] = 32 }
+                    mvwadd_wch(window, Int32(y), Int32(x), &blank)
                     continue
                 }
                 if cell.style != style {
@@ -245,6 +279,12 @@ public final class NcursesBackend: TerminalBackend {
         previous = buffer
         wnoutrefresh(window)
         doupdate()
+        if let pictures {
+            let bytes = pictures.frame(buffer, repainted: picturesRepainted)
+            picturesRepainted = false
+            lastPictureBytes = bytes.count
+            if !bytes.isEmpty { writeDirect(bytes) }
+        }
     }
 
     /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,
@@ -408,9 +448,25 @@ public final class NcursesBackend: TerminalBackend {
 
     /// Bytes for the terminal outside curses' picture of the screen (modes curses does not set).
     private func writeDirect(_ text: String) {
+        writeDirect(Array(text.utf8))
+    }
+
+    /// All of `bytes`, however many writes the terminal takes (a picture is hundreds of kilobytes).
+    private func writeDirect(_ bytes: [UInt8]) {
         fflush(nil)
-        text.utf8CString.withUnsafeBufferPointer { bytes in
-            _ = write(outputDescriptor, bytes.baseAddress, bytes.count - 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(outputDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR || errno == EAGAIN {
+                    var descriptor = pollfd(fd: outputDescriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 100)
+                } else {
+                    return
+                }
+            }
         }
     }
 
@@ -420,6 +476,7 @@ public final class NcursesBackend: TerminalBackend {
         guard !restored else { return }
         restored = true
         writeDirect("\u{1B}[?1006l")
+        if let pictures { writeDirect(pictures.finish()) }
         if clearsOnExit {
             // No alternate screen to leave: the last frame would stay on the user's terminal.
             wclear(window)

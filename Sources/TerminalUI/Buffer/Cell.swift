@@ -34,6 +34,9 @@ public struct Cell: Hashable, Sendable {
     }
 
     public static let blank = Cell()
+    /// A cell a picture in pixels shows in (the terminal draws it; curses keeps it blank). U+10EEEE, a
+    /// private-use character no text holds (Kitty's placeholder).
+    public static let picture = Cell("\u{10EEEE}")
     /// The cell a wide character's right half takes.
     public static let continuation = Cell("")
 }

@@ -34,6 +34,9 @@ public struct CellBuffer: Equatable, Sendable {
     public private(set) var cells: [Cell]
     /// What marks text cut short when a call gives no other: "…", or "~" on terminals without Unicode.
     public var ellipsis = "…"
+    /// Pictures the terminal draws in pixels, in the order drawn; each shows in the cells of its clip that
+    /// still hold `Cell.picture` (text drawn later, a dialog say, covers it there).
+    public private(set) var placements: [PicturePlacement] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -105,6 +108,15 @@ public struct CellBuffer: Equatable, Sendable {
     public mutating func draw(_ picture: CellPicture, x: Int, y: Int, clip: Rect? = nil) {
         let top = max(0, clip?.y ?? 0)
         let bottom = min(height, clip?.maxY ?? height)
+        if let pixels = picture.pixels {
+            let left = max(0, x)
+            let right = min(width, x + picture.columns)
+            let visible = Rect(x: left, y: max(top, y), width: right - left, height: min(bottom, y + picture.rows) - max(top, y))
+            guard visible.width > 0, visible.height > 0 else { return }
+            fill(visible, with: .picture)
+            placements.append(PicturePlacement(picture: pixels, x: x, y: y, visible: visible))
+            return
+        }
         for row in 0..<picture.rows where y + row >= top && y + row < bottom {
             for column in 0..<picture.columns where x + column >= 0 && x + column < width {
                 let cell = picture[column, row]
@@ -118,9 +130,28 @@ public struct CellBuffer: Equatable, Sendable {
     public var lines: [String] {
         (0..<height).map { y in
             var line = ""
-            for x in 0..<width { line += cells[y * width + x].text }
+            for x in 0..<width { line += cells[y * width + x] == .picture ? " " : cells[y * width + x].text }
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
+    }
+}
+
+/// A picture in pixels on the screen: its top-left cell (which may be off screen) and the cells of it in view.
+public struct PicturePlacement: Equatable, Sendable {
+    public var picture: PixelPicture
+    public var x: Int
+    public var y: Int
+    public var visible: Rect
+
+    public init(picture: PixelPicture, x: Int, y: Int, visible: Rect) {
+        self.picture = picture
+        self.x = x
+        self.y = y
+        self.visible = visible
+    }
+
+    public static func == (lhs: PicturePlacement, rhs: PicturePlacement) -> Bool {
+        lhs.picture.id == rhs.picture.id && lhs.x == rhs.x && lhs.y == rhs.y && lhs.visible == rhs.visible
     }
 }

@@ -41,14 +41,16 @@ public final class ImagePipeline: PictureProvider {
         var cells: Int {
             switch self {
             case let .loading(placeholder): placeholder?.cells.count ?? 0
-            case let .ready(picture): picture.cells.count
+            case let .ready(picture): picture.cells.count + (picture.pixels.map { $0.image.pixels.count / 24 } ?? 0)
             case .failed: 0
             }
         }
     }
 
     private let source: any ImageSource
-    private let blitter: HalfBlockBlitter
+    private let drawer: PictureDrawer
+    /// Stand-ins while loading are drawn in characters whatever the photos are drawn in.
+    private var blitter: HalfBlockBlitter { drawer.blitter }
     private let post: @Sendable (Result) -> Void
     /// Seconds on a monotonic clock (tests give their own).
     private let now: () -> Double
@@ -80,7 +82,16 @@ public final class ImagePipeline: PictureProvider {
     private var viewerDetailAsked = false
     private var viewerShownIsCoarse = false
 
-    public init(source: any ImageSource, blitter: HalfBlockBlitter,
+    public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,
+                            maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            maximumCells: Int = 500_000,
+                            now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
+                            post: @escaping @Sendable (Result) -> Void) {
+        self.init(source: source, drawer: PictureDrawer(blitter: blitter), maximumRunning: maximumRunning,
+                  maximumCells: maximumCells, now: now, post: post)
+    }
+
+    public init(source: any ImageSource, drawer: PictureDrawer,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
                 maximumCells: Int = 500_000,
                 now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
@@ -88,7 +99,7 @@ public final class ImagePipeline: PictureProvider {
         self.maximumCells = maximumCells
         self.now = now
         self.source = source
-        self.blitter = blitter
+        self.drawer = drawer
         self.maximumRunning = max(1, maximumRunning)
         self.post = post
     }
@@ -173,7 +184,7 @@ public final class ImagePipeline: PictureProvider {
         while running.count < maximumRunning, !queued.isEmpty {
             let key = queued.removeFirst()
             let source = self.source
-            let blitter = self.blitter
+            let drawer = self.drawer
             let post = self.post
             running[key] = Task.detached(priority: .userInitiated) {
                 let picture: CellPicture?
@@ -182,7 +193,8 @@ public final class ImagePipeline: PictureProvider {
                     try Task.checkCancellation()
                     let decoded: DecodedImage
                     do {
-                        decoded = try ImageCodec.decode(data, minimumWidth: key.columns, minimumHeight: key.rows * 2)
+                        let size = drawer.pixelSize(columns: key.columns, rows: key.rows)
+                        decoded = try ImageCodec.decode(data, minimumWidth: size.width, minimumHeight: size.height)
                     } catch {
                         source.discard(key.url) // not a picture: a retry fetches it anew
                         throw error
@@ -190,7 +202,7 @@ public final class ImagePipeline: PictureProvider {
                     try Task.checkCancellation()
                     // A damaged image shows as the placeholder: better than a half-gray photo.
                     if decoded.isDamaged { source.discard(key.url) }
-                    picture = decoded.isDamaged ? nil : blitter.render(decoded.image, columns: key.columns, rows: key.rows)
+                    picture = decoded.isDamaged ? nil : drawer.draw(decoded.image, columns: key.columns, rows: key.rows, fill: drawer.drawsPixels)
                 } catch is CancellationError {
                     return
                 } catch {
@@ -227,12 +239,12 @@ public final class ImagePipeline: PictureProvider {
     private func startViewerRender(_ image: RGBImage, key: ViewerKey) {
         viewerShownIsCoarse = false // every render from now on uses the file loaded last
         viewerRender?.task.cancel()
-        let blitter = self.blitter
+        let drawer = self.drawer
         let post = self.post
         let task = Task.detached(priority: .userInitiated) {
             let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
             if Task.isCancelled { return }
-            let picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, blitter: blitter)
+            let picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
             if Task.isCancelled { return }
             post(.viewerPicture(key, picture))
         }
@@ -246,13 +258,14 @@ public final class ImagePipeline: PictureProvider {
         let turned = view.quarterTurns % 2 == 1
         let shownWidth = Double(turned ? image.height : image.width) * view.visibleX
         let shownHeight = Double(turned ? image.width : image.height) * view.visibleY
-        guard shownWidth < Double(columns) || shownHeight < Double(rows * 2) else { return }
+        let shownPixels = drawer.pixelSize(columns: columns, rows: rows)
+        guard shownWidth < Double(shownPixels.width) || shownHeight < Double(shownPixels.height) else { return }
         let loaded = photo.urls.regular ?? photo.urls.full ?? photo.urls.raw ?? photo.urls.small
         guard let larger = photo.urls.full ?? photo.urls.raw, larger != loaded else { return }
         viewerDetailAsked = true
         // The whole photo at the size that shows the view pixel for pixel (largest zoom first: the others need less).
-        let wantWidth = Int((Double(turned ? rows * 2 : columns) / (turned ? view.visibleY : view.visibleX)).rounded(.up))
-        let wantHeight = Int((Double(turned ? columns : rows * 2) / (turned ? view.visibleX : view.visibleY)).rounded(.up))
+        let wantWidth = Int((Double(turned ? shownPixels.height : shownPixels.width) / (turned ? view.visibleY : view.visibleX)).rounded(.up))
+        let wantHeight = Int((Double(turned ? shownPixels.width : shownPixels.height) / (turned ? view.visibleX : view.visibleY)).rounded(.up))
         let source = self.source
         let post = self.post
         let photoID = photo.id

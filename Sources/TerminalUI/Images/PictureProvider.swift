@@ -63,3 +63,48 @@ public enum PicturePlaceholder {
         return nil
     }
 }
+
+/// Turns decoded photos into what a picture slot shows: coloured characters, or, on a terminal that shows
+/// pictures itself, pixels for exactly the slot's cells.
+public struct PictureDrawer: Sendable {
+    public let blitter: HalfBlockBlitter
+    /// One cell's size in pixels when the terminal draws pixels; nil for characters.
+    public let cellWidth: Int?
+    public let cellHeight: Int?
+
+    public init(blitter: HalfBlockBlitter, cellWidth: Int? = nil, cellHeight: Int? = nil) {
+        self.blitter = blitter
+        if let cellWidth, let cellHeight, cellWidth > 0, cellHeight > 0 {
+            self.cellWidth = cellWidth
+            self.cellHeight = cellHeight
+        } else {
+            self.cellWidth = nil
+            self.cellHeight = nil
+        }
+    }
+
+    public var drawsPixels: Bool { cellWidth != nil }
+
+    /// A cell's height over its width: 2 for half blocks (two square pixels a cell), the font's own for pixels.
+    public var cellAspect: Double {
+        guard let cellWidth, let cellHeight else { return 2 }
+        return Double(cellHeight) / Double(cellWidth)
+    }
+
+    /// The pixels a slot of `columns` x `rows` cells shows.
+    public func pixelSize(columns: Int, rows: Int) -> (width: Int, height: Int) {
+        guard let cellWidth, let cellHeight else { return (columns, rows * 2) }
+        return (columns * cellWidth, rows * cellHeight)
+    }
+
+    /// `image` in `columns` x `rows` cells; `fill` crops it to the slot's shape first (cards), else it is
+    /// stretched to the slot (the viewer's slot already has the photo's shape).
+    public func draw(_ image: RGBImage, columns: Int, rows: Int, fill: Bool = false) -> CellPicture {
+        guard columns > 0, rows > 0 else { return CellPicture(columns: 0, rows: 0, cells: []) }
+        guard drawsPixels else { return blitter.render(image, columns: columns, rows: rows) }
+        let size = pixelSize(columns: columns, rows: rows)
+        let scaled = fill ? AreaResampler.fill(image, width: size.width, height: size.height)
+            : AreaResampler.resize(image, width: size.width, height: size.height)
+        return CellPicture(pixels: PixelPicture(image: scaled, columns: columns, rows: rows))
+    }
+}

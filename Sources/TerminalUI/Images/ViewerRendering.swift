@@ -34,7 +34,7 @@ public enum ViewerRendering {
     }
 
     /// The part of an (already rotated) photo the view shows, drawn in `columns` x `rows` cells.
-    public static func render(_ rotated: RGBImage, columns: Int, rows: Int, view: ViewTransform, blitter: HalfBlockBlitter) -> CellPicture {
+    public static func render(_ rotated: RGBImage, columns: Int, rows: Int, view: ViewTransform, drawer: PictureDrawer) -> CellPicture {
         guard rotated.width > 0, rotated.height > 0, columns > 0, rows > 0 else {
             return CellPicture(columns: 0, rows: 0, cells: [])
         }
@@ -61,6 +61,6 @@ public enum ViewerRendering {
             }
             cropped = RGBImage(width: cropWidth, height: cropHeight, pixels: pixels)
         }
-        return blitter.render(cropped, columns: columns, rows: rows)
+        return drawer.draw(cropped, columns: columns, rows: rows)
     }
 }

@@ -9,10 +9,16 @@ public struct AppScreen {
 
     public let theme: Theme
     public let logo: RGBImage?
+    /// A cell's height over its width in pixels, for pictures drawn in pixels (2 for half blocks).
+    public let cellAspect: Double
+    /// What pictures are drawn with and why, for the help.
+    public let picturesNote: String?
 
-    public init(theme: Theme, logo: RGBImage? = nil) {
+    public init(theme: Theme, logo: RGBImage? = nil, cellAspect: Double = 2, picturesNote: String? = nil) {
         self.theme = theme
         self.logo = logo
+        self.cellAspect = cellAspect
+        self.picturesNote = picturesNote
     }
 
     // MARK: Geometry
@@ -51,7 +57,7 @@ public struct AppScreen {
             }
             renderStatusLine(app, into: &buffer)
         } else if let viewer = app.viewer {
-            ViewerScreen(theme: theme).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
+            ViewerScreen(theme: theme, cellAspect: cellAspect).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
         } else {
             renderTabBar(app, into: &buffer)
             let content = contentRect(width: width, height: height)
@@ -215,6 +221,18 @@ public struct AppScreen {
                 for part in Widgets.wrap(line.what, width: inner - 2) { rows.append(("", "  " + part)) }
             }
         }
+        // What the photos are drawn with and why (graphics = … in the settings changes it).
+        if let picturesNote {
+            rows.append(("", ""))
+            if inner - keyWidth >= 40 {
+                for (index, part) in Widgets.wrap(picturesNote, width: inner - keyWidth).enumerated() {
+                    rows.append((index == 0 ? "Pictures" : "", part))
+                }
+            } else {
+                rows.append(("Pictures", ""))
+                for part in Widgets.wrap(picturesNote, width: inner - 2) { rows.append(("", "  " + part)) }
+            }
+        }
         return rows
     }
 
@@ -354,7 +372,7 @@ public struct AppScreen {
         }
         if case .key(.character("?")) = input { return [.toggleHelp] }
         if let viewer = app.viewer {
-            let events = ViewerScreen(theme: theme).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
+            let events = ViewerScreen(theme: theme, cellAspect: cellAspect).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
             if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
             return events
         }

@@ -5,26 +5,29 @@ import TerminalImage
 /// The full-screen viewer: the photo fitted to the terminal and centred, its attribution, and its dialogs.
 public struct ViewerScreen {
     public let theme: Theme
+    /// A cell's height over its width, in pixels (2 for half blocks).
+    public let cellAspect: Double
 
-    public init(theme: Theme) {
+    public init(theme: Theme, cellAspect: Double = 2) {
         self.theme = theme
+        self.cellAspect = cellAspect
     }
 
     /// The cells the photo takes: fitted to the screen above the status line (the whole screen when the
     /// line is hidden), centred.
-    public static func pictureRect(for viewer: ViewerState, width: Int, height: Int) -> Rect {
-        pictureLayout(for: viewer, width: width, height: height).rect
+    public static func pictureRect(for viewer: ViewerState, width: Int, height: Int, cellAspect: Double = 2) -> Rect {
+        pictureLayout(for: viewer, width: width, height: height, cellAspect: cellAspect).rect
     }
 
     /// Where the photo goes and how much of it shows. At fit, the whole photo in its fitted box; zoomed in,
     /// the photo grows past that box until it fills the terminal (no bars beside a zoomed photo), and the
     /// fractions say how much of the rotated photo's width and height is in view.
-    public static func pictureLayout(for viewer: ViewerState, width: Int, height: Int) -> (rect: Rect, visibleX: Double, visibleY: Double) {
+    public static func pictureLayout(for viewer: ViewerState, width: Int, height: Int, cellAspect: Double = 2) -> (rect: Rect, visibleX: Double, visibleY: Double) {
         let area = Rect(x: 0, y: 0, width: width, height: viewer.barHidden ? height : height - 1)
         var pixelWidth = viewer.photo.width > 0 ? viewer.photo.width : 3
         var pixelHeight = viewer.photo.height > 0 ? viewer.photo.height : 2
         if viewer.quarterTurns % 2 == 1 { swap(&pixelWidth, &pixelHeight) }
-        let fitted = CellPicture.fittedSize(pixelWidth: pixelWidth, pixelHeight: pixelHeight, columns: area.width, rows: area.height)
+        let fitted = CellPicture.fittedSize(pixelWidth: pixelWidth, pixelHeight: pixelHeight, columns: area.width, rows: area.height, cellAspect: cellAspect)
         let zoom = max(1, viewer.zoom)
         guard zoom > 1, fitted.columns > 0, fitted.rows > 0 else {
             let rect = Rect(x: (area.width - fitted.columns) / 2, y: (area.height - fitted.rows) / 2, width: fitted.columns, height: fitted.rows)
@@ -40,7 +43,7 @@ public struct ViewerScreen {
     }
 
     public func render(_ viewer: ViewerState, app: AppState, ui: UIState, pictures: PictureProvider, into buffer: inout CellBuffer) {
-        let layout = Self.pictureLayout(for: viewer, width: buffer.width, height: buffer.height)
+        let layout = Self.pictureLayout(for: viewer, width: buffer.width, height: buffer.height, cellAspect: cellAspect)
         let rect = layout.rect
         let view = ViewTransform(viewer, visibleX: layout.visibleX, visibleY: layout.visibleY)
         switch pictures.viewerPicture(for: viewer.photo, columns: rect.width, rows: rect.height, view: view) {
@@ -167,7 +170,7 @@ public struct ViewerScreen {
             }
         }
         let zoomed = viewer.zoom > 1
-        let layout = Self.pictureLayout(for: viewer, width: width, height: height)
+        let layout = Self.pictureLayout(for: viewer, width: width, height: height, cellAspect: cellAspect)
         func pan(_ dx: Double, _ dy: Double) -> ViewerViewModel.Event {
             .pan(dx: dx, dy: dy, visibleX: layout.visibleX, visibleY: layout.visibleY)
         }

@@ -1,0 +1,149 @@
+import CZlib
+import Foundation
+
+/// The Kitty graphics protocol (kitty, Ghostty, WezTerm, Konsole): `ESC _ G keys ; payload ESC \`.
+///
+/// A picture is sent once, zlib-compressed 24-bit RGB under its id (`a=t`); it is then shown by placements
+/// (`a=p`) that name a part of it in pixels and the cells it covers, and taken away by deleting the placement
+/// (`a=d,d=i`) or the picture with its data (`a=d,d=I`). Every command carries `q=2`: the terminal answers
+/// nothing, so no reply is ever read as keys.
+public enum KittyGraphics {
+    /// Base64 characters per escape sequence, as the protocol asks (at most 4096).
+    static let chunkSize = 4096
+
+    /// Uploads a picture's pixels under its id, without showing them.
+    public static func transmit(_ picture: PixelPicture) -> [UInt8] {
+        transmit(picture.image, id: picture.id)
+    }
+
+    public static func transmit(_ image: RGBImage, id: UInt32) -> [UInt8] {
+        let compressed = deflate(image.pixels)
+        let payload = Array(Data(compressed ?? image.pixels).base64EncodedString().utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(payload.count + payload.count / chunkSize * 16 + 64)
+        var start = 0
+        repeat {
+            let end = min(payload.count, start + chunkSize)
+            let more = end < payload.count ? 1 : 0
+            var keys = start == 0
+                ? "a=t,f=24,s=\(image.width),v=\(image.height),i=\(id),q=2\(compressed == nil ? "" : ",o=z"),m=\(more)"
+                : "m=\(more),q=2"
+            if payload.isEmpty { keys = "a=t,f=24,s=\(image.width),v=\(image.height),i=\(id),q=2" }
+            output += Array("\u{1B}_G\(keys);".utf8)
+            output += payload[start..<end]
+            output += [0x1B, 0x5C]
+            start = end
+        } while start < payload.count
+        return output
+    }
+
+    /// Shows the part of picture `id` at pixels (`x`, `y`, `width`, `height`) over `columns` x `rows` cells
+    /// from the cursor, without moving it. The same `placement` id replaces an earlier placement.
+    public static func place(id: UInt32, placement: UInt32, x: Int, y: Int, width: Int, height: Int, columns: Int, rows: Int) -> String {
+        "\u{1B}_Ga=p,i=\(id),p=\(placement),x=\(x),y=\(y),w=\(width),h=\(height),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\"
+    }
+
+    /// Takes one placement off the screen; the picture stays uploaded.
+    public static func deletePlacement(id: UInt32, placement: UInt32) -> String {
+        "\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\"
+    }
+
+    /// Forgets a picture: its placements and its data.
+    public static func deletePicture(id: UInt32) -> String {
+        "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"
+    }
+
+    /// Forgets every picture this program sent, placements and data (on the way out).
+    public static let deleteAll = "\u{1B}_Ga=d,d=A,q=2\u{1B}\\"
+
+    /// Asks whether the terminal speaks the protocol: one pixel, queried and not kept. A terminal that does
+    /// answers `ESC _ G i=31;OK ESC \`.
+    public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+
+    static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
+        guard !bytes.isEmpty else { return nil }
+        var length = compressBound(uLong(bytes.count))
+        var output = [UInt8](repeating: 0, count: Int(length))
+        // Level 1: most of the saving for photos at a fraction of the time (pictures are sent once).
+        let status = output.withUnsafeMutableBufferPointer { target in
+            bytes.withUnsafeBufferPointer { source in
+                compress2(target.baseAddress, &length, source.baseAddress, uLong(bytes.count), 1)
+            }
+        }
+        guard status == Z_OK else { return nil }
+        output.removeSubrange(Int(length)...)
+        return output
+    }
+
+    static func inflate(_ bytes: [UInt8], expected: Int) -> [UInt8]? {
+        var length = uLongf(expected)
+        var output = [UInt8](repeating: 0, count: expected)
+        let status = output.withUnsafeMutableBufferPointer { target in
+            bytes.withUnsafeBufferPointer { source in
+                uncompress(target.baseAddress, &length, source.baseAddress, uLong(bytes.count))
+            }
+        }
+        guard status == Z_OK, Int(length) == expected else { return nil }
+        return output
+    }
+
+    // MARK: Reading it back (tests, and the benchmark's byte counts)
+
+    /// One command: its keys and, for a transmission put together from its chunks, the pixels.
+    public struct Command: Equatable, Sendable {
+        public var keys: [String: String]
+        public var payload: [UInt8]
+
+        public subscript(key: String) -> String? { keys[key] }
+        public func int(_ key: String) -> Int? { keys[key].flatMap { Int($0) } }
+    }
+
+    /// Every graphics command in `bytes`, with chunked transmissions joined (keys of their first chunk,
+    /// payload base64-decoded and, with `o=z`, inflated).
+    public static func commands(in bytes: [UInt8]) -> [Command] {
+        var commands: [Command] = []
+        var pending: (keys: [String: String], base64: [UInt8])?
+        var index = 0
+        while index + 2 < bytes.count {
+            guard bytes[index] == 0x1B, bytes[index + 1] == 0x5F, bytes[index + 2] == 0x47 else {
+                index += 1
+                continue
+            }
+            var end = index + 3
+            while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == 0x5C) { end += 1 }
+            guard end + 1 < bytes.count else { break }
+            let body = bytes[(index + 3)..<end]
+            index = end + 2
+            let semicolon = body.firstIndex(of: 0x3B) ?? body.endIndex
+            var keys: [String: String] = [:]
+            for pair in String(decoding: body[body.startIndex..<semicolon], as: UTF8.self).split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2 { keys[String(parts[0])] = String(parts[1]) }
+            }
+            let data = semicolon < body.endIndex ? Array(body[(semicolon + 1)...]) : []
+            if var chunked = pending {
+                chunked.base64 += data
+                if keys["m"] == "1" {
+                    pending = chunked
+                    continue
+                }
+                pending = nil
+                commands.append(finish(chunked.keys, chunked.base64))
+            } else if keys["m"] == "1" {
+                pending = (keys, data)
+            } else {
+                commands.append(finish(keys, data))
+            }
+        }
+        return commands
+    }
+
+    private static func finish(_ keys: [String: String], _ base64: [UInt8]) -> Command {
+        var payload = Data(base64Encoded: Data(base64)).map { [UInt8]($0) } ?? []
+        if keys["o"] == "z", let width = keys["s"].flatMap({ Int($0) }), let height = keys["v"].flatMap({ Int($0) }) {
+            let channels = keys["f"] == "32" ? 4 : 3
+            payload = inflate(payload, expected: width * height * channels) ?? []
+        }
+        return Command(keys: keys, payload: payload)
+    }
+}

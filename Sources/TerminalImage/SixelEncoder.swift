@@ -1,0 +1,75 @@
+import CSixel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sixel pictures (xterm as a VT340, foot, WezTerm, mlterm, Konsole, Windows Terminal), through libsixel:
+/// its median-cut palette of up to 256 colours with error diffusion decides the quality, as in `img2sixel`.
+public enum SixelEncoder {
+    private final class Sink {
+        var bytes: [UInt8] = []
+    }
+
+    /// The picture as one DCS sequence (`ESC P q … ESC \`), drawn from the cursor's cell; nil when libsixel
+    /// refused it (no memory).
+    public static func encode(_ image: RGBImage, colors: Int = 256) -> [UInt8]? {
+        guard image.width > 0, image.height > 0 else { return nil }
+        var dither: OpaquePointer?
+        guard sixel_dither_new(&dither, Int32(max(2, min(256, colors))), nil) == SIXEL_OK, let dither else { return nil }
+        defer { sixel_dither_unref(dither) }
+        var pixels = image.pixels
+        let initialised = pixels.withUnsafeMutableBufferPointer { buffer in
+            sixel_dither_initialize(dither, buffer.baseAddress, Int32(image.width), Int32(image.height),
+                                    SIXEL_PIXELFORMAT_RGB888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
+        }
+        guard initialised == SIXEL_OK else { return nil }
+        sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_AUTO)
+        let sink = Sink()
+        sink.bytes.reserveCapacity(image.width * image.height / 2)
+        var output: OpaquePointer?
+        let box = Unmanaged.passRetained(sink)
+        defer { box.release() }
+        let created = sixel_output_new(&output, { data, size, context in
+            guard let data, let context, size > 0 else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { bytes in
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(size)))
+            }
+            return size
+        }, box.toOpaque(), nil)
+        guard created == SIXEL_OK, let output else { return nil }
+        defer { sixel_output_unref(output) }
+        let encoded = pixels.withUnsafeMutableBufferPointer { buffer in
+            sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output)
+        }
+        guard encoded == SIXEL_OK else { return nil }
+        return sink.bytes
+    }
+
+    /// A Sixel sequence back to pixels (the tests' check of what a terminal would draw); nil if it is not one.
+    public static func decode(_ bytes: [UInt8]) -> RGBImage? {
+        var input = bytes
+        var indexes: UnsafeMutablePointer<UInt8>?
+        var palette: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var count: Int32 = 0
+        let status = input.withUnsafeMutableBufferPointer { buffer in
+            sixel_decode_raw(buffer.baseAddress, Int32(buffer.count), &indexes, &width, &height, &palette, &count, nil)
+        }
+        defer {
+            free(indexes)
+            free(palette)
+        }
+        guard status == SIXEL_OK, let indexes, let palette, width > 0, height > 0 else { return nil }
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
+        for index in 0..<(Int(width) * Int(height)) {
+            let colour = Int(indexes[index])
+            guard colour < Int(count) else { continue }
+            pixels[index * 3] = palette[colour * 3]
+            pixels[index * 3 + 1] = palette[colour * 3 + 1]
+            pixels[index * 3 + 2] = palette[colour * 3 + 2]
+        }
+        return RGBImage(width: Int(width), height: Int(height), pixels: pixels)
+    }
+}

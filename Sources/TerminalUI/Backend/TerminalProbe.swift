@@ -1,0 +1,213 @@
+import Foundation
+import TerminalImage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the terminal in front of the user said about itself when asked, before curses started.
+public struct TerminalAbilities: Equatable, Sendable {
+    /// It answered the Kitty graphics query (`a=q`) with OK.
+    public var kittyGraphics = false
+    /// Its primary device attributes (DA1) list 4: Sixel graphics.
+    public var sixel = false
+    /// Its name and version, from XTVERSION ("kitty(0.26.5)", "XTerm(379)", "WezTerm 20240203", "foot(1.16.2)").
+    public var version: String?
+    /// The size of one cell in pixels (`CSI 16 t`, else the window's pixels over its cells).
+    public var cellWidth: Int?
+    public var cellHeight: Int?
+    /// XTGETTCAP said the terminal has the `RGB` capability (24-bit colour).
+    public var trueColor = false
+    /// The DA1 answer came: the terminal answered everything it was going to.
+    public var answered = false
+
+    public init() {}
+}
+
+/// The one burst of questions asked before curses starts: Kitty `a=q`, XTGETTCAP RGB, XTVERSION, the cell's
+/// and the window's size in pixels, and DA1 last, which every terminal answers, so its answer ends the wait.
+/// A terminal that answers nothing costs the deadline and no more; answers that come later are escape
+/// sequences the input decoder drops whole.
+public enum TerminalProbe {
+    /// The questions, in the order the answers are expected.
+    public static let queries = KittyGraphics.query
+        + "\u{1B}P+q524742\u{1B}\\" // XTGETTCAP "RGB" (hex)
+        + "\u{1B}[>0q" // XTVERSION
+        + "\u{1B}[16t" // the cell's size in pixels
+        + "\u{1B}[14t" // the text area's size in pixels
+        + "\u{1B}[c" // DA1: the sentinel
+
+    /// Asks the terminal on `input`/`output` and reads its answers until DA1's arrives or `deadline` seconds
+    /// pass. The terminal's modes are as they were afterwards. nil when it is not a terminal.
+    public static func run(input: Int32, output: Int32, deadline: Double = 0.5) -> TerminalAbilities? {
+        guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(input, TCSANOW, &saved) }
+        let bytes = Array(queries.utf8)
+        guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+        var answer: [UInt8] = []
+        let start = ProcessInfo.processInfo.systemUptime
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline - (ProcessInfo.processInfo.systemUptime - start)
+            guard left > 0 else { break }
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32((left * 1000).rounded(.up))) > 0 else { break }
+            let count = read(input, &chunk, chunk.count)
+            guard count > 0 else { break }
+            answer += chunk[0..<count]
+            if parse(answer).answered { break }
+        }
+        var abilities = parse(answer)
+        if abilities.cellWidth == nil {
+            var size = winsize()
+            if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
+                abilities.cellWidth = Int(size.ws_xpixel) / Int(size.ws_col)
+                abilities.cellHeight = Int(size.ws_ypixel) / Int(size.ws_row)
+            }
+        }
+        if abilities.cellWidth == nil, let area = textArea(answer) {
+            var size = winsize()
+            if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+                abilities.cellWidth = area.width / Int(size.ws_col)
+                abilities.cellHeight = area.height / Int(size.ws_row)
+            }
+        }
+        return abilities
+    }
+
+    /// What the answers in `bytes` say (any order, any other bytes between them).
+    public static func parse(_ bytes: [UInt8]) -> TerminalAbilities {
+        var abilities = TerminalAbilities()
+        for sequence in sequences(in: bytes) {
+            switch sequence {
+            case let .apc(body):
+                // ESC _ G i=31;OK ESC \
+                if body.hasPrefix("G"), body.contains("i=31"), body.hasSuffix(";OK") { abilities.kittyGraphics = true }
+            case let .dcs(body):
+                if body.hasPrefix(">|") {
+                    let name = String(body.dropFirst(2)).filter { !$0.isASCII || !$0.isWhitespace || $0 == " " }
+                    if !name.isEmpty { abilities.version = String(name.prefix(60)) }
+                } else if body.hasPrefix("1+r") {
+                    // 1+r 524742=… : the terminal has RGB.
+                    if body.dropFirst(3).uppercased().hasPrefix("524742") { abilities.trueColor = true }
+                }
+            case let .csi(parameters, final):
+                if final == "c", parameters.hasPrefix("?") {
+                    abilities.answered = true
+                    let values = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
+                    if values.dropFirst().contains(4) { abilities.sixel = true }
+                } else if final == "t" {
+                    let values = parameters.split(separator: ";").compactMap { Int($0) }
+                    if values.count == 3, values[0] == 6, values[1] > 0, values[2] > 0 {
+                        abilities.cellHeight = values[1]
+                        abilities.cellWidth = values[2]
+                    }
+                }
+            }
+        }
+        return abilities
+    }
+
+    /// The text area's size in pixels, from the answer to `CSI 14 t`.
+    static func textArea(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        for case let .csi(parameters, "t") in sequences(in: bytes) {
+            let values = parameters.split(separator: ";").compactMap { Int($0) }
+            if values.count == 3, values[0] == 4, values[1] > 0, values[2] > 0 { return (values[2], values[1]) }
+        }
+        return nil
+    }
+
+    enum Sequence: Equatable {
+        case apc(String)
+        case dcs(String)
+        case csi(String, Character)
+    }
+
+    /// The APC, DCS and CSI sequences in `bytes`; everything else is skipped.
+    static func sequences(in bytes: [UInt8]) -> [Sequence] {
+        var found: [Sequence] = []
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == 0x1B else {
+                index += 1
+                continue
+            }
+            let kind = bytes[index + 1]
+            if kind == 0x5F || kind == 0x50 { // APC, DCS: up to ST
+                var end = index + 2
+                while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == 0x5C) { end += 1 }
+                guard end + 1 < bytes.count else { break }
+                let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
+                found.append(kind == 0x5F ? .apc(body) : .dcs(body))
+                index = end + 2
+            } else if kind == 0x5B { // CSI: parameters, then a final byte 0x40–0x7E
+                var end = index + 2
+                while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+                guard end < bytes.count else { break }
+                found.append(.csi(String(decoding: bytes[(index + 2)..<end], as: UTF8.self), Character(Unicode.Scalar(bytes[end]))))
+                index = end + 1
+            } else {
+                index += 2
+            }
+        }
+        return found
+    }
+}
+
+/// What the session draws pictures with, and why: the help overlay tells the user.
+public struct GraphicsChoice: Equatable, Sendable {
+    public var mode: GraphicsMode
+    public var reason: String
+    /// One cell in pixels (what the pictures are drawn for).
+    public var cellWidth: Int
+    public var cellHeight: Int
+
+    public init(mode: GraphicsMode, reason: String, cellWidth: Int = 10, cellHeight: Int = 20) {
+        self.mode = mode
+        self.reason = reason
+        self.cellWidth = cellWidth
+        self.cellHeight = cellHeight
+    }
+
+    public static let cells = GraphicsChoice(mode: .cells, reason: "coloured characters")
+
+    /// Decides from the setting (nil: auto), the environment and the terminal's answers.
+    public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?) -> GraphicsChoice {
+        let width = abilities?.cellWidth.flatMap { $0 >= 2 && $0 <= 200 ? $0 : nil }
+        let height = abilities?.cellHeight.flatMap { $0 >= 4 && $0 <= 400 ? $0 : nil }
+        let sized = width != nil && height != nil
+        func choice(_ mode: GraphicsMode, _ reason: String) -> GraphicsChoice {
+            GraphicsChoice(mode: mode, reason: reason, cellWidth: width ?? 10, cellHeight: height ?? 20)
+        }
+        if let setting {
+            switch setting {
+            case .cells: return choice(.cells, "graphics = cells in the settings")
+            case .iterm2: return choice(.cells, "iTerm2 inline images are not supported yet: coloured characters instead")
+            case .kitty, .sixel:
+                return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
+            }
+        }
+        if !(environment["TMUX"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("screen") || (environment["TERM"] ?? "").hasPrefix("tmux") {
+            return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
+        }
+        guard let abilities else { return choice(.cells, "the terminal could not be asked") }
+        let name = abilities.version.map { " (\($0))" } ?? ""
+        if abilities.kittyGraphics {
+            return choice(.kitty, "the terminal\(name) answered the Kitty graphics query")
+        }
+        if abilities.sixel {
+            guard sized else { return choice(.cells, "the terminal\(name) has Sixel but did not say its cell size") }
+            return choice(.sixel, "the terminal\(name) reports Sixel")
+        }
+        if !abilities.answered { return choice(.cells, "the terminal did not answer") }
+        return choice(.cells, "the terminal\(name) shows no pictures itself")
+    }
+}
