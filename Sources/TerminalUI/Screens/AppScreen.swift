@@ -226,7 +226,7 @@ public struct AppScreen {
             rows.append(("", ""))
             if inner - keyWidth >= 40 {
                 for (index, part) in Widgets.wrap(picturesNote, width: inner - keyWidth).enumerated() {
-                    rows.append((index == 0 ? "Pictures" : "", part))
+                    rows.append((index == 0 ? "Pictures" : " ", part)) // " ": under the first line's text
                 }
             } else {
                 rows.append(("Pictures", ""))

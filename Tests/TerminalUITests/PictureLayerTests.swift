@@ -1,0 +1,131 @@
+import Foundation
+import TerminalImage
+@testable import TerminalUI
+import XCTest
+
+/// Where pictures in pixels go, frame after frame: what is uploaded, placed, taken away and drawn again.
+final class PictureLayerTests: XCTestCase {
+    func picture(columns: Int = 10, rows: Int = 5) -> CellPicture {
+        var pixels = [UInt8](repeating: 0, count: columns * 8 * rows * 16 * 3)
+        for index in pixels.indices { pixels[index] = UInt8(index % 251) }
+        return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * 8, height: rows * 16, pixels: pixels),
+                                                columns: columns, rows: rows))
+    }
+
+    func test_aPictureInPixels_leavesItsCellsToTheTerminal_andIsPlacedOnce() {
+        var buffer = CellBuffer(width: 40, height: 12)
+        let card = picture()
+        buffer.draw(card, x: 2, y: 1)
+        XCTAssertEqual(buffer[2, 1], .picture)
+        XCTAssertEqual(buffer.lines[1], "", "blank to curses")
+        XCTAssertEqual(buffer.placements.count, 1)
+
+        let layer = KittyPictureLayer()
+        let first = KittyGraphics.commands(in: layer.frame(buffer, repainted: true))
+        XCTAssertEqual(first.map { $0["a"] }, ["t", "p"], "uploaded once, then placed")
+        XCTAssertEqual(first[1].int("c"), 10)
+        XCTAssertEqual(first[1].int("r"), 5)
+        XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty, "the same frame again costs nothing")
+    }
+
+    func test_aMovedCard_costsAPlacement_notAnUpload() {
+        let card = picture()
+        var before = CellBuffer(width: 40, height: 12)
+        before.draw(card, x: 2, y: 4)
+        var after = CellBuffer(width: 40, height: 12)
+        after.draw(card, x: 2, y: 1)
+        let layer = KittyPictureLayer()
+        _ = layer.frame(before, repainted: true)
+        let step = layer.frame(after, repainted: false)
+        let commands = KittyGraphics.commands(in: step)
+        XCTAssertEqual(commands.map { $0["a"] }, ["d", "p"], "the old placement goes, the new one comes")
+        XCTAssertLessThan(step.count, 200)
+        XCTAssertTrue(String(decoding: step, as: UTF8.self).contains("\u{1B}[2;3H"), "placed at its new cell")
+    }
+
+    func test_aCardPartlyOffScreen_showsItsVisibleRows_cropped() {
+        let card = picture()
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.draw(card, x: 0, y: -2, clip: Rect(x: 0, y: 0, width: 40, height: 12))
+        let commands = KittyGraphics.commands(in: KittyPictureLayer().frame(buffer, repainted: true))
+        let placement = commands[1]
+        XCTAssertEqual(placement.int("y"), 32, "two rows of 16 pixels cut off the top")
+        XCTAssertEqual(placement.int("h"), 48)
+        XCTAssertEqual(placement.int("r"), 3)
+    }
+
+    func test_textOverAPicture_splitsItsPlacementAroundTheText() {
+        let card = picture(columns: 10, rows: 6)
+        var buffer = CellBuffer(width: 30, height: 10)
+        buffer.draw(card, x: 0, y: 0)
+        buffer.write("dialog", x: 3, y: 2) // columns 3–8 of row 2
+        let tiles = KittyPictureLayer.tiles(buffer, bottomRow: true).map(\.1.rect)
+        XCTAssertEqual(Set(tiles), [Rect(x: 0, y: 0, width: 10, height: 2), Rect(x: 0, y: 2, width: 3, height: 1),
+                                    Rect(x: 9, y: 2, width: 1, height: 1), Rect(x: 0, y: 3, width: 10, height: 3)])
+        // Each cell of the picture is in exactly one tile, and the text's cells in none.
+        let covered = tiles.reduce(0) { $0 + $1.width * $1.height }
+        XCTAssertEqual(covered, 60 - 6)
+    }
+
+    func test_sixel_neverDrawsOnTheLastRow_andDrawsAPieceAgainOnlyWhenItChanged() throws {
+        let card = picture(columns: 4, rows: 3)
+        var buffer = CellBuffer(width: 20, height: 4)
+        buffer.draw(card, x: 0, y: 1)
+        let layer = SixelPictureLayer()
+        let first = layer.frame(buffer, repainted: true)
+        let text = String(decoding: first, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("\u{1B}7\u{1B}[2;1H\u{1B}P"), "saved cursor, moved, then the Sixel")
+        let start = try XCTUnwrap(first.firstIndex(of: 0x50)) - 1
+        let end = try XCTUnwrap(first.lastIndex(of: 0x5C)) + 1
+        let decoded = try XCTUnwrap(SixelEncoder.decode(Array(first[start..<end])))
+        XCTAssertEqual(decoded.height, 2 * 16, "rows 1 and 2 only: row 3 is the screen's last")
+        XCTAssertEqual(decoded.width, 4 * 8)
+        XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty)
+        XCTAssertFalse(layer.frame(buffer, repainted: true).isEmpty, "after a clear it is drawn again")
+    }
+
+    func test_probe_readsEveryAnswer_inAnyOrder() {
+        let answers = "\u{1B}_Gi=31;OK\u{1B}\\" + "\u{1B}P1+r524742=382F382F38\u{1B}\\" + "\u{1B}P>|kitty(0.26.5)\u{1B}\\"
+            + "\u{1B}[6;18;9t" + "\u{1B}[?62;4;22c"
+        let abilities = TerminalProbe.parse(Array(answers.utf8))
+        XCTAssertTrue(abilities.kittyGraphics)
+        XCTAssertTrue(abilities.trueColor)
+        XCTAssertTrue(abilities.sixel)
+        XCTAssertTrue(abilities.answered)
+        XCTAssertEqual(abilities.version, "kitty(0.26.5)")
+        XCTAssertEqual(abilities.cellWidth, 9)
+        XCTAssertEqual(abilities.cellHeight, 18)
+
+        let xterm = TerminalProbe.parse(Array("\u{1B}P0+r524742\u{1B}\\\u{1B}[?63;1;2;4;6;9c".utf8))
+        XCTAssertFalse(xterm.kittyGraphics)
+        XCTAssertFalse(xterm.trueColor, "0+r: no such capability")
+        XCTAssertTrue(xterm.sixel)
+        let vt100 = TerminalProbe.parse(Array("\u{1B}[?1;2c".utf8))
+        XCTAssertFalse(vt100.sixel, "the first value is the terminal's class, not a feature")
+        XCTAssertTrue(vt100.answered)
+        XCTAssertFalse(TerminalProbe.parse(Array("\u{1B}[?62;4".utf8)).answered, "cut short: still waiting")
+    }
+
+    func test_choice_followsTheSetting_thenTmux_thenTheAnswers() {
+        var kitty = TerminalAbilities()
+        kitty.kittyGraphics = true
+        kitty.answered = true
+        var sixel = TerminalAbilities()
+        sixel.sixel = true
+        sixel.answered = true
+        sixel.cellWidth = 9
+        sixel.cellHeight = 19
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: kitty).mode, .kitty)
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: sixel).mode, .sixel)
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: sixel).cellHeight, 19)
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: ["TMUX": "/tmp/x"], abilities: kitty).mode, .cells)
+        XCTAssertEqual(GraphicsChoice.choose(setting: .cells, environment: [:], abilities: kitty).mode, .cells)
+        XCTAssertEqual(GraphicsChoice.choose(setting: .sixel, environment: ["TMUX": "/tmp/x"], abilities: nil).mode, .sixel)
+        var unsized = sixel
+        unsized.cellWidth = nil
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: unsized).mode, .cells,
+                       "Sixel needs the cell's size in pixels")
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: TerminalAbilities()).reason,
+                       "the terminal did not answer")
+    }
+}
