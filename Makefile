@@ -5,8 +5,10 @@ SWIFT ?= swift
 # Debian packages the build needs (headers of the C libraries, ncurses-term for terminal types such as
 # xterm-direct): all that `make build` and `make demo` install.
 DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev pkg-config
-# What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back.
-TEST_PACKAGES := tmux zbar-tools
+# What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back, and
+# real terminal emulators under Xvfb for the pictures in pixels (kitty, xterm as a VT340, photographed with
+# ImageMagick's import; img2sixel is what the Sixel picture is compared with).
+TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm xdotool imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
 # PyPI tools the tests use: none yet (kept here so one command installs everything).

@@ -130,6 +130,10 @@ public final class ImagePipeline: PictureProvider {
         startQueued()
     }
 
+    public func pixelWidth(columns: Int) -> Int {
+        drawer.pixelSize(columns: columns, rows: 1).width
+    }
+
     // MARK: Cards
 
     public func picture(for photo: Photo, url: URL?, columns: Int, rows: Int) -> PictureSlot {

@@ -19,6 +19,13 @@ public protocol PictureProvider: AnyObject {
 
     /// The viewer's photo as the view shows it (zoomed, panned, turned), fitted in `columns` x `rows`.
     func viewerPicture(for photo: Photo, columns: Int, rows: Int, view: ViewTransform) -> PictureSlot
+
+    /// The pixels across `columns` cells show: the columns themselves for characters, more for pixels.
+    func pixelWidth(columns: Int) -> Int
+}
+
+extension PictureProvider {
+    public func pixelWidth(columns: Int) -> Int { columns }
 }
 
 /// How the viewer shows its photo.

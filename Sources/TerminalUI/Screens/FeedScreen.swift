@@ -110,7 +110,7 @@ public struct FeedScreen {
         let pictureTop = card.top + offset
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
         // The picture, or what stands for it; only its visible rows are copied.
-        let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, columns: card.pictureColumns),
+        let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, columns: pictures.pixelWidth(columns: card.pictureColumns)),
                                     columns: card.pictureColumns, rows: card.pictureRows)
         let pictureRect = Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows)
         let parts = PhotoParts(theme: theme)
@@ -173,7 +173,7 @@ public struct FeedScreen {
     }
 
     /// A size the image service can send for a card: Unsplash's `small` (400 px wide) is plenty for
-    /// cards up to 200 pixels (columns) wide; wider ones take `regular` (1080 px).
+    /// cards up to 200 pixels wide (a column of half blocks is one); wider ones take `regular` (1080 px).
     public static func thumbnailURL(_ photo: Photo, columns: Int) -> URL? {
         columns <= 200 ? (photo.urls.small ?? photo.urls.regular ?? photo.urls.thumb) : (photo.urls.regular ?? photo.urls.small)
     }

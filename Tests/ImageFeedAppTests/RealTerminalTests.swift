@@ -1,0 +1,309 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TerminalImage
+import XCTest
+
+/// The app in real terminal emulators under Xvfb, photographed: kitty (Kitty graphics) and xterm as a VT340
+/// (Sixel). The viewer's photo in the photograph is compared with the source photo (PSNR), and with what
+/// the terminal's own tool (`img2sixel`) makes of the same photo; then a dialog over the pictures comes and
+/// goes, and nothing of it may stay on screen.
+final class RealTerminalTests: XCTestCase {
+    enum Terminal: String {
+        case kitty, xterm
+    }
+
+    static let tools = ["Xvfb", "xdotool", "import", "kitty", "xterm", "img2sixel"]
+
+    static func which(_ tool: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
+    var folder: TemporaryFolder!
+    var xvfb: Process?
+    var display = ""
+    var terminals: [Process] = []
+
+    override func setUpWithError() throws {
+        let missing = Self.tools.filter { !Self.which($0) }
+        try XCTSkipUnless(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (make test installs them)")
+        folder = try TemporaryFolder()
+        for attempt in 0..<20 {
+            let number = 300 + Int.random(in: 0..<600) + attempt
+            guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else { continue }
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            server.arguments = ["Xvfb", ":\(number)", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"]
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            let deadline = Date().addingTimeInterval(10)
+            while server.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"), Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            if server.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+                xvfb = server
+                display = ":\(number)"
+                return
+            }
+            server.terminate()
+        }
+        throw XCTSkip("Xvfb did not start")
+    }
+
+    override func tearDown() {
+        for terminal in terminals where terminal.isRunning {
+            terminal.terminate()
+            terminal.waitUntilExit()
+        }
+        terminals = []
+        xvfb?.terminate()
+        xvfb?.waitUntilExit()
+        xvfb = nil
+        folder = nil
+    }
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in folder.environment { environment[key] = value }
+        environment["DISPLAY"] = display
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        environment["LANG"] = "C.UTF-8"
+        for key in ["TMUX", "COLORTERM", "TERM_PROGRAM", "NO_COLOR", "IMAGE_FEED_GRAPHICS", "IMAGE_FEED_COLORS"] {
+            environment[key] = nil
+        }
+        return environment
+    }
+
+    /// Starts `command` in a terminal window of `columns` x `rows` cells; returns the window's id.
+    func open(_ terminal: Terminal, columns: Int = 100, rows: Int = 32, command: [String]) throws -> String {
+        let windowClass = "imagefeedtest\(Int.random(in: 1000..<9999))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        switch terminal {
+        case .kitty:
+            process.arguments = ["kitty", "--class", windowClass, "--config", "NONE", "-o", "remember_window_size=no",
+                                 "-o", "initial_window_width=\(columns)c", "-o", "initial_window_height=\(rows)c",
+                                 "-o", "font_size=11", "-o", "window_padding_width=0"] + command
+        case .xterm:
+            process.arguments = ["xterm", "-class", windowClass, "-ti", "vt340", "-tn", "xterm-256color", "-bg", "black",
+                                 "-fg", "white", "-fa", "DejaVu Sans Mono", "-fs", "11", "-geometry", "\(columns)x\(rows)+0+0",
+                                 "-xrm", "XTerm*numColorRegisters: 1024", "-e"] + command
+        }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        terminals.append(process)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let found = try run(["xdotool", "search", "--class", windowClass]).split(separator: "\n")
+            if let window = found.last { return String(window) }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        struct NoWindow: Error, CustomStringConvertible { var description: String }
+        throw NoWindow(description: "the \(terminal.rawValue) window never appeared")
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Keys, as a person types them: xterm ignores keys sent to a window it does not have focus of.
+    func press(_ window: String, _ keys: String...) throws {
+        try run(["xdotool", "windowfocus", "--sync", window])
+        for key in keys {
+            try run(["xdotool", "key", key])
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+    }
+
+    func photograph(_ window: String) throws -> RGBImage {
+        let file = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
+        try run(["import", "-window", window, file.path])
+        return try ImageCodec.decode(Data(contentsOf: file)).image
+    }
+
+    /// Photographs until `condition` holds (at most `seconds`); the last photograph.
+    func photograph(_ window: String, until what: String, seconds: Double = 30, _ condition: (RGBImage) -> Bool) throws -> RGBImage {
+        let deadline = Date().addingTimeInterval(seconds)
+        var shot = try photograph(window)
+        while !condition(shot) {
+            guard Date() < deadline else {
+                let keep = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("real-terminal-\(what.filter(\.isLetter)).jpg")
+                if let jpeg = try? ImageCodec.encodeJPEG(shot, quality: 95) { try? jpeg.write(to: keep) }
+                XCTFail("gave up waiting for \(what) (the last photograph: \(keep.path))")
+                return shot
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+            shot = try photograph(window)
+        }
+        return shot
+    }
+
+    // MARK: Finding the photo in a photograph
+
+    static func isDark(_ image: RGBImage, _ x: Int, _ y: Int) -> Bool {
+        let pixel = image.pixel(x: x, y: y)
+        return Int(pixel.red) + Int(pixel.green) + Int(pixel.blue) < 40
+    }
+
+    /// The photo in a photograph of the viewer: the rows whose left margin is dark (the status line's is not)
+    /// and whose middle is not; within them, the columns that are mostly not dark.
+    static func photoRect(in shot: RGBImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let margin = max(2, shot.width / 20)
+        var rows: [Bool] = []
+        for y in 0..<shot.height {
+            let marginDark = (0..<margin).allSatisfy { isDark(shot, $0, y) }
+            let middle = (shot.width / 3)..<(shot.width * 2 / 3)
+            let lit = middle.filter { !isDark(shot, $0, y) }.count
+            rows.append(marginDark && lit > middle.count / 3)
+        }
+        guard let rowsRun = longestRun(rows) else { return nil }
+        var columns: [Bool] = []
+        for x in 0..<shot.width {
+            let lit = rowsRun.filter { !isDark(shot, x, $0) }.count
+            columns.append(lit > rowsRun.count / 2)
+        }
+        guard let columnsRun = longestRun(columns) else { return nil }
+        return (columnsRun.lowerBound, rowsRun.lowerBound, columnsRun.count, rowsRun.count)
+    }
+
+    static func longestRun(_ flags: [Bool]) -> Range<Int>? {
+        var best: Range<Int>?
+        var start: Int?
+        for index in 0...flags.count {
+            let on = index < flags.count && flags[index]
+            if on, start == nil { start = index }
+            if !on, let first = start {
+                if (best?.count ?? 0) < index - first { best = first..<index }
+                start = nil
+            }
+        }
+        return best
+    }
+
+    static func crop(_ image: RGBImage, _ rect: (x: Int, y: Int, width: Int, height: Int)) -> RGBImage {
+        PixelPicture(image: image, columns: 1, rows: 1).crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    }
+
+    static func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
+        var sum = 0.0
+        for index in a.pixels.indices {
+            let difference = Double(a.pixels[index]) - Double(b.pixels[index])
+            sum += difference * difference
+        }
+        let mse = sum / Double(max(1, a.pixels.count))
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    /// The photo found in `shot` against the source, resized to the size it was found at. The outermost
+    /// pixel all round is left out (edges of a resized picture differ by half a pixel).
+    static func score(_ shot: RGBImage, against source: RGBImage) -> (psnr: Double, rect: (x: Int, y: Int, width: Int, height: Int))? {
+        guard let rect = photoRect(in: shot), rect.width > 40, rect.height > 40 else { return nil }
+        let found = crop(shot, rect)
+        let expected = AreaResampler.resize(source, width: rect.width, height: rect.height)
+        let inner = (x: 1, y: 1, width: rect.width - 2, height: rect.height - 2)
+        return (psnr(crop(found, inner), crop(expected, inner)), rect)
+    }
+
+    static var astronaut: URL {
+        EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/astronaut.jpg")
+    }
+
+    /// The app from the login screen to the viewer of the feed's first photo (the astronaut), photographed.
+    func viewerPhotograph(in terminal: Terminal) throws -> (window: String, shot: RGBImage, score: Double, rect: (x: Int, y: Int, width: Int, height: Int)) {
+        let source = try ImageCodec.decode(Data(contentsOf: Self.astronaut)).image
+        let window = try open(terminal, command: [CommandLineTests.executable.path, "--demo"])
+        Thread.sleep(forTimeInterval: 3)
+        try press(window, "Return")
+        Thread.sleep(forTimeInterval: 1.5)
+        try press(window, "a")
+        // The feed's first card shows the astronaut, cropped to the card's shape; the viewer opens on it.
+        var card: (psnr: Double, rect: (x: Int, y: Int, width: Int, height: Int))?
+        _ = try photograph(window, until: "the feed's first photo") { shot in
+            guard let rect = Self.photoRect(in: shot), rect.height > 100 else { return false }
+            card = Self.score(shot, against: AreaResampler.fill(source, width: rect.width, height: rect.height))
+            return (card?.psnr ?? 0) > 25
+        }
+        if let card {
+            print("\(terminal.rawValue): feed card \(card.rect.width)x\(card.rect.height) px, PSNR \(String(format: "%.1f", card.psnr)) dB")
+            XCTAssertGreaterThanOrEqual(card.psnr, terminal == .kitty ? 30 : 28, "the feed's first card against its source")
+        }
+        try press(window, "Return")
+        var best: (psnr: Double, rect: (x: Int, y: Int, width: Int, height: Int))?
+        let shot = try photograph(window, until: "the viewer's photo", seconds: 30) { shot in
+            guard let score = Self.score(shot, against: source) else { return false }
+            best = score
+            return score.psnr > 25 && score.rect.height > shot.height / 2
+        }
+        let score = try XCTUnwrap(best, "no photo found in the photograph")
+        return (window, shot, score.psnr, score.rect)
+    }
+
+    func test_kitty_viewer_showsThePhotoItself_andAHelpOverItLeavesNothingBehind() throws {
+        let viewer = try viewerPhotograph(in: .kitty)
+        XCTAssertGreaterThanOrEqual(viewer.score, 30, "the viewer's photo in kitty against its source (PSNR dB)")
+        print("kitty: viewer photo \(viewer.rect.width)x\(viewer.rect.height) px, PSNR \(String(format: "%.1f", viewer.score)) dB")
+        try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "kitty")
+    }
+
+    func test_xterm_viewer_showsTheSixelPhoto_asWellAsImg2sixel_andAHelpOverItLeavesNothingBehind() throws {
+        let viewer = try viewerPhotograph(in: .xterm)
+        try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "xterm")
+        // The same photo at the same size through the terminal's own tool, in the same xterm.
+        let script = "img2sixel -w \(viewer.rect.width) -h \(viewer.rect.height) '\(Self.astronaut.path)'; sleep 60"
+        let reference = try open(.xterm, command: ["sh", "-c", script])
+        let source = try ImageCodec.decode(Data(contentsOf: Self.astronaut)).image
+        var referenceScore = 0.0
+        _ = try photograph(reference, until: "img2sixel's picture") { shot in
+            guard let rect = Self.rawPictureRect(in: shot), rect.width >= viewer.rect.width - 4 else { return false }
+            let found = Self.crop(shot, rect)
+            referenceScore = Self.psnr(found, AreaResampler.resize(source, width: rect.width, height: rect.height))
+            return true
+        }
+        print("xterm: viewer photo \(viewer.rect.width)x\(viewer.rect.height) px, PSNR \(String(format: "%.1f", viewer.score)) dB; img2sixel \(String(format: "%.1f", referenceScore)) dB")
+        XCTAssertGreaterThanOrEqual(viewer.score, referenceScore - 3, "Sixel in xterm against img2sixel of the same photo")
+    }
+
+    /// img2sixel draws from the top-left corner: the picture is the lit box there.
+    static func rawPictureRect(in shot: RGBImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var rows: [Bool] = []
+        for y in 0..<shot.height {
+            rows.append((0..<min(shot.width, 300)).filter { !isDark(shot, $0, y) }.count > 100)
+        }
+        guard let rowsRun = longestRun(rows) else { return nil }
+        var columns: [Bool] = []
+        for x in 0..<shot.width {
+            columns.append(rowsRun.filter { !isDark(shot, x, $0) }.count > rowsRun.count / 2)
+        }
+        guard let columnsRun = longestRun(columns) else { return nil }
+        return (columnsRun.lowerBound, rowsRun.lowerBound, columnsRun.count, rowsRun.count)
+    }
+
+    /// The help over the photo, then closed: the window is as it was (no piece of the box, no hole in the photo).
+    func assertHelpLeavesNothingBehind(_ window: String, before: RGBImage, terminal: String) throws {
+        try press(window, "question")
+        let withHelp = try photograph(window, until: "the help over the photo") { Self.psnr($0, before) < 25 }
+        XCTAssertLessThan(Self.psnr(withHelp, before), 25, "the help shows")
+        try press(window, "Escape")
+        let after = try photograph(window, until: "the photo whole again") { Self.psnr($0, before) > 40 }
+        let restored = Self.psnr(after, before)
+        print("\(terminal): after the help, the window against before it: PSNR \(String(format: "%.1f", restored)) dB")
+        XCTAssertGreaterThan(restored, 40, "something of the help stayed on screen")
+    }
+}
