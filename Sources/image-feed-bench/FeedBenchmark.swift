@@ -11,13 +11,15 @@ struct FeedBenchmark {
     let height: Int
     let term: String
     let keys: Int
+    /// How the photos are drawn: characters, or pixels (Kitty graphics, Sixel) for cells of 9x18 pixels.
+    var graphics: GraphicsMode = .cells
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     func run(into report: inout Report) async throws {
-        let label = "feed \(width)x\(height) \(term)"
+        let label = "feed \(width)x\(height) \(term)" + (graphics == .cells ? "" : " \(graphics.rawValue)")
 
         // Launch: the sandbox starts in this process and the demo logs in through OAuth, then the app
         // starts, asks for the first page and draws; then every photo in view is decoded and drawn.
@@ -30,7 +32,7 @@ struct FeedBenchmark {
         let terminal = try PseudoTerminal(width: width, height: height)
         defer { terminal.close() }
         let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave,
-                                         environment: ["TERM": term])
+                                         environment: ["TERM": term], graphics: graphics)
         defer { backend.restore() }
         guard backend.width == width, backend.height == height else {
             throw Failure(description: "the pseudo-terminal is \(backend.width)x\(backend.height), not \(width)x\(height)")
@@ -42,7 +44,8 @@ struct FeedBenchmark {
                                            opener: DesktopURLOpener(environment: [:]))
         // Logged in already (the demo login above): the app starts on the feed, as after the splash.
         let app = TerminalApp(backend: backend, theme: theme, imageSource: HTTPImageSource(http: context.http),
-                              performer: performer, state: AppState(session: .loggedIn))
+                              performer: performer, state: AppState(session: .loggedIn),
+                              graphics: GraphicsChoice(mode: graphics, reason: "the benchmark", cellWidth: 9, cellHeight: 18))
         let appStarted = now()
         app.dispatch(.start)
         let deadline = appStarted + 30
@@ -112,6 +115,23 @@ struct FeedBenchmark {
         report.add("\(label): one-line scroll / full repaint",
                    String(format: "%.1f%%", 100 * lineBytes.median / max(1, repaintBytes.median)), target: "< 10%")
         report.add("\(label): full repaint, median", milliseconds(repaintTimes.median))
+        report.add("\(label): next/previous card / full repaint",
+                   String(format: "%.1f%%", 100 * cardBytes.median / max(1, repaintBytes.median)), target: "<= 50%")
+
+        // Opening the viewer on the selected photo: every byte until its picture is drawn, then back.
+        settle(app, terminal)
+        var viewerBytes = press([13], app, terminal).1
+        let viewerDeadline = now() + 20
+        while app.state.viewer != nil, app.isBusy || viewerBytes < 1, now() < viewerDeadline {
+            app.step(timeout: 5)
+            app.drawFrame()
+            viewerBytes += terminal.endFrame()
+        }
+        app.drawFrame()
+        viewerBytes += terminal.endFrame()
+        report.add("\(label): bytes, opening the viewer", "\(viewerBytes)")
+        press(Array("q".utf8), app, terminal)
+        settle(app, terminal)
 
         // The search pane's two-column grid, with the same keys.
         try measureGrid(app, terminal, into: &report)

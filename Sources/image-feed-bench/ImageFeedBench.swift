@@ -25,6 +25,9 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Terminal types to measure (repeatable): xterm-256color draws with the 256-colour palette, xterm-direct with 24-bit colour.")
     var term: [String] = ["xterm-256color", "xterm-direct"]
 
+    @Option(name: .long, help: "Picture protocols measured at the first size with xterm-256color, besides characters (repeatable): kitty, sixel.")
+    var graphics: [String] = ["kitty", "sixel"]
+
     @Option(name: .long, help: "Key presses measured per terminal.")
     var keys = 400
 
@@ -61,6 +64,16 @@ struct ImageFeedBench: AsyncParsableCommand {
                         continue
                     }
                     try await FeedBenchmark(width: size.0, height: size.1, term: term, keys: keys).run(into: &report)
+                }
+            }
+            // Pictures in pixels: what they cost over the wire, at the first size.
+            if let first = try size.first.map(Self.parseSize) {
+                for name in graphics {
+                    guard let mode = GraphicsMode(rawValue: name), mode == .kitty || mode == .sixel else {
+                        throw ValidationError("--graphics is kitty or sixel: \(name)")
+                    }
+                    try await FeedBenchmark(width: first.0, height: first.1, term: "xterm-256color", keys: keys, graphics: mode)
+                        .run(into: &report)
                 }
             }
         }
