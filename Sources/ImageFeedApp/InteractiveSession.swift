@@ -13,7 +13,7 @@ public enum InteractiveSession {
     public static func run(context: AppContext, colors: ColorMode? = nil, graphics: GraphicsMode? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
-        let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO)
+        let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
         var choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities)
         // Pictures in pixels need colour; NO_COLOR and colors = "none" keep photos as characters too.
         if choice.mode != .cells, !(environment["NO_COLOR"] ?? "").isEmpty || colors == ColorMode.none {

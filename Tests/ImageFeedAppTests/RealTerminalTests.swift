@@ -94,8 +94,12 @@ final class RealTerminalTests: XCTestCase {
                                  "-xrm", "XTerm*numColorRegisters: 1024", "-e"] + command
         }
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // What the terminal says goes to a file in the test's folder, named in the failure.
+        let log = folder.url.appendingPathComponent("\(terminal.rawValue)-\(windowClass).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        process.standardOutput = logHandle
+        process.standardError = logHandle
         try process.run()
         terminals.append(process)
         let deadline = Date().addingTimeInterval(30)
@@ -105,7 +109,8 @@ final class RealTerminalTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.3)
         }
         struct NoWindow: Error, CustomStringConvertible { var description: String }
-        throw NoWindow(description: "the \(terminal.rawValue) window never appeared")
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw NoWindow(description: "the \(terminal.rawValue) window never appeared (running: \(process.isRunning)); it said: \(said.suffix(1500))")
     }
 
     @discardableResult

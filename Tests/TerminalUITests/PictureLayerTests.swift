@@ -104,6 +104,11 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertFalse(vt100.sixel, "the first value is the terminal's class, not a feature")
         XCTAssertTrue(vt100.answered)
         XCTAssertFalse(TerminalProbe.parse(Array("\u{1B}[?62;4".utf8)).answered, "cut short: still waiting")
+        // tmux and screen take an APC string for a window title: no Kitty query there.
+        XCTAssertTrue(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_G"))
+        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]).contains("\u{1B}_"))
+        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "screen"]).contains("\u{1B}_"))
+        XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasSuffix("\u{1B}[c"), "DA1 last")
     }
 
     func test_choice_followsTheSetting_thenTmux_thenTheAnswers() {

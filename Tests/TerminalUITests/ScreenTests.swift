@@ -28,13 +28,13 @@ final class ScreenTests: XCTestCase {
         let state = loadedState([photo("a"), photo("b", liked: true, likes: 10, author: "Bo")])
         XCTAssertEqual(render(state, width: 60, height: 16), [
             " ImageFeed   1 Feed   2 Search   3 Profile",
-            "> ########################################################",
-            "> ########################################################",
-            "> ########################################################",
-            "> ########################################################",
-            "> ########################################################",
-            "> ########################################################",
-            "> ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
+            "  ########################################################",
             "> <3 3  Ann Author  21 Nov 2025  A photo",
             "",
             "  ########################################################",
@@ -58,7 +58,8 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains("a cat on a sofa") })
         XCTAssertTrue(lines.contains { $0.contains("by Ann Author") })
         let row = lines[story ?? 1]
-        XCTAssertTrue(row.drop { $0 == " " }.hasPrefix(">"), "the bar beside its card\n\(row)")
+        let details = lines.firstIndex { $0.contains("Ann Author") && $0.contains("<3") }
+        XCTAssertTrue(details.map { lines[$0].drop { $0 == " " }.hasPrefix(">") } == true, "the bar beside its details line")
         XCTAssertGreaterThan(row.distance(from: row.startIndex, to: row.range(of: "A long")!.lowerBound), 100,
                              "the story beside the picture, not under it\n\(row)")
         // Narrower terminals keep the picture centred with the details under it.
@@ -78,11 +79,11 @@ final class ScreenTests: XCTestCase {
         _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "a", liked: true, .failure(.server(status: 503)))))
         let lines = render(state, width: 60, height: 16)
         XCTAssertEqual(Array(lines[3...10]), [
-            "> ########################################################",
-            ">+- Couldn't like the photo ------------------------------+",
-            ">|                                                        |",
-            ">| The photo service is having trouble (HTTP 503). Try    |",
-            ">| again?                                                 |",
+            "  ########################################################",
+            " +- Couldn't like the photo ------------------------------+",
+            " |                                                        |",
+            " | The photo service is having trouble (HTTP 503). Try    |",
+            " | again?                                                 |",
             ">|                                                        |",
             " |               [ Try again ]  [ Cancel ]                |",
             " +--------------------------------------------------------+",
@@ -103,9 +104,9 @@ final class ScreenTests: XCTestCase {
         let state = loadedState([photo("a")])
         let pictures = StubPictures()
         pictures.slot = { _ in .loading(nil) }
-        XCTAssertEqual(render(state, width: 60, height: 16, pictures: pictures)[4], ">                            |")
+        XCTAssertEqual(render(state, width: 60, height: 16, pictures: pictures)[4], "                             |")
         pictures.slot = { _ in .failed }
-        XCTAssertEqual(render(state, width: 60, height: 16, pictures: pictures)[4], ">                    Photo unavailable")
+        XCTAssertEqual(render(state, width: 60, height: 16, pictures: pictures)[4], "                     Photo unavailable")
     }
 
     func test_nextPageRows_loadingAndError() {
@@ -243,6 +244,6 @@ final class ScreenTests: XCTestCase {
         let state = loadedState([photo("a", liked: true)])
         let lines = render(state, width: 60, height: 16, theme: unicodeTheme)
         XCTAssertTrue(lines[8].contains("♥ 3"), lines[8])
-        XCTAssertTrue(lines[1].hasPrefix("▌"))
+        XCTAssertTrue(lines[8].hasPrefix("▌"), "the selection beside the details line")
     }
 }

@@ -28,8 +28,20 @@ public struct TerminalAbilities: Equatable, Sendable {
 /// A terminal that answers nothing costs the deadline and no more; answers that come later are escape
 /// sequences the input decoder drops whole.
 public enum TerminalProbe {
-    /// The questions, in the order the answers are expected.
-    public static let queries = KittyGraphics.query
+    /// The questions, in the order the answers are expected. Inside tmux or screen the Kitty query is left
+    /// out: they take an APC string (`ESC _ … ESC \`) for a window title.
+    public static func queries(environment: [String: String]) -> String {
+        (isMultiplexed(environment) ? "" : KittyGraphics.query) + otherQueries
+    }
+
+    /// Whether the program runs inside tmux or GNU screen (which stand between it and the terminal).
+    public static func isMultiplexed(_ environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return !(environment["TMUX"] ?? "").isEmpty || !(environment["STY"] ?? "").isEmpty
+            || term.hasPrefix("screen") || term.hasPrefix("tmux")
+    }
+
+    static let otherQueries = ""
         + "\u{1B}P+q524742\u{1B}\\" // XTGETTCAP "RGB" (hex)
         + "\u{1B}[>0q" // XTVERSION
         + "\u{1B}[16t" // the cell's size in pixels
@@ -38,7 +50,7 @@ public enum TerminalProbe {
 
     /// Asks the terminal on `input`/`output` and reads its answers until DA1's arrives or `deadline` seconds
     /// pass. The terminal's modes are as they were afterwards. nil when it is not a terminal.
-    public static func run(input: Int32, output: Int32, deadline: Double = 0.5) -> TerminalAbilities? {
+    public static func run(input: Int32, output: Int32, environment: [String: String], deadline: Double = 0.5) -> TerminalAbilities? {
         guard isatty(input) == 1, isatty(output) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
@@ -50,7 +62,7 @@ public enum TerminalProbe {
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(input, TCSANOW, &saved) }
-        let bytes = Array(queries.utf8)
+        let bytes = Array(queries(environment: environment).utf8)
         guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
         var answer: [UInt8] = []
         let start = ProcessInfo.processInfo.systemUptime
@@ -195,7 +207,7 @@ public struct GraphicsChoice: Equatable, Sendable {
                 return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
             }
         }
-        if !(environment["TMUX"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("screen") || (environment["TERM"] ?? "").hasPrefix("tmux") {
+        if TerminalProbe.isMultiplexed(environment) {
             return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
         }
         guard let abilities else { return choice(.cells, "the terminal could not be asked") }

@@ -139,11 +139,11 @@ public struct FeedScreen {
             renderStory(photo, x: area.maxX - sideColumns, width: sideColumns - 2, y: pictureTop, rows: card.pictureRows,
                         area: area, into: &buffer)
         }
-        if selected {
-            for y in max(area.y, pictureTop)..<min(area.maxY, pictureTop + card.height - 1) {
-                // Beside its card, not at the terminal's edge far from a narrow picture.
-                buffer[max(0, card.pictureX - 2), y] = Cell(theme.selectionBar, style: theme.accent)
-            }
+        if selected, visible(detailsY) {
+            // Beside its details line only, not at the terminal's edge far from a narrow picture: the
+            // picture's rows look the same selected or not, so when the list moves, curses can send the rows
+            // that stay as a terminal scroll (a bar beside every row made a next-card step cost a repaint).
+            buffer[max(0, card.pictureX - 2), detailsY] = Cell(theme.selectionBar, style: theme.accent)
         }
     }
 
