@@ -33,6 +33,44 @@ public enum PictureCommand {
         }
     }
 
+    /// The picture fitted in `columns` x `rows` cells for a terminal that shows pixels (Kitty graphics or
+    /// Sixel) with cells of `cellWidth` x `cellHeight` pixels: the escape sequence that draws it at the cursor,
+    /// then the line under it. Anything else is drawn as characters.
+    public static func render(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
+                              mode: ColorMode, unicode: Bool) throws -> [UInt8] {
+        guard graphics == .kitty || graphics == .sixel, cellWidth > 0, cellHeight > 0 else {
+            return Array(try render(data, columns: columns, rows: rows, mode: mode, unicode: unicode).utf8)
+        }
+        guard ImageFormat(sniffing: data) != nil else { throw ImageDecodingError.unknownFormat }
+        var size: (width: Int, height: Int)?
+        if ImageFormat(sniffing: data) == .jpeg { size = try ImageCodec.jpegSize(data) }
+        let aspect = Double(cellHeight) / Double(cellWidth)
+        func fit(_ width: Int, _ height: Int) -> (columns: Int, rows: Int) {
+            CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: columns, rows: rows, cellAspect: aspect)
+        }
+        let guess = size.map { fit($0.width, $0.height) } ?? (columns: columns, rows: rows)
+        let decoded = try ImageCodec.decode(data, minimumWidth: guess.columns * cellWidth, minimumHeight: guess.rows * cellHeight)
+        let cells = fit(decoded.image.width, decoded.image.height)
+        let drawer = PixelDrawing.size(columns: cells.columns, rows: cells.rows, cellWidth: cellWidth, cellHeight: cellHeight)
+        let image = AreaResampler.resize(decoded.image, width: drawer.width, height: drawer.height)
+        var output: [UInt8]
+        if graphics == .kitty {
+            output = KittyGraphics.transmit(image, id: UInt32.random(in: 1_000_000...UInt32.max), display: (cells.columns, cells.rows))
+            // The picture takes its rows; the cursor goes under it.
+            output += Array(String(repeating: "\n", count: cells.rows).utf8)
+        } else {
+            guard let sixel = SixelEncoder.encode(image) else { throw Failure.unreadable("the picture could not be turned into Sixel") }
+            output = sixel + Array("\n".utf8)
+        }
+        return output
+    }
+
+    enum PixelDrawing {
+        static func size(columns: Int, rows: Int, cellWidth: Int, cellHeight: Int) -> (width: Int, height: Int) {
+            (max(1, columns * cellWidth), max(1, rows * cellHeight))
+        }
+    }
+
     /// The picture fitted in `columns` x `rows` cells, as text with colour escapes.
     public static func render(_ data: Data, columns: Int, rows: Int, mode: ColorMode, unicode: Bool) throws -> String {
         guard let format = ImageFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }

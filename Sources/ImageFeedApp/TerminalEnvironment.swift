@@ -24,6 +24,14 @@ public enum TerminalEnvironment {
         return lowered.contains("utf-8") || lowered.contains("utf8")
     }
 
+    /// A cell's size in pixels, from the terminal on standard output (when it says: kitty, xterm, foot do).
+    public static func cellSize() -> (Int, Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+              size.ws_xpixel > 0, size.ws_ypixel > 0 else { return nil }
+        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+    }
+
     /// The size of the terminal on standard output, if it is one.
     public static func size() -> (columns: Int, rows: Int)? {
         var size = winsize()

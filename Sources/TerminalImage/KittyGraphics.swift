@@ -16,7 +16,8 @@ public enum KittyGraphics {
         transmit(picture.image, id: picture.id)
     }
 
-    public static func transmit(_ image: RGBImage, id: UInt32) -> [UInt8] {
+    /// `display`: also shows it at the cursor over that many cells (`a=T`), as a previewer prints a picture.
+    public static func transmit(_ image: RGBImage, id: UInt32, display: (columns: Int, rows: Int)? = nil) -> [UInt8] {
         let compressed = deflate(image.pixels)
         let payload = Array(Data(compressed ?? image.pixels).base64EncodedString().utf8)
         var output: [UInt8] = []
@@ -25,10 +26,11 @@ public enum KittyGraphics {
         repeat {
             let end = min(payload.count, start + chunkSize)
             let more = end < payload.count ? 1 : 0
+            let action = display.map { "a=T,c=\($0.columns),r=\($0.rows),C=1" } ?? "a=t"
             var keys = start == 0
-                ? "a=t,f=24,s=\(image.width),v=\(image.height),i=\(id),q=2\(compressed == nil ? "" : ",o=z"),m=\(more)"
+                ? "\(action),f=24,s=\(image.width),v=\(image.height),i=\(id),q=2\(compressed == nil ? "" : ",o=z"),m=\(more)"
                 : "m=\(more),q=2"
-            if payload.isEmpty { keys = "a=t,f=24,s=\(image.width),v=\(image.height),i=\(id),q=2" }
+            if payload.isEmpty { keys = "\(action),f=24,s=\(image.width),v=\(image.height),i=\(id),q=2" }
             output += Array("\u{1B}_G\(keys);".utf8)
             output += payload[start..<end]
             output += [0x1B, 0x5C]

@@ -302,7 +302,17 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "truecolor, 256, 16, 8 or none (default: from COLORTERM, TERM and NO_COLOR).")
     var colors: String?
 
+    @Option(help: "auto, kitty, sixel or cells: pixels for terminals that show pictures (default auto: kitty in kitty, WezTerm and Ghostty, else cells).")
+    var graphics: String?
+
+    @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for kitty and sixel (default: the terminal's, else 10x20).")
+    var cellSize: String?
+
     func validate() throws {
+        if let graphics, graphics.lowercased() != "auto", ![.kitty, .sixel, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
+            throw ValidationError("--graphics is auto, kitty, sixel or cells.")
+        }
+        if let cellSize, Self.parseCellSize(cellSize) == nil { throw ValidationError("--cell-size is WxH in pixels, for example 9x18.") }
         if let cols, !(1...2_000).contains(cols) { throw ValidationError("--cols must be 1 to 2000.") }
         if let rows, !(1...2_000).contains(rows) { throw ValidationError("--rows must be 1 to 2000.") }
         if let colors, ColorMode(rawValue: colors) == nil { throw ValidationError("--colors is truecolor, 256, 16, 8 or none.") }
@@ -314,14 +324,35 @@ struct RenderCommand: AsyncParsableCommand {
         let mode = colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
         do {
             let data = try await PictureCommand.load(source, http: URLSessionHTTPClient())
-            let text = try PictureCommand.render(data, columns: cols ?? terminal?.columns ?? 80,
-                                                 rows: rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24,
-                                                 mode: mode, unicode: TerminalEnvironment.isUTF8(environment))
-            FileHandle.standardOutput.write(Data(text.utf8))
+            let chosen = graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? Self.guessGraphics(environment)
+            let cell = cellSize.flatMap(Self.parseCellSize) ?? TerminalEnvironment.cellSize() ?? (10, 20)
+            let bytes = try PictureCommand.render(data, columns: cols ?? terminal?.columns ?? 80,
+                                                  rows: rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24,
+                                                  graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
+                                                  mode: mode, unicode: TerminalEnvironment.isUTF8(environment))
+            FileHandle.standardOutput.write(Data(bytes))
         } catch {
             FileHandle.standardError.write(Data("image-feed: \(error)\n".utf8))
             throw ExitCode.failure
         }
+    }
+}
+
+extension RenderCommand {
+    /// Without asking the terminal (a previewer's output is often not the terminal's input): kitty where the
+    /// terminal says it is one that has the Kitty graphics protocol, characters elsewhere.
+    static func guessGraphics(_ environment: [String: String]) -> GraphicsMode {
+        if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty" || environment["TERM"] == "xterm-ghostty" {
+            return .kitty
+        }
+        if ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "") { return .kitty }
+        return .cells
+    }
+
+    static func parseCellSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (2...200).contains(parts[0]), (4...400).contains(parts[1]) else { return nil }
+        return (parts[0], parts[1])
     }
 }
 

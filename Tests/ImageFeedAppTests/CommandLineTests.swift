@@ -3,6 +3,7 @@ import ImageFeedApp
 import ImageFeedCore
 import LocalStore
 import UnsplashSandbox
+import TerminalImage
 import XCTest
 
 /// The `image-feed` binary's JSON commands, run as a script would run them, against the sandbox.
@@ -64,6 +65,29 @@ final class CommandLineTests: XCTestCase {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                        stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// `render` for previewers in terminals that show pixels: the Kitty transmission shows the photo at the
+    /// cursor over the cells asked for, and the Sixel decodes to a picture of those cells' pixels.
+    func test_render_inKittyGraphicsAndSixel() async throws {
+        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
+        let kitty = try await run(["render", photo, "--cols", "30", "--rows", "10", "--graphics", "kitty", "--cell-size", "9x18"],
+                                  environment: [:])
+        XCTAssertEqual(kitty.status, 0, kitty.stderr)
+        let commands = KittyGraphics.commands(in: Array(kitty.stdout.utf8))
+        XCTAssertEqual(commands.count, 1)
+        XCTAssertEqual(commands.first?["a"], "T")
+        XCTAssertEqual(commands.first?.int("c"), 30, "600x400 in 30x10 cells of 9x18: the width fills")
+        XCTAssertEqual(commands.first?.int("r"), 10)
+        XCTAssertEqual(commands.first?.payload.count, 270 * 180 * 3)
+        let sixel = try await run(["render", photo, "--cols", "30", "--rows", "10", "--graphics", "sixel", "--cell-size", "9x18"],
+                                  environment: [:])
+        XCTAssertEqual(sixel.status, 0, sixel.stderr)
+        let decoded = try XCTUnwrap(SixelEncoder.decode(Array(sixel.stdout.utf8.dropLast())))
+        XCTAssertEqual(decoded.width, 270)
+        XCTAssertEqual(decoded.height, 180)
+        let bad = try await run(["render", photo, "--graphics", "vt100"], environment: [:])
+        XCTAssertNotEqual(bad.status, 0)
     }
 
     func test_feed_printsPagesAsAJSONArray() async throws {

@@ -443,3 +443,26 @@ extension EndToEndTests {
         try assertTerminalRestored()
     }
 }
+
+extension EndToEndTests {
+    /// Moving card by card scrolls the terminal in steps and sends only the new rows: whatever it sent, the
+    /// pane's text (every glyph of the pictures too) is what a full repaint (Ctrl-L) draws.
+    func test_cardByCard_theScreenIsWhatARepaintDraws() throws {
+        try launchIntoTheFeed(width: 200, height: 60)
+        for keys in [["j"], ["j", "j"], ["k"], ["G"], ["k", "k", "k"], ["g"]] {
+            for key in keys { try tmux.send(key) }
+            try tmux.waitForSteady("the pictures after \(keys.joined())") { !$0.contains("Loading") }
+            Thread.sleep(forTimeInterval: 0.6) // the pictures that come in view arrive
+            let afterMove = try tmux.capture()
+            try tmux.send("C-l")
+            Thread.sleep(forTimeInterval: 0.6)
+            let repainted = try tmux.capture()
+            let before = afterMove.split(separator: "\n", omittingEmptySubsequences: false)
+            let after = repainted.split(separator: "\n", omittingEmptySubsequences: false)
+            let differing = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            XCTAssertEqual(differing, [], "after \(keys.joined()): rows that differ from a repaint\n\(afterMove)\n\(repainted)")
+        }
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+}

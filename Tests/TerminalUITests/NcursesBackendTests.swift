@@ -122,3 +122,48 @@ final class NcursesBackendTests: XCTestCase {
         XCTAssertEqual(NcursesBackend.directSiblings(of: "screen-256color", forced: true), ["tmux-direct", "xterm-direct"])
     }
 }
+
+/// The backend scrolls the terminal itself when most rows moved (curses leaves out blocks moved further than
+/// they are tall): only the new rows are sent.
+final class NcursesScrollTests: XCTestCase {
+    func frame(top: Int, width: Int = 40, height: Int = 20) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        buffer.write("tab bar", x: 0, y: 0)
+        for y in 1..<(height - 1) {
+            let style = CellStyle(foreground: .indexed(UInt8(16 + (top + y) % 200)), background: .indexed(UInt8(17 + (top + y) % 200)))
+            buffer.write("row \(top + y) " + String(repeating: "▀", count: width - 12), x: 0, y: y, style: style)
+        }
+        buffer.write("status", x: 0, y: height - 1)
+        return buffer
+    }
+
+    func test_scrollMove_findsTheShift_ofTheRowsThatMoved() {
+        XCTAssertEqual(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 1)),
+                       NcursesBackend.ScrollMove(top: 1, bottom: 18, shift: 1))
+        XCTAssertEqual(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 12)),
+                       NcursesBackend.ScrollMove(top: 1, bottom: 18, shift: 12), "further than the block that stays is tall")
+        XCTAssertEqual(NcursesBackend.scrollMove(from: frame(top: 5), to: frame(top: 2))?.shift, -3)
+        XCTAssertNil(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 0)))
+        XCTAssertNil(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 40)), "nothing in common")
+    }
+
+    func test_aMovedScreen_costsItsNewRows_andLooksAsARepaintWould() throws {
+        setenv("LC_ALL", "C.UTF-8", 1)
+        let terminal = try PseudoTerminal(width: 40, height: 20, keepsOutput: true)
+        defer { terminal.close() }
+        let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"])
+        defer { backend.restore() }
+        func drawn(_ buffer: CellBuffer) -> [UInt8] {
+            backend.draw(buffer)
+            _ = terminal.endFrame()
+            return terminal.takeOutput()
+        }
+        let repaint = drawn(frame(top: 0)).count
+        let moved = drawn(frame(top: 12))
+        XCTAssertLessThan(moved.count, repaint * 3 / 4, "12 of 18 rows are new, 6 moved up")
+        let line = drawn(frame(top: 13))
+        XCTAssertLessThan(line.count, repaint / 6, "one line: one row\n\(String(decoding: line, as: UTF8.self).debugDescription)")
+        let back = drawn(frame(top: 10))
+        XCTAssertLessThan(back.count, repaint / 3)
+    }
+}

@@ -207,6 +207,36 @@ public final class NcursesBackend: TerminalBackend {
             wclear(window)
         }
         if previous == nil { picturesRepainted = true }
+        // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
+        // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
+        // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
+        // frame itself fills them), so only the new rows are sent.
+        if pictures == nil, var shown = previous, let move = Self.scrollMove(from: shown, to: buffer) {
+            let step = Self.scrollStep(move)
+            var moved = 0
+            while abs(move.shift) - moved > step {
+                shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step)
+                present(shown)
+                moved += step
+            }
+        }
+        present(buffer)
+        if let pictures {
+            let bytes = pictures.frame(buffer, repainted: picturesRepainted)
+            picturesRepainted = false
+            lastPictureBytes = bytes.count
+            if !bytes.isEmpty { writeDirect(bytes) }
+        }
+    }
+
+    /// The largest move curses takes for the rows of `move` in one frame (it judges each block of moved rows
+    /// alone, and skips one moved further than it is tall).
+    static func scrollStep(_ move: ScrollMove) -> Int {
+        max(1, (move.bottom - move.top + 1) / 4)
+    }
+
+    /// Copies the cells that changed since the last frame into curses, which sends the terminal what differs.
+    private func present(_ buffer: CellBuffer) {
         // Changed cells go to curses in runs (one call per run, not per cell); wide characters alone.
         var run: [cchar_t] = []
         run.reserveCapacity(buffer.width)
@@ -279,12 +309,46 @@ public final class NcursesBackend: TerminalBackend {
         previous = buffer
         wnoutrefresh(window)
         doupdate()
-        if let pictures {
-            let bytes = pictures.frame(buffer, repainted: picturesRepainted)
-            picturesRepainted = false
-            lastPictureBytes = bytes.count
-            if !bytes.isEmpty { writeDirect(bytes) }
+    }
+
+    /// A move of rows `top…bottom` by `shift` (positive: up) that makes the rows of `old` match most of `new`.
+    struct ScrollMove: Equatable {
+        var top: Int
+        var bottom: Int
+        var shift: Int
+    }
+
+    /// The scroll that turns most changed rows of `old` into those of `new`, if it saves enough to be worth
+    /// it: at least 3 rows with text that land where `new` has them, and a quarter of the changed rows.
+    static func scrollMove(from old: CellBuffer, to new: CellBuffer) -> ScrollMove? {
+        guard old.width == new.width, old.height == new.height, new.height > 3 else { return nil }
+        let width = new.width
+        func rowHashes(_ buffer: CellBuffer) -> [Int] {
+            (0..<buffer.height).map { y in
+                var hasher = Hasher()
+                for x in 0..<width { hasher.combine(buffer.cells[y * width + x]) }
+                return hasher.finalize()
+            }
         }
+        let before = rowHashes(old)
+        let after = rowHashes(new)
+        guard let top = (0..<new.height).first(where: { before[$0] != after[$0] }),
+              let bottom = (0..<new.height).last(where: { before[$0] != after[$0] }), bottom - top >= 3 else { return nil }
+        var blank = Hasher()
+        for _ in 0..<width { blank.combine(Cell.blank) }
+        let blankRow = blank.finalize()
+        var best = (shift: 0, matches: 0)
+        for shift in (-(bottom - top))...(bottom - top) where shift != 0 {
+            var matches = 0
+            for y in top...bottom {
+                let from = y + shift
+                guard from >= top, from <= bottom else { continue }
+                if after[y] == before[from], after[y] != blankRow, after[y] != before[y] { matches += 1 }
+            }
+            if matches > best.matches { best = (shift, matches) }
+        }
+        guard best.matches >= 3, best.matches * 4 >= bottom - top + 1 else { return nil }
+        return ScrollMove(top: top, bottom: bottom, shift: best.shift)
     }
 
     /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,

@@ -126,6 +126,19 @@ public struct CellBuffer: Equatable, Sendable {
         }
     }
 
+    /// Moves rows `top…bottom` up by `shift` (down when negative), as a terminal scrolls a region: rows
+    /// moved in from outside the region are blank.
+    mutating func shiftRows(top: Int, bottom: Int, by shift: Int) {
+        guard top >= 0, bottom < height, top <= bottom else { return }
+        let moved = cells
+        for y in top...bottom {
+            let from = y + shift
+            for x in 0..<width {
+                cells[y * width + x] = from >= top && from <= bottom ? moved[from * width + x] : .blank
+            }
+        }
+    }
+
     /// The text of each line, for tests: wide characters once, styles left out, trailing spaces trimmed.
     public var lines: [String] {
         (0..<height).map { y in
