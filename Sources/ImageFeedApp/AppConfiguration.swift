@@ -24,6 +24,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var colors: ColorMode?
     /// How photos reach the screen; nil: what the terminal answers when asked (`graphics = "auto"`).
     public var graphics: GraphicsMode?
+    /// The characters photos are drawn with when the terminal does not draw pixels.
+    public var blitter: BlitterKind = .half
     /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
     public var imgurClientID: String?
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
@@ -58,6 +60,7 @@ public struct AppConfiguration: Sendable, Equatable {
         "imgur_api_base": "the Imgur API's base URL",
         "colors": "auto, truecolor, 256, 16, 8 or none",
         "graphics": "auto, kitty, sixel, iterm2 or cells",
+        "blitter": "half, quadrant or sextant",
     ]
 
     /// A graphics setting's value: nil for "auto".
@@ -68,6 +71,14 @@ public struct AppConfiguration: Sendable, Equatable {
             throw ConfigurationError(message: "\(source): \(text) is not one of auto, kitty, sixel, iterm2, cells.")
         }
         return mode
+    }
+
+    /// A blitter setting's value.
+    public static func blitterSetting(_ text: String, from source: String) throws(ConfigurationError) -> BlitterKind {
+        guard let kind = BlitterKind(rawValue: text.lowercased()) else {
+            throw ConfigurationError(message: "\(source): \(text) is not one of half, quadrant, sextant.")
+        }
+        return kind
     }
 
     /// A colour setting's value: nil for "auto".
@@ -110,6 +121,7 @@ public struct AppConfiguration: Sendable, Equatable {
         if let base = value("IMGUR_API_BASE") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
         if let folder = value("IMAGE_FEED_DOWNLOADS") { configuration.downloadsDirectory = expand(folder, environment: environment) }
         if let colors = value("IMAGE_FEED_COLORS") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
+        if let blitter = value("IMAGE_FEED_BLITTER") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
         if let graphics = value("IMAGE_FEED_GRAPHICS") {
             configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
         }
@@ -186,6 +198,7 @@ public struct AppConfiguration: Sendable, Equatable {
             case "downloads_dir": downloadsDirectory = Self.expand(string, environment: ProcessInfo.processInfo.environment)
             case "colors": colors = try Self.colorSetting(string, from: place)
             case "graphics": graphics = try Self.graphicsSetting(string, from: place)
+            case "blitter": blitter = try Self.blitterSetting(string, from: place)
             default: break
             }
         }

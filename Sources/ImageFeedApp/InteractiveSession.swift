@@ -10,7 +10,9 @@ public enum InteractiveSession {
     /// Runs until the user quits; returns a message to print after the terminal is restored, if any.
     /// `colors`: what to draw with (nil: what the terminal says it has).
     /// `graphics`: how photos are drawn (nil: as the terminal answers when asked).
-    public static func run(context: AppContext, colors: ColorMode? = nil, graphics: GraphicsMode? = nil) throws -> String? {
+    /// `blitter`: the characters photos are drawn with when they are not pixels (nil: the setting's).
+    public static func run(context: AppContext, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
+                           blitter: BlitterKind? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
         let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
@@ -28,7 +30,8 @@ public enum InteractiveSession {
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
-                              performer: performer, state: state, logo: logo(), graphics: choice)
+                              performer: performer, state: state, logo: logo(), graphics: choice,
+                              blitter: blitter ?? context.configuration.blitter)
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
         crashLaterIfAsked(environment: environment)
         app.run()

@@ -99,9 +99,15 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "auto, kitty, sixel, iterm2 or cells: how photos are drawn (default: the graphics setting, IMAGE_FEED_GRAPHICS, or auto).")
     var graphics: String?
 
+    @Option(help: "half, quadrant or sextant: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or half).")
+    var blitter: String?
+
     func validate() throws {
         if let graphics, graphics.lowercased() != "auto", GraphicsMode(rawValue: graphics.lowercased()) == nil {
             throw ValidationError("--graphics is auto, kitty, sixel, iterm2 or cells.")
+        }
+        if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil {
+            throw ValidationError("--blitter is half, quadrant or sextant.")
         }
         if let colors, colors.lowercased() != "auto", colors.lowercased() != "24bit", ColorMode(rawValue: colors.lowercased()) == nil {
             throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none.")
@@ -120,7 +126,8 @@ struct Browse: AsyncParsableCommand {
                 }
                 var pictures = context.configuration.graphics
                 if let graphics { pictures = GraphicsMode(rawValue: graphics.lowercased()) }
-                if let message = try InteractiveSession.run(context: context, colors: choice, graphics: pictures) {
+                if let message = try InteractiveSession.run(context: context, colors: choice, graphics: pictures,
+                                                            blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) }) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
                 return

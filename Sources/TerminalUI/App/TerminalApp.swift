@@ -52,21 +52,30 @@ public final class TerminalApp {
     private let tickInterval = 0.1
 
     /// `graphics`: what the terminal draws photos with (pixels for Kitty graphics and Sixel, else characters).
+    /// `blitter`: the characters photos are drawn with when they are not pixels.
     public init(backend: TerminalBackend, theme: Theme, imageSource: any ImageSource, performer: EffectPerformer,
-                state: AppState = AppState(), logo: RGBImage? = nil, graphics: GraphicsChoice = .cells) {
+                state: AppState = AppState(), logo: RGBImage? = nil, graphics: GraphicsChoice = .cells,
+                blitter kind: BlitterKind = .half) {
         self.backend = backend
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
         let pixels = graphics.mode == .kitty || graphics.mode == .sixel
         let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
-            : PictureDrawer(blitter: blitter)
+            : PictureDrawer(blitter: blitter, kind: kind)
         screen = AppScreen(theme: theme, logo: logo, cellAspect: drawer.cellAspect,
-                           picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics))
+                           picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics), blitter: pixels ? nil : kind)
+        self.imageSource = imageSource
         self.performer = performer
         self.state = state
         let wakeBackend = UnsafeSendable(backend)
         inbox = Inbox(wake: { wakeBackend.value.wake() })
         let inbox = self.inbox
-        pipeline = ImagePipeline(source: imageSource, drawer: drawer) { result in
+        pipeline = Self.makePipeline(source: imageSource, drawer: drawer, inbox: inbox)
+    }
+
+    private let imageSource: any ImageSource
+
+    private static func makePipeline(source: any ImageSource, drawer: PictureDrawer, inbox: Inbox) -> ImagePipeline {
+        ImagePipeline(source: source, drawer: drawer) { result in
             inbox.post(.picture(result))
         }
     }
@@ -149,6 +158,14 @@ public final class TerminalApp {
         if input == .key(.redraw) || (input == .key(.character("r")) && state.viewer == nil) { pipeline.retryFailed() }
         for event in screen.handle(input, app: state, ui: &ui, width: backend.width, height: backend.height) {
             dispatch(event)
+        }
+        // b in the viewer chose other characters for photos: every picture is drawn again with them.
+        if let kind = ui.blitter, kind != pipeline.drawer.kind, !pipeline.drawer.drawsPixels {
+            pipeline.closeViewer()
+            pipeline.beginFrame()
+            pipeline.endFrame() // nothing wanted: the old pipeline's work is cancelled
+            pipeline = Self.makePipeline(source: imageSource,
+                                         drawer: PictureDrawer(blitter: pipeline.drawer.blitter, kind: kind), inbox: inbox)
         }
         dirty = true
     }

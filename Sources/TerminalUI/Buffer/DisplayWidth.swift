@@ -21,7 +21,7 @@ public enum DisplayWidth {
     /// picture, so callers answer these before anything dearer (the general category, grapheme breaking).
     @inline(__always)
     public static func isBoxOrBlock(_ value: UInt32) -> Bool {
-        (0x2500...0x259F).contains(value)
+        (0x2500...0x259F).contains(value) || (0x1FB00...0x1FB3B).contains(value)
     }
 
     /// The width of a grapheme: its first scalar's, or 2 when an emoji presentation selector makes it wide.

@@ -48,7 +48,7 @@ public final class ImagePipeline: PictureProvider {
     }
 
     private let source: any ImageSource
-    private let drawer: PictureDrawer
+    public let drawer: PictureDrawer
     /// Stand-ins while loading are drawn in characters whatever the photos are drawn in.
     private var blitter: HalfBlockBlitter { drawer.blitter }
     private let post: @Sendable (Result) -> Void

@@ -75,12 +75,15 @@ public enum PicturePlaceholder {
 /// pictures itself, pixels for exactly the slot's cells.
 public struct PictureDrawer: Sendable {
     public let blitter: HalfBlockBlitter
+    /// The characters photos are drawn with when the terminal does not draw pixels.
+    public let kind: BlitterKind
     /// One cell's size in pixels when the terminal draws pixels; nil for characters.
     public let cellWidth: Int?
     public let cellHeight: Int?
 
-    public init(blitter: HalfBlockBlitter, cellWidth: Int? = nil, cellHeight: Int? = nil) {
+    public init(blitter: HalfBlockBlitter, kind: BlitterKind = .half, cellWidth: Int? = nil, cellHeight: Int? = nil) {
         self.blitter = blitter
+        self.kind = kind
         if let cellWidth, let cellHeight, cellWidth > 0, cellHeight > 0 {
             self.cellWidth = cellWidth
             self.cellHeight = cellHeight
@@ -100,7 +103,10 @@ public struct PictureDrawer: Sendable {
 
     /// The pixels a slot of `columns` x `rows` cells shows.
     public func pixelSize(columns: Int, rows: Int) -> (width: Int, height: Int) {
-        guard let cellWidth, let cellHeight else { return (columns, rows * 2) }
+        guard let cellWidth, let cellHeight else {
+            let cell = kind.cellPixels
+            return (columns * cell.width, rows * cell.height)
+        }
         return (columns * cellWidth, rows * cellHeight)
     }
 
@@ -108,7 +114,10 @@ public struct PictureDrawer: Sendable {
     /// stretched to the slot (the viewer's slot already has the photo's shape).
     public func draw(_ image: RGBImage, columns: Int, rows: Int, fill: Bool = false) -> CellPicture {
         guard columns > 0, rows > 0 else { return CellPicture(columns: 0, rows: 0, cells: []) }
-        guard drawsPixels else { return blitter.render(image, columns: columns, rows: rows) }
+        guard drawsPixels else {
+            guard kind != .half else { return blitter.render(image, columns: columns, rows: rows) }
+            return MosaicBlitter(kind: kind, mode: blitter.mode, unicode: blitter.unicode).render(image, columns: columns, rows: rows)
+        }
         let size = pixelSize(columns: columns, rows: rows)
         let scaled = fill ? AreaResampler.fill(image, width: size.width, height: size.height)
             : AreaResampler.resize(image, width: size.width, height: size.height)

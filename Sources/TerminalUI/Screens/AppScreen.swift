@@ -13,12 +13,16 @@ public struct AppScreen {
     public let cellAspect: Double
     /// What pictures are drawn with and why, for the help.
     public let picturesNote: String?
+    /// The characters photos are drawn with as the settings say; nil when the terminal draws pixels.
+    public let blitter: BlitterKind?
 
-    public init(theme: Theme, logo: RGBImage? = nil, cellAspect: Double = 2, picturesNote: String? = nil) {
+    public init(theme: Theme, logo: RGBImage? = nil, cellAspect: Double = 2, picturesNote: String? = nil,
+                blitter: BlitterKind? = .half) {
         self.theme = theme
         self.logo = logo
         self.cellAspect = cellAspect
         self.picturesNote = picturesNote
+        self.blitter = blitter
     }
 
     // MARK: Geometry
@@ -57,7 +61,7 @@ public struct AppScreen {
             }
             renderStatusLine(app, into: &buffer)
         } else if let viewer = app.viewer {
-            ViewerScreen(theme: theme, cellAspect: cellAspect).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
+            ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
         } else {
             renderTabBar(app, into: &buffer)
             let content = contentRect(width: width, height: height)
@@ -372,7 +376,7 @@ public struct AppScreen {
         }
         if case .key(.character("?")) = input { return [.toggleHelp] }
         if let viewer = app.viewer {
-            let events = ViewerScreen(theme: theme, cellAspect: cellAspect).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
+            let events = ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
             if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
             return events
         }

@@ -97,6 +97,7 @@ public enum HelpScreen {
                      ("f  Space", "like / unlike"),
                      ("s  d", "copy the link (and open it); download"),
                      ("i, click", "hide or show the status line"),
+                     ("b", "photos in half blocks, quadrants or sextants"),
                      ("Esc  q", "back")]
         }
         return lines + [

@@ -1,3 +1,5 @@
+import TerminalImage
+
 /// Where a list of photos is: which card is selected, and the first line of the list on screen.
 public struct ListPosition: Equatable, Sendable {
     public var selected = 0
@@ -24,6 +26,8 @@ public struct UIState: Equatable, Sendable {
     public var helpTop = 0
     /// Advances while something animates (spinners).
     public var tick = 0
+    /// The characters photos are drawn with (b in the viewer cycles them); nil: as the settings say.
+    public var blitter: BlitterKind?
 
     public init() {}
 

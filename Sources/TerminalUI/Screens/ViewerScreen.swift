@@ -7,10 +7,13 @@ public struct ViewerScreen {
     public let theme: Theme
     /// A cell's height over its width, in pixels (2 for half blocks).
     public let cellAspect: Double
+    /// The characters photos are drawn with; nil when the terminal draws pixels (b does nothing then).
+    public let blitter: BlitterKind?
 
-    public init(theme: Theme, cellAspect: Double = 2) {
+    public init(theme: Theme, cellAspect: Double = 2, blitter: BlitterKind? = .half) {
         self.theme = theme
         self.cellAspect = cellAspect
+        self.blitter = blitter
     }
 
     /// The cells the photo takes: fitted to the screen above the status line (the whole screen when the
@@ -100,6 +103,7 @@ public struct ViewerScreen {
         var place: [String] = []
         if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
+        if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : "sextants") }
         let placeText = place.isEmpty ? "" : place.joined(separator: "  ") + "  "
         let placeWidth = DisplayWidth.of(placeText)
         let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
@@ -197,6 +201,10 @@ public struct ViewerScreen {
             case .character("r"): events = [viewer.imageUnavailable ? .retryImage : .rotate]
             case .character("0"): events = [.reset]
             case .character("i"): events = [.toggleBar]
+            case .character("b"):
+                // The next set of characters for photos: half blocks, quadrants, sextants.
+                if let blitter { ui.blitter = (ui.blitter ?? blitter).next }
+                return []
             case .character("f"), .character(" "): events = [.toggleLike]
             case .character("s"): events = [.share]
             case .character("d"): events = [.download]

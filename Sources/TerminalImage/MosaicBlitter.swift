@@ -1,0 +1,172 @@
+/// Which characters draw a picture: how many pixels a cell shows.
+public enum BlitterKind: String, Sendable, CaseIterable {
+    /// ▀ ▄: 1x2 pixels a cell (every font has them).
+    case half
+    /// ▘ ▝ ▖ ▗ ▚ ▞ …: 2x2 (Unicode 1.1 block elements; every font with ▀ has them).
+    case quadrant
+    /// 🬀 … 🬻: 2x3 (Unicode 13 "Symbols for Legacy Computing"; Cascadia, Iosevka, recent DejaVu, and
+    /// terminals that draw block characters themselves: kitty, WezTerm, foot, Ghostty).
+    case sextant
+
+    /// The next one, for the viewer's key that cycles them.
+    public var next: BlitterKind {
+        let all = BlitterKind.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// Pixels across and down one cell.
+    public var cellPixels: (width: Int, height: Int) {
+        switch self {
+        case .half: (1, 2)
+        case .quadrant: (2, 2)
+        case .sextant: (2, 3)
+        }
+    }
+}
+
+/// Draws a picture with cells of 2x2 (quadrants) or 2x3 (sextants) pixels: for each cell, the split of its
+/// pixels into two groups, and the two colours (each group's mean), that reproduce them with the least error
+/// in OKLab; the glyph shows the first group in the foreground colour.
+public struct MosaicBlitter: Sendable {
+    public let kind: BlitterKind
+    public let mode: ColorMode
+    public let unicode: Bool
+
+    public init(kind: BlitterKind, mode: ColorMode, unicode: Bool = true) {
+        self.kind = kind
+        self.mode = mode
+        self.unicode = unicode
+    }
+
+    private var halves: HalfBlockBlitter { HalfBlockBlitter(mode: mode, unicode: unicode) }
+
+    /// `image` in exactly `columns` x `rows` cells.
+    public func render(_ image: RGBImage, columns: Int, rows: Int) -> CellPicture {
+        // Half blocks, and the cases where the mosaic characters cannot be used or coloured.
+        guard kind != .half, unicode, mode != .none, mode != .palette8 else { return halves.render(image, columns: columns, rows: rows) }
+        guard columns > 0, rows > 0 else { return CellPicture(columns: 0, rows: 0, cells: []) }
+        let cell = kind.cellPixels
+        let scaled = AreaResampler.resize(image, width: columns * cell.width, height: rows * cell.height)
+        return draw(scaled, columns: columns, rows: rows)
+    }
+
+    /// Draws an image of exactly `columns * 2` x `rows * (2 or 3)` pixels.
+    func draw(_ scaled: RGBImage, columns: Int, rows: Int) -> CellPicture {
+        let cell = kind.cellPixels
+        let count = cell.width * cell.height
+        let width = scaled.width
+        // Every pixel in OKLab once (the error is measured there; the colours shown are RGB means).
+        var lab = [Float](repeating: 0, count: scaled.width * scaled.height * 3)
+        scaled.pixels.withUnsafeBufferPointer { pixels in
+            for index in 0..<(scaled.width * scaled.height) {
+                let colour = OKLab(RGB(pixels[index * 3], pixels[index * 3 + 1], pixels[index * 3 + 2]))
+                lab[index * 3] = colour.lightness
+                lab[index * 3 + 1] = colour.a
+                lab[index * 3 + 2] = colour.b
+            }
+        }
+        var cells: [CellPicture.Cell] = []
+        cells.reserveCapacity(columns * rows)
+        var pixelLab = [Float](repeating: 0, count: count * 3)
+        var pixelRGB = [Int](repeating: 0, count: count * 3)
+        for row in 0..<rows {
+            for column in 0..<columns {
+                // The cell's pixels, row by row: bit i of a pattern is pixel i.
+                for i in 0..<count {
+                    let x = column * cell.width + i % cell.width
+                    let y = row * cell.height + i / cell.width
+                    let source = (y * width + x) * 3
+                    for channel in 0..<3 {
+                        pixelLab[i * 3 + channel] = lab[source + channel]
+                        pixelRGB[i * 3 + channel] = Int(scaled.pixels[source + channel])
+                    }
+                }
+                let pattern = bestPattern(pixelLab, count: count)
+                cells.append(makeCell(pattern: pattern, rgb: pixelRGB, count: count))
+            }
+        }
+        return CellPicture(columns: columns, rows: rows, cells: cells)
+    }
+
+    /// The split with the least squared error: a pattern's pixels against their mean, the others against
+    /// theirs. The last pixel is always in the second group (a split and its complement are the same split).
+    func bestPattern(_ lab: [Float], count: Int) -> Int {
+        var total: (Float, Float, Float) = (0, 0, 0)
+        for i in 0..<count {
+            total.0 += lab[i * 3]
+            total.1 += lab[i * 3 + 1]
+            total.2 += lab[i * 3 + 2]
+        }
+        var best = 0
+        // Error of a split, up to a constant: -(|sum1|²/n1 + |sum0|²/n0); the smaller, the better.
+        var bestScore = -(total.0 * total.0 + total.1 * total.1 + total.2 * total.2) / Float(count)
+        for pattern in 1..<(1 << (count - 1)) {
+            var inside: (Float, Float, Float) = (0, 0, 0)
+            var members = 0
+            var bits = pattern
+            var i = 0
+            while bits != 0 {
+                if bits & 1 == 1 {
+                    inside.0 += lab[i * 3]
+                    inside.1 += lab[i * 3 + 1]
+                    inside.2 += lab[i * 3 + 2]
+                    members += 1
+                }
+                bits >>= 1
+                i += 1
+            }
+            let outside = (total.0 - inside.0, total.1 - inside.1, total.2 - inside.2)
+            let score = -(inside.0 * inside.0 + inside.1 * inside.1 + inside.2 * inside.2) / Float(members)
+                - (outside.0 * outside.0 + outside.1 * outside.1 + outside.2 * outside.2) / Float(count - members)
+            if score < bestScore - 1e-7 {
+                bestScore = score
+                best = pattern
+            }
+        }
+        return best
+    }
+
+    private func makeCell(pattern: Int, rgb: [Int], count: Int) -> CellPicture.Cell {
+        var sums = [0, 0, 0, 0, 0, 0]
+        var members = 0
+        for i in 0..<count {
+            let group = (pattern >> i) & 1 == 1 ? 0 : 3
+            if group == 0 { members += 1 }
+            sums[group] += rgb[i * 3]
+            sums[group + 1] += rgb[i * 3 + 1]
+            sums[group + 2] += rgb[i * 3 + 2]
+        }
+        func mean(_ offset: Int, _ n: Int) -> RGB {
+            RGB(UInt8(sums[offset] / max(1, n)), UInt8(sums[offset + 1] / max(1, n)), UInt8(sums[offset + 2] / max(1, n)))
+        }
+        let background = halves.color(mean(3, count - members))
+        guard members > 0 else { return .init(glyph: " ", foreground: background, background: background) }
+        let foreground = halves.color(mean(0, members))
+        if foreground == background { return .init(glyph: " ", foreground: background, background: background) }
+        return .init(glyph: Self.glyph(kind, pattern), foreground: foreground, background: background)
+    }
+
+    /// The character whose ink covers the pixels of `pattern` (bit 0: top left, then along each row).
+    static func glyph(_ kind: BlitterKind, _ pattern: Int) -> Character {
+        switch kind {
+        case .half:
+            return pattern == 1 ? "▀" : pattern == 2 ? "▄" : pattern == 0 ? " " : "█"
+        case .quadrant:
+            // Bits: top left, top right, bottom left, bottom right.
+            let glyphs: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]
+            return glyphs[pattern & 15]
+        case .sextant:
+            // U+1FB00 … U+1FB3B count the 2x3 patterns in binary, leaving out those drawn elsewhere: none,
+            // the left column (▌, 21), the right column (▐, 42) and all (█, 63).
+            switch pattern {
+            case 0: return " "
+            case 21: return "▌"
+            case 42: return "▐"
+            case 63: return "█"
+            default:
+                let offset = pattern - 1 - (pattern > 21 ? 1 : 0) - (pattern > 42 ? 1 : 0)
+                return Character(Unicode.Scalar(0x1FB00 + UInt32(offset))!)
+            }
+        }
+    }
+}
