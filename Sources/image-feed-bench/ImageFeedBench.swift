@@ -48,6 +48,7 @@ struct ImageFeedBench: AsyncParsableCommand {
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
         if runs.contains("thumbnail") {
             try ThumbnailBenchmark(iterations: thumbnails).run(into: &report)
+            try BlitterBenchmark(iterations: max(20, thumbnails / 5)).run(into: &report)
         }
         if runs.contains("cache") {
             try await CacheBenchmark(iterations: 50).run(into: &report)

@@ -51,7 +51,7 @@ struct ThumbnailBenchmark {
     /// chafa drawing the same JPEG into at most 40x20 cells with half blocks in the same colour mode, one
     /// thread (as one thumbnail is made here). One run draws the file many times, so its start-up is spread
     /// thin; the best of three runs, per picture.
-    static func chafaTime(_ chafa: String, jpeg: Data, mode: ColorMode) throws -> Double {
+    static func chafaTime(_ chafa: String, jpeg: Data, mode: ColorMode, symbols: String = "vhalf", stretch: Bool = false) throws -> Double {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-1080.jpg")
         try jpeg.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -61,7 +61,8 @@ struct ThumbnailBenchmark {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chafa)
             process.arguments = ["--format", "symbols", "--size", "40x20", "--colors", mode == .truecolor ? "full" : "256",
-                                 "--symbols", "vhalf", "--animate", "off", "--threads", "1", "--polite", "on"]
+                                 "--symbols", symbols, "--animate", "off", "--threads", "1", "--polite", "on"]
+                + (stretch ? ["--stretch"] : [])
                 + Array(repeating: file.path, count: copies)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

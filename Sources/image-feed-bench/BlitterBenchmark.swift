@@ -1,0 +1,214 @@
+import Foundation
+import TerminalImage
+import UnsplashSandbox
+
+/// The characters photos are drawn with when a terminal has no pixels (half blocks, quadrants, sextants),
+/// against chafa with the same symbols, size and colours: how close each comes to the photo (PSNR of the
+/// cells drawn back to pixels, against the photo at the same size) and how long it takes.
+struct BlitterBenchmark {
+    let iterations: Int
+    let columns = 40
+    let rows = 20
+
+    func run(into report: inout Report) throws {
+        guard let assets = SandboxCatalog.locateAssets() else { return }
+        let jpeg = try ThumbnailBenchmark.photo1080(assets: assets)
+        let source = try ImageCodec.decode(jpeg).image
+        // Each cell drawn back as 2x6 pixels (the common multiple of 1x2, 2x2 and 2x3).
+        let reference = AreaResampler.resize(source, width: columns * 2, height: rows * 6)
+        let chafa = ThumbnailBenchmark.chafaPath()
+        for mode in [ColorMode.palette256, .truecolor] {
+            for kind in BlitterKind.allCases {
+                let label = "cells \(kind.rawValue) 40x20, \(mode.name)"
+                let blitter = MosaicBlitter(kind: kind, mode: mode)
+                var samples = Samples()
+                var picture = CellPicture(columns: 0, rows: 0, cells: [])
+                for index in 0..<(iterations + 5) {
+                    let start = now()
+                    let decoded = try ImageCodec.decode(jpeg, minimumWidth: columns * 2, minimumHeight: rows * 3)
+                    picture = blitter.render(decoded.image, columns: columns, rows: rows)
+                    if index >= 5 { samples.add(now() - start) }
+                }
+                let ours = Self.psnr(Self.raster(picture), reference)
+                report.add("\(label): PSNR", String(format: "%.2f dB", ours))
+                report.add("\(label): decode + draw, median", milliseconds(samples.median))
+                guard let chafa else { continue }
+                let symbols = Self.chafaSymbols(kind)
+                let output = try Self.chafaOutput(chafa, jpeg: jpeg, mode: mode, symbols: symbols, columns: columns, rows: rows)
+                let theirs = Self.parseCells(output, columns: columns, rows: rows)
+                report.add("chafa --symbols \(symbols), same: PSNR", String(format: "%.2f dB", Self.psnr(Self.raster(theirs), reference)))
+                let time = try ThumbnailBenchmark.chafaTime(chafa, jpeg: jpeg, mode: mode, symbols: symbols, stretch: true)
+                report.add("chafa --symbols \(symbols), same: per picture", milliseconds(time))
+            }
+        }
+    }
+
+    static func chafaSymbols(_ kind: BlitterKind) -> String {
+        switch kind {
+        case .half: "space+solid+vhalf"
+        case .quadrant: "space+solid+half+quad"
+        case .sextant: "space+solid+half+sextant"
+        }
+    }
+
+    static func chafaOutput(_ chafa: String, jpeg: Data, mode: ColorMode, symbols: String, columns: Int, rows: Int) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-blitter.jpg")
+        try jpeg.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chafa)
+        process.arguments = ["--format", "symbols", "--size", "\(columns)x\(rows)", "--stretch", "--colors",
+                             mode == .truecolor ? "full" : "256", "--symbols", symbols, "--animate", "off", "--polite", "on",
+                             "-O", "0", file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](data)
+    }
+
+    /// chafa's output as cells: its SGR colours (indexed and direct, reverse video) and glyphs, row by row.
+    static func parseCells(_ bytes: [UInt8], columns: Int, rows: Int) -> CellPicture {
+        var cells: [CellPicture.Cell] = []
+        var foreground = TerminalColor.rgb(RGB(255, 255, 255))
+        var background = TerminalColor.rgb(RGB(0, 0, 0))
+        var reverse = false
+        let text = String(decoding: bytes, as: UTF8.self)
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            if scalar == "\u{1B}" {
+                guard scalars.first == "[" else { continue }
+                scalars.removeFirst()
+                var parameters = ""
+                while let next = scalars.popFirst() {
+                    if (0x40...0x7E).contains(next.value) {
+                        if next == "m" {
+                            let values = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                            var index = 0
+                            while index < values.count {
+                                switch values[index] {
+                                case 0:
+                                    foreground = .rgb(RGB(255, 255, 255)); background = .rgb(RGB(0, 0, 0)); reverse = false
+                                case 7: reverse = true
+                                case 27: reverse = false
+                                case 38, 48:
+                                    let isForeground = values[index] == 38
+                                    var colour: TerminalColor?
+                                    if index + 2 < values.count, values[index + 1] == 5 {
+                                        colour = .indexed(UInt8(clamping: values[index + 2])); index += 2
+                                    } else if index + 4 < values.count, values[index + 1] == 2 {
+                                        colour = .rgb(RGB(UInt8(clamping: values[index + 2]), UInt8(clamping: values[index + 3]),
+                                                          UInt8(clamping: values[index + 4]))); index += 4
+                                    }
+                                    if let colour { if isForeground { foreground = colour } else { background = colour } }
+                                case 39: foreground = .rgb(RGB(255, 255, 255))
+                                case 49: background = .rgb(RGB(0, 0, 0))
+                                default: break
+                                }
+                                index += 1
+                            }
+                        }
+                        break
+                    }
+                    parameters.unicodeScalars.append(next)
+                }
+                continue
+            }
+            if scalar == "\n" || scalar == "\r" || scalar.value < 0x20 { continue }
+            let glyph = Character(scalar)
+            cells.append(reverse ? .init(glyph: glyph, foreground: background, background: foreground)
+                                 : .init(glyph: glyph, foreground: foreground, background: background))
+        }
+        let wanted = columns * rows
+        if cells.count < wanted { cells += Array(repeating: .init(glyph: " ", foreground: .standard, background: .standard), count: wanted - cells.count) }
+        return CellPicture(columns: columns, rows: rows, cells: Array(cells.prefix(wanted)))
+    }
+
+    /// Which of a cell's 2x6 pixels a glyph inks (row-major); nil for glyphs drawn as a mix.
+    static func mask(_ glyph: Character) -> [Bool]? {
+        let value = glyph.unicodeScalars.first!.value
+        func quarters(_ tl: Bool, _ tr: Bool, _ bl: Bool, _ br: Bool) -> [Bool] {
+            (0..<12).map { i in
+                let right = i % 2 == 1
+                let lower = i / 2 >= 3
+                return lower ? (right ? br : bl) : (right ? tr : tl)
+            }
+        }
+        switch glyph {
+        case " ": return Array(repeating: false, count: 12)
+        case "█": return Array(repeating: true, count: 12)
+        case "▀": return quarters(true, true, false, false)
+        case "▄": return quarters(false, false, true, true)
+        case "▌": return quarters(true, false, true, false)
+        case "▐": return quarters(false, true, false, true)
+        case "▘": return quarters(true, false, false, false)
+        case "▝": return quarters(false, true, false, false)
+        case "▖": return quarters(false, false, true, false)
+        case "▗": return quarters(false, false, false, true)
+        case "▚": return quarters(true, false, false, true)
+        case "▞": return quarters(false, true, true, false)
+        case "▛": return quarters(true, true, true, false)
+        case "▜": return quarters(true, true, false, true)
+        case "▙": return quarters(true, false, true, true)
+        case "▟": return quarters(false, true, true, true)
+        default:
+            guard (0x1FB00...0x1FB3B).contains(value) else { return nil }
+            var pattern = Int(value - 0x1FB00) + 1
+            if pattern >= 21 { pattern += 1 }
+            if pattern >= 42 { pattern += 1 }
+            return (0..<12).map { i in
+                let bit = (i / 4) * 2 + i % 2 // row third, then column
+                return (pattern >> bit) & 1 == 1
+            }
+        }
+    }
+
+    static func rgb(_ colour: TerminalColor) -> RGB {
+        switch colour {
+        case .standard: RGB(0, 0, 0)
+        case let .indexed(index): Palette.xterm256[Int(index)]
+        case let .rgb(value): value
+        }
+    }
+
+    /// The cells drawn back as pixels, 2x6 a cell.
+    static func raster(_ picture: CellPicture) -> RGBImage {
+        let width = picture.columns * 2
+        var pixels = [UInt8](repeating: 0, count: width * picture.rows * 6 * 3)
+        for row in 0..<picture.rows {
+            for column in 0..<picture.columns {
+                let cell = picture[column, row]
+                let ink = rgb(cell.foreground)
+                let paper = rgb(cell.background)
+                let mask = mask(cell.glyph)
+                for i in 0..<12 {
+                    let colour: RGB
+                    if let mask { colour = mask[i] ? ink : paper } else {
+                        colour = RGB(UInt8((Int(ink.red) + Int(paper.red)) / 2), UInt8((Int(ink.green) + Int(paper.green)) / 2),
+                                     UInt8((Int(ink.blue) + Int(paper.blue)) / 2))
+                    }
+                    let x = column * 2 + i % 2
+                    let y = row * 6 + i / 2
+                    let index = (y * width + x) * 3
+                    pixels[index] = colour.red
+                    pixels[index + 1] = colour.green
+                    pixels[index + 2] = colour.blue
+                }
+            }
+        }
+        return RGBImage(width: width, height: picture.rows * 6, pixels: pixels)
+    }
+
+    static func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
+        guard a.width == b.width, a.height == b.height else { return 0 }
+        var sum = 0.0
+        for index in a.pixels.indices {
+            let difference = Double(a.pixels[index]) - Double(b.pixels[index])
+            sum += difference * difference
+        }
+        let mse = sum / Double(max(1, a.pixels.count))
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+}
