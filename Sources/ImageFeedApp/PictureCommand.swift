@@ -37,9 +37,9 @@ public enum PictureCommand {
     /// Sixel) with cells of `cellWidth` x `cellHeight` pixels: the escape sequence that draws it at the cursor,
     /// then the line under it. Anything else is drawn as characters.
     public static func render(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
-                              mode: ColorMode, unicode: Bool) throws -> [UInt8] {
+                              mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half) throws -> [UInt8] {
         guard graphics == .kitty || graphics == .sixel, cellWidth > 0, cellHeight > 0 else {
-            return Array(try render(data, columns: columns, rows: rows, mode: mode, unicode: unicode).utf8)
+            return Array(try render(data, columns: columns, rows: rows, mode: mode, unicode: unicode, blitter: blitter).utf8)
         }
         guard ImageFormat(sniffing: data) != nil else { throw ImageDecodingError.unknownFormat }
         var size: (width: Int, height: Int)?
@@ -72,15 +72,18 @@ public enum PictureCommand {
     }
 
     /// The picture fitted in `columns` x `rows` cells, as text with colour escapes.
-    public static func render(_ data: Data, columns: Int, rows: Int, mode: ColorMode, unicode: Bool) throws -> String {
+    public static func render(_ data: Data, columns: Int, rows: Int, mode: ColorMode, unicode: Bool,
+                              blitter: BlitterKind = .half) throws -> String {
         guard let format = ImageFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         var size: (width: Int, height: Int)? = nil
         if format == .jpeg { size = try ImageCodec.jpegSize(data) }
         let fit = size.map { CellPicture.fittedSize(pixelWidth: $0.width, pixelHeight: $0.height, columns: columns, rows: rows) }
-        let decoded = try ImageCodec.decode(data, minimumWidth: fit?.columns ?? columns, minimumHeight: (fit?.rows ?? rows) * 2)
+        let cell = blitter.cellPixels
+        let decoded = try ImageCodec.decode(data, minimumWidth: (fit?.columns ?? columns) * cell.width,
+                                            minimumHeight: (fit?.rows ?? rows) * cell.height)
         let image = decoded.image
         let cells = fit ?? CellPicture.fittedSize(pixelWidth: image.width, pixelHeight: image.height, columns: columns, rows: rows)
-        let picture = HalfBlockBlitter(mode: mode, unicode: unicode).render(image, columns: cells.columns, rows: cells.rows)
+        let picture = MosaicBlitter(kind: blitter, mode: mode, unicode: unicode).render(image, columns: cells.columns, rows: cells.rows)
         return ANSIPictureWriter.text(picture)
     }
 }

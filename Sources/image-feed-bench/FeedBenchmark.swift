@@ -139,7 +139,7 @@ struct FeedBenchmark {
     }
 
     func measureGrid(_ app: TerminalApp, _ terminal: PseudoTerminal, into report: inout Report) throws {
-        let label = "search grid \(width)x\(height) \(term)"
+        let label = "search grid \(width)x\(height) \(term)" + (graphics == .cells ? "" : " \(graphics.rawValue)")
         press(Array("/".utf8), app, terminal)
         press(Array("a".utf8), app, terminal)
         press([13], app, terminal)

@@ -315,10 +315,14 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for kitty and sixel (default: the terminal's, else 10x20).")
     var cellSize: String?
 
+    @Option(help: "half, quadrant or sextant: the characters of a photo drawn as cells (default half).")
+    var blitter: String?
+
     func validate() throws {
         if let graphics, graphics.lowercased() != "auto", ![.kitty, .sixel, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
             throw ValidationError("--graphics is auto, kitty, sixel or cells.")
         }
+        if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil { throw ValidationError("--blitter is half, quadrant or sextant.") }
         if let cellSize, Self.parseCellSize(cellSize) == nil { throw ValidationError("--cell-size is WxH in pixels, for example 9x18.") }
         if let cols, !(1...2_000).contains(cols) { throw ValidationError("--cols must be 1 to 2000.") }
         if let rows, !(1...2_000).contains(rows) { throw ValidationError("--rows must be 1 to 2000.") }
@@ -336,7 +340,8 @@ struct RenderCommand: AsyncParsableCommand {
             let bytes = try PictureCommand.render(data, columns: cols ?? terminal?.columns ?? 80,
                                                   rows: rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24,
                                                   graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
-                                                  mode: mode, unicode: TerminalEnvironment.isUTF8(environment))
+                                                  mode: mode, unicode: TerminalEnvironment.isUTF8(environment),
+                                                  blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half)
             FileHandle.standardOutput.write(Data(bytes))
         } catch {
             FileHandle.standardError.write(Data("image-feed: \(error)\n".utf8))

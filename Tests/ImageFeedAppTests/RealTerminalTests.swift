@@ -113,8 +113,10 @@ final class RealTerminalTests: XCTestCase {
         throw NoWindow(description: "the \(terminal.rawValue) window never appeared (running: \(process.isRunning)); it said: \(said.suffix(1500))")
     }
 
+    /// Runs a tool to its end, or stops it after `timeout` seconds (ImageMagick's `import` has been seen to
+    /// hang on a window being redrawn).
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    func run(_ arguments: [String], timeout: Double = 20) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -123,8 +125,11 @@ final class RealTerminalTests: XCTestCase {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let watch = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watch)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watch.cancel()
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -137,10 +142,15 @@ final class RealTerminalTests: XCTestCase {
         }
     }
 
+    /// The window as it looks now (tried again if `import` hung or wrote nothing).
     func photograph(_ window: String) throws -> RGBImage {
-        let file = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
-        try run(["import", "-window", window, file.path])
-        return try ImageCodec.decode(Data(contentsOf: file)).image
+        for _ in 0..<3 {
+            let file = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
+            try run(["import", "-window", window, file.path], timeout: 15)
+            if let data = try? Data(contentsOf: file), let decoded = try? ImageCodec.decode(data) { return decoded.image }
+        }
+        struct NoPhotograph: Error {}
+        throw NoPhotograph()
     }
 
     /// Photographs until `condition` holds (at most `seconds`); the last photograph.
@@ -231,7 +241,7 @@ final class RealTerminalTests: XCTestCase {
     }
 
     /// The app from the login screen to the viewer of the feed's first photo (the astronaut), photographed.
-    func viewerPhotograph(in terminal: Terminal) throws -> (window: String, shot: RGBImage, score: Double, rect: (x: Int, y: Int, width: Int, height: Int)) {
+    func viewerPhotograph(in terminal: Terminal) throws -> (window: String, shot: RGBImage, score: Double, rect: (x: Int, y: Int, width: Int, height: Int), feed: RGBImage) {
         let source = try ImageCodec.decode(Data(contentsOf: Self.astronaut)).image
         let window = try open(terminal, command: [CommandLineTests.executable.path, "--demo"])
         Thread.sleep(forTimeInterval: 3)
@@ -240,7 +250,7 @@ final class RealTerminalTests: XCTestCase {
         try press(window, "a")
         // The feed's first card shows the astronaut, cropped to the card's shape; the viewer opens on it.
         var card: (psnr: Double, rect: (x: Int, y: Int, width: Int, height: Int))?
-        _ = try photograph(window, until: "the feed's first photo") { shot in
+        let feed = try photograph(window, until: "the feed's first photo") { shot in
             guard let rect = Self.photoRect(in: shot), rect.height > 100 else { return false }
             card = Self.score(shot, against: AreaResampler.fill(source, width: rect.width, height: rect.height))
             return (card?.psnr ?? 0) > 25
@@ -257,7 +267,7 @@ final class RealTerminalTests: XCTestCase {
             return score.psnr > 25 && score.rect.height > shot.height / 2
         }
         let score = try XCTUnwrap(best, "no photo found in the photograph")
-        return (window, shot, score.psnr, score.rect)
+        return (window, shot, score.psnr, score.rect, feed)
     }
 
     func test_kitty_viewer_showsThePhotoItself_andAHelpOverItLeavesNothingBehind() throws {
@@ -265,11 +275,13 @@ final class RealTerminalTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(viewer.score, 30, "the viewer's photo in kitty against its source (PSNR dB)")
         print("kitty: viewer photo \(viewer.rect.width)x\(viewer.rect.height) px, PSNR \(String(format: "%.1f", viewer.score)) dB")
         try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "kitty")
+        try assertMovesLeaveNothingBehind(viewer.window, viewer: viewer.shot, feed: viewer.feed, terminal: "kitty")
     }
 
     func test_xterm_viewer_showsTheSixelPhoto_asWellAsImg2sixel_andAHelpOverItLeavesNothingBehind() throws {
         let viewer = try viewerPhotograph(in: .xterm)
         try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "xterm")
+        try assertMovesLeaveNothingBehind(viewer.window, viewer: viewer.shot, feed: viewer.feed, terminal: "xterm")
         // The same photo at the same size through the terminal's own tool, in the same xterm.
         let script = "img2sixel -w \(viewer.rect.width) -h \(viewer.rect.height) '\(Self.astronaut.path)'; sleep 60"
         let reference = try open(.xterm, command: ["sh", "-c", script])
@@ -298,6 +310,30 @@ final class RealTerminalTests: XCTestCase {
         }
         guard let columnsRun = longestRun(columns) else { return nil }
         return (columnsRun.lowerBound, rowsRun.lowerBound, columnsRun.count, rowsRun.count)
+    }
+
+    /// Zoomed in and out again, the viewer is as it was; back in the feed, the feed is as it was, after the
+    /// next card and back, after Ctrl-L, and after the window was made smaller and then its size again:
+    /// nothing of an earlier picture stays anywhere, and no picture goes missing.
+    func assertMovesLeaveNothingBehind(_ window: String, viewer: RGBImage, feed: RGBImage, terminal: String) throws {
+        func same(as reference: RGBImage, _ what: String, after keys: String...) throws {
+            for key in keys { try press(window, key) }
+            let shot = try photograph(window, until: what) { $0.width == reference.width && $0.height == reference.height && Self.psnr($0, reference) > 40 }
+            let score = shot.width == reference.width && shot.height == reference.height ? Self.psnr(shot, reference) : 0
+            print("\(terminal): \(what): PSNR \(String(format: "%.1f", score)) dB against before")
+        }
+        try same(as: viewer, "zoomed in and out", after: "plus", "plus", "minus", "minus")
+        try same(as: feed, "the feed after the viewer", after: "Escape")
+        try same(as: feed, "the next card and back", after: "j", "k")
+        try same(as: feed, "the feed painted again (Ctrl-L)", after: "ctrl+l")
+        let geometry = try run(["xdotool", "getwindowgeometry", window])
+        let size = geometry.split(separator: "\n").first { $0.contains("Geometry:") }?.split(separator: " ").last
+            .map { $0.split(separator: "x").compactMap { Int($0) } } ?? []
+        guard size.count == 2 else { return XCTFail("no window size in \(geometry)") }
+        try run(["xdotool", "windowsize", "--sync", window, "\(size[0] * 3 / 4)", "\(size[1] * 3 / 4)"])
+        Thread.sleep(forTimeInterval: 1.5)
+        try run(["xdotool", "windowsize", "--sync", window, "\(size[0])", "\(size[1])"])
+        try same(as: feed, "the feed after a resize and back")
     }
 
     /// The help over the photo, then closed: the window is as it was (no piece of the box, no hole in the photo).

@@ -26,6 +26,8 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertEqual(first[1].int("c"), 10)
         XCTAssertEqual(first[1].int("r"), 5)
         XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty, "the same frame again costs nothing")
+        // After the screen was cleared (a resize, Ctrl-L), kitty no longer has it: sent again.
+        XCTAssertEqual(KittyGraphics.commands(in: layer.frame(buffer, repainted: true)).map { $0["a"] }, ["d", "t", "p"])
     }
 
     func test_aMovedCard_costsAPlacement_notAnUpload() {

@@ -111,9 +111,13 @@ final class KittyPictureLayer: PictureLayer {
     func frame(_ buffer: CellBuffer, repainted: Bool) -> [UInt8] {
         frameNumber += 1
         var output: [UInt8] = []
-        if repainted, !shown.isEmpty {
-            output += Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8) // every placement; the uploads stay
+        if repainted {
+            // The screen was cleared (a resize, Ctrl-L), and clearing the screen makes kitty forget the
+            // pictures on it, data and all: every picture is sent again when next shown.
+            if !uploaded.isEmpty { output += Array(KittyGraphics.deleteAll.utf8) }
             shown.removeAll()
+            uploaded.removeAll()
+            uploadedBytes = 0
         }
         let wanted = Self.tiles(buffer, bottomRow: true)
         let wantedKeys = Set(wanted.map(\.1))
@@ -175,9 +179,18 @@ final class KittyPictureLayer: PictureLayer {
 /// picture goes, curses rewrites its cells and the terminal's pixels there go too.
 final class SixelPictureLayer: PictureLayer {
     private var shown: Set<PictureTile> = []
-    /// Encoded pieces kept for the next frames (a card scrolling back into view), most recent last.
-    private var encoded: [PictureTile: [UInt8]] = [:]
-    private var encodedOrder: [PictureTile] = []
+    /// A part of a picture, wherever it is on screen (a card moved up draws the same Sixel).
+    private struct Piece: Hashable {
+        var pictureID: UInt32
+        var column: Int
+        var row: Int
+        var columns: Int
+        var rows: Int
+    }
+
+    /// Encoded pieces kept for the next frames (a card moved, or scrolling back into view), most recent last.
+    private var encoded: [Piece: [UInt8]] = [:]
+    private var encodedOrder: [Piece] = []
     private let maximumEncoded = 48
 
     var usesBottomRow: Bool { false }
@@ -200,13 +213,14 @@ final class SixelPictureLayer: PictureLayer {
     }
 
     private func sixel(for tile: PictureTile, of picture: PixelPicture) -> [UInt8]? {
-        if let cached = encoded[tile] { return cached }
+        let piece = Piece(pictureID: tile.pictureID, column: tile.column, row: tile.row, columns: tile.rect.width, rows: tile.rect.height)
+        if let cached = encoded[piece] { return cached }
         let source = picture.pixelRect(column: tile.column, row: tile.row, columns: tile.rect.width, rows: tile.rect.height)
         guard source.width > 0, source.height > 0,
               let bytes = SixelEncoder.encode(picture.crop(x: source.x, y: source.y, width: source.width, height: source.height))
         else { return nil }
-        encoded[tile] = bytes
-        encodedOrder.append(tile)
+        encoded[piece] = bytes
+        encodedOrder.append(piece)
         if encodedOrder.count > maximumEncoded {
             encoded[encodedOrder.removeFirst()] = nil
         }
