@@ -73,7 +73,7 @@ final class PictureLayerTests: XCTestCase {
         let card = picture(columns: 4, rows: 3)
         var buffer = CellBuffer(width: 20, height: 4)
         buffer.draw(card, x: 0, y: 1)
-        let layer = SixelPictureLayer()
+        let layer = InlinePictureLayer(format: .sixel)
         let first = layer.frame(buffer, repainted: true)
         let text = String(decoding: first, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("\u{1B}7\u{1B}[2;1H\u{1B}P"), "saved cursor, moved, then the Sixel")
@@ -84,6 +84,24 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertEqual(decoded.width, 4 * 8)
         XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty)
         XCTAssertFalse(layer.frame(buffer, repainted: true).isEmpty, "after a clear it is drawn again")
+    }
+
+    func test_iTerm2_drawsAJPEGOverTheCells_neverOnTheLastRow() throws {
+        let card = picture(columns: 4, rows: 3)
+        var buffer = CellBuffer(width: 20, height: 4)
+        buffer.draw(card, x: 2, y: 1)
+        let layer = InlinePictureLayer(format: .iterm2)
+        let bytes = layer.frame(buffer, repainted: true)
+        XCTAssertTrue(String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}7\u{1B}[2;3H\u{1B}]1337;File=inline=1;"))
+        let files = ITerm2Images.files(in: bytes)
+        XCTAssertEqual(files.count, 1)
+        XCTAssertEqual(files.first?.arguments["width"], "4")
+        XCTAssertEqual(files.first?.arguments["height"], "2", "rows 1 and 2: row 3 is the screen's last")
+        XCTAssertEqual(files.first?.arguments["preserveAspectRatio"], "0")
+        let image = try ImageCodec.decode(try XCTUnwrap(files.first?.file)).image
+        XCTAssertEqual(image.width, 4 * 8)
+        XCTAssertEqual(image.height, 2 * 16)
+        XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty)
     }
 
     func test_probe_readsEveryAnswer_inAnyOrder() {
@@ -134,5 +152,11 @@ final class PictureLayerTests: XCTestCase {
                        "Sixel needs the cell's size in pixels")
         XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: TerminalAbilities()).reason,
                        "the terminal did not answer")
+        // iTerm2 (over SSH its LC_TERMINAL arrives): its own images before its Sixel.
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: ["LC_TERMINAL": "iTerm2"], abilities: sixel).mode, .iterm2)
+        var iterm = sixel
+        iterm.version = "iTerm2 3.5.0"
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: iterm).mode, .iterm2)
+        XCTAssertEqual(GraphicsChoice.choose(setting: .iterm2, environment: [:], abilities: nil).mode, .iterm2)
     }
 }

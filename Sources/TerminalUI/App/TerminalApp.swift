@@ -58,7 +58,7 @@ public final class TerminalApp {
                 blitter kind: BlitterKind = .half) {
         self.backend = backend
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
-        let pixels = graphics.mode == .kitty || graphics.mode == .sixel
+        let pixels = graphics.mode != .cells
         let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
             : PictureDrawer(blitter: blitter, kind: kind)
         screen = AppScreen(theme: theme, logo: logo, cellAspect: drawer.cellAspect,

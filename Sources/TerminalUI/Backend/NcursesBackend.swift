@@ -149,8 +149,9 @@ public final class NcursesBackend: TerminalBackend {
         curs_set(0)
         switch graphics {
         case .kitty: pictures = KittyPictureLayer()
-        case .sixel: pictures = SixelPictureLayer()
-        case .iterm2, .cells: pictures = nil
+        case .sixel: pictures = InlinePictureLayer(format: .sixel)
+        case .iterm2: pictures = InlinePictureLayer(format: .iterm2)
+        case .cells: pictures = nil
         }
         // Scrolling the terminal would move pictures in pixels out from under the cells curses believes
         // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites

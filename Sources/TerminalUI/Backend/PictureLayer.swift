@@ -173,11 +173,22 @@ final class KittyPictureLayer: PictureLayer {
     var uploadedCount: Int { uploaded.count }
 }
 
-/// Sixel: each piece of a picture in view is drawn into its cells once; it is drawn again only when it
-/// moves, changes, or curses wrote over it. Pieces never reach the last row (a Sixel there scrolls the
-/// terminal). The backend keeps picture cells distinct in curses' own picture of the screen, so that when a
-/// picture goes, curses rewrites its cells and the terminal's pixels there go too.
-final class SixelPictureLayer: PictureLayer {
+/// Pictures drawn into the cells they cover, Sixel or iTerm2's inline images: each piece of a picture in view
+/// is drawn once; it is drawn again only when it moves, changes, or curses wrote over it. Pieces never reach
+/// the last row (a picture there scrolls the terminal). The backend keeps picture cells distinct in curses'
+/// own picture of the screen, so that when a picture goes, curses rewrites its cells and the terminal's
+/// pixels there go too.
+final class InlinePictureLayer: PictureLayer {
+    enum Format {
+        case sixel, iterm2
+    }
+
+    let format: Format
+
+    init(format: Format) {
+        self.format = format
+    }
+
     private var shown: Set<PictureTile> = []
     /// A part of a picture, wherever it is on screen (a card moved up draws the same Sixel).
     private struct Piece: Hashable {
@@ -203,7 +214,7 @@ final class SixelPictureLayer: PictureLayer {
         for (placement, tile) in wanted {
             now.insert(tile)
             guard !shown.contains(tile) else { continue }
-            guard let sixel = sixel(for: tile, of: placement.picture) else { continue }
+            guard let sixel = piece(for: tile, of: placement.picture) else { continue }
             output += Array(Self.moveCursor(tile.rect.x, tile.rect.y).utf8)
             output += sixel
         }
@@ -212,13 +223,18 @@ final class SixelPictureLayer: PictureLayer {
         return Array("\u{1B}7".utf8) + output + Array("\u{1B}8".utf8)
     }
 
-    private func sixel(for tile: PictureTile, of picture: PixelPicture) -> [UInt8]? {
+    private func piece(for tile: PictureTile, of picture: PixelPicture) -> [UInt8]? {
         let piece = Piece(pictureID: tile.pictureID, column: tile.column, row: tile.row, columns: tile.rect.width, rows: tile.rect.height)
         if let cached = encoded[piece] { return cached }
         let source = picture.pixelRect(column: tile.column, row: tile.row, columns: tile.rect.width, rows: tile.rect.height)
-        guard source.width > 0, source.height > 0,
-              let bytes = SixelEncoder.encode(picture.crop(x: source.x, y: source.y, width: source.width, height: source.height))
-        else { return nil }
+        guard source.width > 0, source.height > 0 else { return nil }
+        let part = picture.crop(x: source.x, y: source.y, width: source.width, height: source.height)
+        let made: [UInt8]?
+        switch format {
+        case .sixel: made = SixelEncoder.encode(part)
+        case .iterm2: made = ITerm2Images.inline(part, columns: tile.rect.width, rows: tile.rect.height)
+        }
+        guard let bytes = made else { return nil }
         encoded[piece] = bytes
         encodedOrder.append(piece)
         if encodedOrder.count > maximumEncoded {

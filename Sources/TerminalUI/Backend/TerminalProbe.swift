@@ -202,8 +202,7 @@ public struct GraphicsChoice: Equatable, Sendable {
         if let setting {
             switch setting {
             case .cells: return choice(.cells, "graphics = cells in the settings")
-            case .iterm2: return choice(.cells, "iTerm2 inline images are not supported yet: coloured characters instead")
-            case .kitty, .sixel:
+            case .kitty, .sixel, .iterm2:
                 return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
             }
         }
@@ -214,6 +213,12 @@ public struct GraphicsChoice: Equatable, Sendable {
         let name = abilities.version.map { " (\($0))" } ?? ""
         if abilities.kittyGraphics {
             return choice(.kitty, "the terminal\(name) answered the Kitty graphics query")
+        }
+        // iTerm2 says who it is in LC_TERMINAL (which SSH passes on with the other LC_ variables),
+        // TERM_PROGRAM, or its XTVERSION answer; its own inline images draw better than its Sixel.
+        if environment["LC_TERMINAL"] == "iTerm2" || environment["TERM_PROGRAM"] == "iTerm.app"
+            || abilities.version?.hasPrefix("iTerm2") == true {
+            return choice(.iterm2, "the terminal is iTerm2" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
         }
         if abilities.sixel {
             guard sized else { return choice(.cells, "the terminal\(name) has Sixel but did not say its cell size") }
