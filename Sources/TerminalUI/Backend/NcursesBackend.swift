@@ -8,8 +8,9 @@ import Glibc
 /// The real terminal, through ncursesw. Only the thread that created it may call it.
 ///
 /// Each frame writes the cells that changed since the previous frame into curses' screen, and
-/// `doupdate` works out what to send. `idlok` lets curses scroll the terminal when the whole list moved
-/// by a line, instead of repainting it.
+/// `doupdate` works out what to send. curses scrolls the terminal when rows moved, instead of repainting
+/// them (a move further than curses takes at once is shown in steps). Pictures in pixels (Kitty graphics,
+/// Sixel, iTerm2) are written after curses' frame by a `PictureLayer`, into cells curses keeps blank.
 public final class NcursesBackend: TerminalBackend {
     public enum Failure: Error, CustomStringConvertible {
         case noTerminal(String)
@@ -47,8 +48,6 @@ public final class NcursesBackend: TerminalBackend {
     private let pictures: PictureLayer?
     /// The next frame's pictures must be drawn whole (the screen was cleared).
     private var picturesRepainted = true
-    /// What the frame's picture layer wrote last (the benchmark's count of picture bytes).
-    public private(set) var lastPictureBytes = 0
 
     private struct PairKey: Hashable {
         var foreground: Int32
@@ -225,7 +224,6 @@ public final class NcursesBackend: TerminalBackend {
         if let pictures {
             let bytes = pictures.frame(buffer, repainted: picturesRepainted)
             picturesRepainted = false
-            lastPictureBytes = bytes.count
             if !bytes.isEmpty { writeDirect(bytes) }
         }
     }

@@ -168,9 +168,6 @@ final class KittyPictureLayer: PictureLayer {
         shown.removeAll()
         return Array(KittyGraphics.deleteAll.utf8)
     }
-
-    /// How many pictures the terminal holds for this session (the tests' and the benchmark's view).
-    var uploadedCount: Int { uploaded.count }
 }
 
 /// Pictures drawn into the cells they cover, Sixel or iTerm2's inline images: each piece of a picture in view
