@@ -17,6 +17,7 @@ struct BlitterBenchmark {
         // Each cell drawn back as 2x6 pixels (the common multiple of 1x2, 2x2 and 2x3).
         let reference = AreaResampler.resize(source, width: columns * 2, height: rows * 6)
         let chafa = ThumbnailBenchmark.chafaPath()
+        if let chafa { try measureRender(chafa: chafa, jpeg: jpeg, into: &report) }
         for mode in [ColorMode.palette256, .truecolor] {
             for kind in BlitterKind.allCases {
                 let label = "cells \(kind.rawValue) 40x20, \(mode.name)"
@@ -41,6 +42,39 @@ struct BlitterBenchmark {
                 report.add("chafa --symbols \(symbols), same: per picture", milliseconds(time))
             }
         }
+    }
+
+    /// `image-feed render` as a file manager's previewer runs it, a process per picture, against chafa doing
+    /// the same (half blocks, 256 colours, 40x20 cells): whole-process time, start-up included.
+    func measureRender(chafa: String, jpeg: Data, into report: inout Report) throws {
+        guard let program = ScrollBenchmark.sibling("image-feed") else {
+            report.note("render: skipped, image-feed is not built beside the benchmark (make bench builds both)")
+            return
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-render.jpg")
+        try jpeg.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        func median(_ arguments: [String], _ executable: String) throws -> Double {
+            var samples = Samples()
+            for index in 0..<25 {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let start = now()
+                try process.run()
+                process.waitUntilExit()
+                if index >= 3 { samples.add(now() - start) }
+            }
+            return samples.median
+        }
+        let ours = try median(["render", file.path, "--cols", "40", "--rows", "20", "--colors", "256"], program.path)
+        let theirs = try median(["--format", "symbols", "--size", "40x20", "--colors", "256", "--symbols", "vhalf",
+                                 "--animate", "off", "--polite", "on", file.path], chafa)
+        report.add("render, whole process, 1080px JPEG -> 40x20 cells, 256 colours", milliseconds(ours))
+        report.add("chafa, whole process, same", milliseconds(theirs))
+        report.add("render / chafa, whole process", String(format: "%.2f", ours / theirs), target: "<= 1")
     }
 
     static func chafaSymbols(_ kind: BlitterKind) -> String {
