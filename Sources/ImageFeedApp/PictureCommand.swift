@@ -14,13 +14,14 @@ public enum PictureCommand {
         }
     }
 
-    /// Reads the picture's bytes from a path or an http(s) URL.
-    public static func load(_ source: String, http: any HTTPClient) async throws -> Data {
+    /// Reads the picture's bytes from a path or an http(s) URL. The HTTP client is made only for a URL:
+    /// setting up URLSession costs a previewer's start-up a good part of its time.
+    public static func load(_ source: String, http: () -> any HTTPClient) async throws -> Data {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             if scheme == "http", !UnsplashConfiguration.isLoopback(host: url.host ?? "") {
                 throw Failure.unreadable("\(source): plain http is allowed only on a loopback address; use https.")
             }
-            let response = try await http.send(HTTPRequest(url: url))
+            let response = try await http().send(HTTPRequest(url: url))
             guard (200..<300).contains(response.status) else {
                 throw Failure.unreadable("\(source): HTTP \(response.status)")
             }

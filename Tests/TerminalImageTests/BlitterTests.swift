@@ -91,3 +91,29 @@ final class BlitterTests: XCTestCase {
         XCTAssertEqual(Palette.nearest8(RGB(250, 5, 5)), 1)
     }
 }
+
+/// The palette lookups, built with a pruned search, give what trying every candidate gives.
+final class PaletteLookupTests: XCTestCase {
+    func test_lookups_matchTheNearestCandidateInOKLab() {
+        func brute(_ color: RGB, _ candidates: Range<Int>) -> UInt8 {
+            let lab = OKLab(color)
+            var best = candidates.lowerBound
+            var bestDistance = Float.greatestFiniteMagnitude
+            for index in candidates {
+                let distance = lab.distanceSquared(to: OKLab(Palette.xterm256[index]))
+                if distance < bestDistance { bestDistance = distance; best = index }
+            }
+            return UInt8(best)
+        }
+        var checked = 0
+        for entry in stride(from: 0, to: 32 * 32 * 32, by: 37) {
+            // The centre of the entry's block, which is what the table was built for.
+            let color = RGB(UInt8((entry >> 10) << 3 | 4), UInt8(((entry >> 5) & 31) << 3 | 4), UInt8((entry & 31) << 3 | 4))
+            XCTAssertEqual(Palette.nearest16(color), brute(color, 0..<16), "\(color)")
+            XCTAssertEqual(Palette.nearest8(color), brute(color, 0..<8), "\(color)")
+            if !Palette.xterm256.contains(color) { XCTAssertEqual(Palette.nearest256(color), brute(color, 16..<256), "\(color)") }
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 800)
+    }
+}
