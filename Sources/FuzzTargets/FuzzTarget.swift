@@ -28,6 +28,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     /// What the terminal sends: keys, escape sequences, mouse reports, in any order and cut anywhere.
     case input
+    /// The terminal's answers to the start-up questions (DA1, XTVERSION, XTGETTCAP, Kitty's query, cell
+    /// size), and the Kitty graphics commands read back from bytes (the tests' and benchmark's reader).
+    case terminalReplies = "terminal-replies"
 
     /// Runs one input. Returns a short description of the outcome (for replaying by hand).
     @discardableResult
@@ -40,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .oauthRedirect: return OAuthRedirectTarget.run(data)
         case .config: return ConfigTarget.run(data)
         case .input: return InputTarget.run(data)
+        case .terminalReplies: return TerminalRepliesTarget.run(data)
         }
     }
 }
@@ -231,6 +235,19 @@ enum ConfigTarget {
 }
 
 // MARK: Terminal input
+
+enum TerminalRepliesTarget {
+    static func run(_ data: Data) -> String {
+        let bytes = [UInt8](data)
+        let abilities = TerminalProbe.parse(bytes)
+        let choice = GraphicsChoice.choose(setting: nil, environment: [:], abilities: abilities)
+        // Whatever a terminal answers, the cell size the pictures are drawn for stays sensible.
+        precondition((2...200).contains(choice.cellWidth) && (4...400).contains(choice.cellHeight), "cell size out of range")
+        precondition((abilities.version?.count ?? 0) <= 60, "a version longer than kept")
+        let commands = KittyGraphics.commands(in: bytes)
+        return "\(choice.mode.rawValue), \(commands.count) kitty commands"
+    }
+}
 
 enum InputTarget {
     /// The bytes as the backend gets them: decoded as UTF-8 (what curses hands over), and once more byte

@@ -78,6 +78,14 @@ final class FuzzInputTests: XCTestCase {
                        outcomes["crash-toml-array-brace"] ?? "")
     }
 
+    func testTerminalRepliesReplay() throws {
+        let outcomes = try replay(.terminalReplies)
+        XCTAssertEqual(outcomes["seed-kitty"], "kitty, 1 kitty commands")
+        XCTAssertEqual(outcomes["seed-xterm"], "cells, 0 kitty commands", "Sixel, but the text area needs the terminal's size")
+        XCTAssertEqual(outcomes["seed-vt100"], "cells, 0 kitty commands")
+        XCTAssertEqual(outcomes["seed-kitty-commands"], "cells, 2 kitty commands")
+    }
+
     func testTerminalInputReplays() throws {
         let outcomes = try replay(.input)
         XCTAssertEqual(outcomes.count, 4)
