@@ -332,6 +332,12 @@ final class RealTerminalTests: XCTestCase {
         guard size.count == 2 else { return XCTFail("no window size in \(geometry)") }
         try run(["xdotool", "windowsize", "--sync", window, "\(size[0] * 3 / 4)", "\(size[1] * 3 / 4)"])
         Thread.sleep(forTimeInterval: 1.5)
+        // Too small for the interface (under 40x12 cells): its message, and no picture left over it.
+        try run(["xdotool", "windowsize", "--sync", window, "\(size[0] / 3)", "\(size[1] / 4)"])
+        let small = try photograph(window, until: "no picture on the too-small screen") { shot in
+            (0..<shot.height).allSatisfy { y in (0..<shot.width).filter { !Self.isDark(shot, $0, y) }.count < shot.width / 2 }
+        }
+        print("\(terminal): too small: \(small.width)x\(small.height) px, no picture")
         try run(["xdotool", "windowsize", "--sync", window, "\(size[0])", "\(size[1])"])
         try same(as: feed, "the feed after a resize and back")
     }

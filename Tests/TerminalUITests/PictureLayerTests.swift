@@ -152,6 +152,11 @@ final class PictureLayerTests: XCTestCase {
                        "Sixel needs the cell's size in pixels")
         XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: [:], abilities: TerminalAbilities()).reason,
                        "the terminal did not answer")
+        // Answers too late (a loaded machine): kitty's environment still says what it is.
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"],
+                                             abilities: TerminalAbilities()).mode, .kitty)
+        XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: ["TERM": "xterm-kitty", "TMUX": "/tmp/t"],
+                                             abilities: TerminalAbilities()).mode, .cells, "not inside tmux")
         // iTerm2 (over SSH its LC_TERMINAL arrives): its own images before its Sixel.
         XCTAssertEqual(GraphicsChoice.choose(setting: nil, environment: ["LC_TERMINAL": "iTerm2"], abilities: sixel).mode, .iterm2)
         var iterm = sixel

@@ -50,7 +50,7 @@ public enum TerminalProbe {
 
     /// Asks the terminal on `input`/`output` and reads its answers until DA1's arrives or `deadline` seconds
     /// pass. The terminal's modes are as they were afterwards. nil when it is not a terminal.
-    public static func run(input: Int32, output: Int32, environment: [String: String], deadline: Double = 0.5) -> TerminalAbilities? {
+    public static func run(input: Int32, output: Int32, environment: [String: String], deadline: Double = 1.5) -> TerminalAbilities? {
         guard isatty(input) == 1, isatty(output) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
@@ -208,6 +208,13 @@ public struct GraphicsChoice: Equatable, Sendable {
         }
         if TerminalProbe.isMultiplexed(environment) {
             return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
+        }
+        // No answer in time (a loaded machine, a slow link): what the environment says of the terminal.
+        if abilities?.answered != true {
+            if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty" || environment["TERM"] == "xterm-ghostty"
+                || ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "") {
+                return choice(.kitty, "the terminal did not answer in time; its environment says it has Kitty graphics")
+            }
         }
         guard let abilities else { return choice(.cells, "the terminal could not be asked") }
         let name = abilities.version.map { " (\($0))" } ?? ""
