@@ -242,7 +242,8 @@ enum TerminalRepliesTarget {
         let abilities = TerminalProbe.parse(bytes)
         let choice = GraphicsChoice.choose(setting: nil, environment: [:], abilities: abilities)
         // Whatever a terminal answers, the cell size the pictures are drawn for stays sensible.
-        precondition((2...200).contains(choice.cellWidth) && (4...400).contains(choice.cellHeight), "cell size out of range")
+        precondition(GraphicsMode.cellWidths.contains(choice.cellWidth) && GraphicsMode.cellHeights.contains(choice.cellHeight),
+                     "cell size out of range")
         precondition((abilities.version?.count ?? 0) <= 60, "a version longer than kept")
         let commands = KittyGraphics.commands(in: bytes)
         return "\(choice.mode.rawValue), \(commands.count) kitty commands"

@@ -1,5 +1,6 @@
 import Foundation
 import TerminalImage
+import TerminalUI
 
 /// What the environment says about the terminal, for output written without curses.
 public enum TerminalEnvironment {
@@ -26,10 +27,7 @@ public enum TerminalEnvironment {
 
     /// A cell's size in pixels, from the terminal on standard output (when it says: kitty, xterm, foot do).
     public static func cellSize() -> (Int, Int)? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
-              size.ws_xpixel > 0, size.ws_ypixel > 0 else { return nil }
-        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+        TerminalProbe.cellSize(of: STDOUT_FILENO).map { ($0.width, $0.height) }
     }
 
     /// The size of the terminal on standard output, if it is one.

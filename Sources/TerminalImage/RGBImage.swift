@@ -1,3 +1,5 @@
+import Foundation
+
 /// A decoded picture: packed 8-bit RGB, row after row, no padding.
 public struct RGBImage: Sendable, Equatable {
     public let width: Int
@@ -25,6 +27,19 @@ public struct RGBImage: Sendable, Equatable {
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let index = (y * width + x) * 3
         return (pixels[index], pixels[index + 1], pixels[index + 2])
+    }
+
+    /// How close `other` is to this picture: peak signal-to-noise ratio in dB over every channel of every pixel
+    /// (infinity when identical, 0 when the sizes differ). The tests and benchmarks compare pictures with it.
+    public func psnr(_ other: RGBImage) -> Double {
+        guard width == other.width, height == other.height, !pixels.isEmpty else { return 0 }
+        var sum = 0.0
+        for index in pixels.indices {
+            let difference = Double(pixels[index]) - Double(other.pixels[index])
+            sum += difference * difference
+        }
+        let meanSquare = sum / Double(pixels.count)
+        return meanSquare == 0 ? .infinity : 10 * log10(255 * 255 / meanSquare)
     }
 
     /// The mean colour, as Unsplash's `color` field gives it ("#RRGGBB").

@@ -30,14 +30,14 @@ struct BlitterBenchmark {
                     picture = blitter.render(decoded.image, columns: columns, rows: rows)
                     if index >= 5 { samples.add(now() - start) }
                 }
-                let ours = Self.psnr(Self.raster(picture), reference)
+                let ours = Self.raster(picture).psnr(reference)
                 report.add("\(label): PSNR", String(format: "%.2f dB", ours))
                 report.add("\(label): decode + draw, median", milliseconds(samples.median))
                 guard let chafa else { continue }
                 let symbols = Self.chafaSymbols(kind)
                 let output = try Self.chafaOutput(chafa, jpeg: jpeg, mode: mode, symbols: symbols, columns: columns, rows: rows)
                 let theirs = Self.parseCells(output, columns: columns, rows: rows)
-                report.add("chafa --symbols \(symbols), same: PSNR", String(format: "%.2f dB", Self.psnr(Self.raster(theirs), reference)))
+                report.add("chafa --symbols \(symbols), same: PSNR", String(format: "%.2f dB", Self.raster(theirs).psnr(reference)))
                 let time = try ThumbnailBenchmark.chafaTime(chafa, jpeg: jpeg, mode: mode, symbols: symbols, stretch: true)
                 report.add("chafa --symbols \(symbols), same: per picture", milliseconds(time))
             }
@@ -233,16 +233,5 @@ struct BlitterBenchmark {
             }
         }
         return RGBImage(width: width, height: picture.rows * 6, pixels: pixels)
-    }
-
-    static func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
-        guard a.width == b.width, a.height == b.height else { return 0 }
-        var sum = 0.0
-        for index in a.pixels.indices {
-            let difference = Double(a.pixels[index]) - Double(b.pixels[index])
-            sum += difference * difference
-        }
-        let mse = sum / Double(max(1, a.pixels.count))
-        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
 }

@@ -354,16 +354,12 @@ extension RenderCommand {
     /// Without asking the terminal (a previewer's output is often not the terminal's input): kitty where the
     /// terminal says it is one that has the Kitty graphics protocol, characters elsewhere.
     static func guessGraphics(_ environment: [String: String]) -> GraphicsMode {
-        if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty" || environment["TERM"] == "xterm-ghostty" {
-            return .kitty
-        }
-        if ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "") { return .kitty }
-        return .cells
+        GraphicsMode.kittyByEnvironment(environment) ? .kitty : .cells
     }
 
     static func parseCellSize(_ text: String) -> (Int, Int)? {
         let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (2...200).contains(parts[0]), (4...400).contains(parts[1]) else { return nil }
+        guard parts.count == 2, GraphicsMode.cellWidths.contains(parts[0]), GraphicsMode.cellHeights.contains(parts[1]) else { return nil }
         return (parts[0], parts[1])
     }
 }

@@ -18,17 +18,6 @@ final class PixelProtocolTests: XCTestCase {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
-    static func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
-        precondition(a.width == b.width && a.height == b.height)
-        var sum = 0.0
-        for index in a.pixels.indices {
-            let difference = Double(a.pixels[index]) - Double(b.pixels[index])
-            sum += difference * difference
-        }
-        let mse = sum / Double(a.pixels.count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
-
     func test_kitty_transmission_decodesToTheSamePixels_inChunksOfAtMost4096() {
         let image = Self.sample(width: 300, height: 200)
         let bytes = KittyGraphics.transmit(image, id: 7)
@@ -66,7 +55,7 @@ final class PixelProtocolTests: XCTestCase {
         let decoded = try XCTUnwrap(SixelEncoder.decode(bytes))
         XCTAssertEqual(decoded.width, 120)
         XCTAssertEqual(decoded.height, 90)
-        XCTAssertGreaterThan(Self.psnr(decoded, image), 30, "256 colours of libsixel's palette")
+        XCTAssertGreaterThan(decoded.psnr(image), 30, "256 colours of libsixel's palette")
     }
 
     func test_pixelPicture_ids_areUnique_andItsCellsMapToPixels() {

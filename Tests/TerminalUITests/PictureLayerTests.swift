@@ -69,10 +69,15 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertEqual(covered, 60 - 6)
     }
 
-    func test_sixel_neverDrawsOnTheLastRow_andDrawsAPieceAgainOnlyWhenItChanged() throws {
-        let card = picture(columns: 4, rows: 3)
+    /// A 4x3-cell picture from row 1 of a 4-row screen: its last row would be the screen's last.
+    func cardReachingTheLastRow(x: Int) -> CellBuffer {
         var buffer = CellBuffer(width: 20, height: 4)
-        buffer.draw(card, x: 0, y: 1)
+        buffer.draw(picture(columns: 4, rows: 3), x: x, y: 1)
+        return buffer
+    }
+
+    func test_sixel_neverDrawsOnTheLastRow_andDrawsAPieceAgainOnlyWhenItChanged() throws {
+        let buffer = cardReachingTheLastRow(x: 0)
         let layer = InlinePictureLayer(format: .sixel)
         let first = layer.frame(buffer, repainted: true)
         let text = String(decoding: first, as: UTF8.self)
@@ -87,9 +92,7 @@ final class PictureLayerTests: XCTestCase {
     }
 
     func test_iTerm2_drawsAJPEGOverTheCells_neverOnTheLastRow() throws {
-        let card = picture(columns: 4, rows: 3)
-        var buffer = CellBuffer(width: 20, height: 4)
-        buffer.draw(card, x: 2, y: 1)
+        let buffer = cardReachingTheLastRow(x: 2)
         let layer = InlinePictureLayer(format: .iterm2)
         let bytes = layer.frame(buffer, repainted: true)
         XCTAssertTrue(String(decoding: bytes, as: UTF8.self).hasPrefix("\u{1B}7\u{1B}[2;3H\u{1B}]1337;File=inline=1;"))

@@ -440,11 +440,7 @@ public final class NcursesBackend: TerminalBackend {
     /// passes it on with `set-clipboard`). Written after the frame, outside curses' picture of the screen.
     public func copyToClipboard(_ text: String) {
         let encoded = Data(text.utf8).base64EncodedString()
-        let sequence = "\u{1B}]52;c;\(encoded)\u{07}"
-        fflush(nil)
-        sequence.utf8CString.withUnsafeBufferPointer { bytes in
-            _ = write(outputDescriptor, bytes.baseAddress, bytes.count - 1)
-        }
+        writeDirect("\u{1B}]52;c;\(encoded)\u{07}")
     }
 
     // MARK: Input

@@ -78,21 +78,21 @@ public enum TerminalProbe {
             if parse(answer).answered { break }
         }
         var abilities = parse(answer)
-        if abilities.cellWidth == nil {
-            var size = winsize()
-            if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
-                abilities.cellWidth = Int(size.ws_xpixel) / Int(size.ws_col)
-                abilities.cellHeight = Int(size.ws_ypixel) / Int(size.ws_row)
-            }
-        }
-        if abilities.cellWidth == nil, let area = textArea(answer) {
-            var size = winsize()
-            if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
-                abilities.cellWidth = area.width / Int(size.ws_col)
-                abilities.cellHeight = area.height / Int(size.ws_row)
-            }
+        if abilities.cellWidth == nil, let cell = cellSize(of: output) ?? cellSize(of: output, textArea: textArea(answer)) {
+            abilities.cellWidth = cell.width
+            abilities.cellHeight = cell.height
         }
         return abilities
+    }
+
+    /// A cell's size in pixels: the terminal's text area in pixels (`textArea`, from `CSI 14 t`; nil: the
+    /// window's pixels as `TIOCGWINSZ` gives them) over its cells. nil when that is not known.
+    public static func cellSize(of descriptor: Int32, textArea: (width: Int, height: Int)? = nil) -> (width: Int, height: Int)? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        let area = textArea ?? (Int(size.ws_xpixel), Int(size.ws_ypixel))
+        guard area.width > 0, area.height > 0 else { return nil }
+        return (area.width / Int(size.ws_col), area.height / Int(size.ws_row))
     }
 
     /// What the answers in `bytes` say (any order, any other bytes between them).
@@ -193,8 +193,8 @@ public struct GraphicsChoice: Equatable, Sendable {
 
     /// Decides from the setting (nil: auto), the environment and the terminal's answers.
     public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?) -> GraphicsChoice {
-        let width = abilities?.cellWidth.flatMap { $0 >= 2 && $0 <= 200 ? $0 : nil }
-        let height = abilities?.cellHeight.flatMap { $0 >= 4 && $0 <= 400 ? $0 : nil }
+        let width = abilities?.cellWidth.flatMap { GraphicsMode.cellWidths.contains($0) ? $0 : nil }
+        let height = abilities?.cellHeight.flatMap { GraphicsMode.cellHeights.contains($0) ? $0 : nil }
         let sized = width != nil && height != nil
         func choice(_ mode: GraphicsMode, _ reason: String) -> GraphicsChoice {
             GraphicsChoice(mode: mode, reason: reason, cellWidth: width ?? 10, cellHeight: height ?? 20)
@@ -211,8 +211,7 @@ public struct GraphicsChoice: Equatable, Sendable {
         }
         // No answer in time (a loaded machine, a slow link): what the environment says of the terminal.
         if abilities?.answered != true {
-            if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty" || environment["TERM"] == "xterm-ghostty"
-                || ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "") {
+            if GraphicsMode.kittyByEnvironment(environment) {
                 return choice(.kitty, "the terminal did not answer in time; its environment says it has Kitty graphics")
             }
         }
