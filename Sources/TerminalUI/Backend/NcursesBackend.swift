@@ -48,6 +48,8 @@ public final class NcursesBackend: TerminalBackend {
     private let pictures: PictureLayer?
     /// The next frame's pictures must be drawn whole (the screen was cleared).
     private var picturesRepainted = true
+    /// The row hashes of the last frame drawn (`scrollMove` compares them with the next frame's).
+    private var previousRowHashes: [Int]?
 
     private struct PairKey: Hashable {
         var foreground: Int32
@@ -211,7 +213,9 @@ public final class NcursesBackend: TerminalBackend {
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
         // frame itself fills them), so only the new rows are sent.
-        if pictures == nil, var shown = previous, let move = Self.scrollMove(from: shown, to: buffer) {
+        let rowHashes = pictures == nil ? Self.rowHashes(buffer) : []
+        if pictures == nil, var shown = previous,
+           let move = Self.scrollMove(before: previousRowHashes ?? Self.rowHashes(shown), after: rowHashes, blankRow: Self.blankRowHash(buffer.width)) {
             let step = Self.scrollStep(move)
             var moved = 0
             while abs(move.shift) - moved > step {
@@ -221,6 +225,7 @@ public final class NcursesBackend: TerminalBackend {
             }
         }
         present(buffer)
+        previousRowHashes = pictures == nil ? rowHashes : nil
         if let pictures {
             let bytes = pictures.frame(buffer, repainted: picturesRepainted)
             picturesRepainted = false
@@ -320,22 +325,15 @@ public final class NcursesBackend: TerminalBackend {
     /// The scroll that turns most changed rows of `old` into those of `new`, if it saves enough to be worth
     /// it: at least 3 rows with text that land where `new` has them, and a quarter of the changed rows.
     static func scrollMove(from old: CellBuffer, to new: CellBuffer) -> ScrollMove? {
-        guard old.width == new.width, old.height == new.height, new.height > 3 else { return nil }
-        let width = new.width
-        func rowHashes(_ buffer: CellBuffer) -> [Int] {
-            (0..<buffer.height).map { y in
-                var hasher = Hasher()
-                for x in 0..<width { hasher.combine(buffer.cells[y * width + x]) }
-                return hasher.finalize()
-            }
-        }
-        let before = rowHashes(old)
-        let after = rowHashes(new)
-        guard let top = (0..<new.height).first(where: { before[$0] != after[$0] }),
-              let bottom = (0..<new.height).last(where: { before[$0] != after[$0] }), bottom - top >= 3 else { return nil }
-        var blank = Hasher()
-        for _ in 0..<width { blank.combine(Cell.blank) }
-        let blankRow = blank.finalize()
+        guard old.width == new.width else { return nil }
+        return scrollMove(before: rowHashes(old), after: rowHashes(new), blankRow: blankRowHash(new.width))
+    }
+
+    /// The same, from each frame's row hashes (`rowHashes`); `blankRow` is the hash of an empty row.
+    static func scrollMove(before: [Int], after: [Int], blankRow: Int) -> ScrollMove? {
+        guard before.count == after.count, after.count > 3,
+              let top = after.indices.first(where: { before[$0] != after[$0] }),
+              let bottom = after.indices.last(where: { before[$0] != after[$0] }), bottom - top >= 3 else { return nil }
         var best = (shift: 0, matches: 0)
         for shift in (-(bottom - top))...(bottom - top) where shift != 0 {
             var matches = 0
@@ -348,6 +346,21 @@ public final class NcursesBackend: TerminalBackend {
         }
         guard best.matches >= 3, best.matches * 4 >= bottom - top + 1 else { return nil }
         return ScrollMove(top: top, bottom: bottom, shift: best.shift)
+    }
+
+    /// A hash of each row's cells.
+    static func rowHashes(_ buffer: CellBuffer) -> [Int] {
+        (0..<buffer.height).map { y in
+            var hasher = Hasher()
+            for x in 0..<buffer.width { hasher.combine(buffer.cells[y * buffer.width + x]) }
+            return hasher.finalize()
+        }
+    }
+
+    static func blankRowHash(_ width: Int) -> Int {
+        var hasher = Hasher()
+        for _ in 0..<width { hasher.combine(Cell.blank) }
+        return hasher.finalize()
     }
 
     /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,
