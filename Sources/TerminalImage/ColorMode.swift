@@ -149,6 +149,9 @@ import Darwin
 public enum GraphicsMode: String, Sendable, CaseIterable {
     /// The Kitty graphics protocol: pixels uploaded once, placed by cells.
     case kitty
+    /// The Kitty graphics protocol's Unicode placeholders: pixels uploaded once, shown by text cells that
+    /// name them (kitty 0.28+, Ghostty), so tmux can keep owning the screen.
+    case kittyPlaceholders = "kitty-placeholders"
     /// Sixel: pixels drawn into the cells they cover.
     case sixel
     /// iTerm2's inline images (OSC 1337).

@@ -17,7 +17,10 @@ public enum KittyGraphics {
     }
 
     /// `display`: also shows it at the cursor over that many cells (`a=T`), as a previewer prints a picture.
-    public static func transmit(_ image: RGBImage, id: UInt32, display: (columns: Int, rows: Int)? = nil) -> [UInt8] {
+    /// `virtualPlacement`: also makes a virtual placement of that many cells (`a=T,U=1`) for Unicode
+    /// placeholders to show.
+    public static func transmit(_ image: RGBImage, id: UInt32, display: (columns: Int, rows: Int)? = nil,
+                                virtualPlacement: (columns: Int, rows: Int)? = nil) -> [UInt8] {
         let compressed = deflate(image.pixels)
         let payload = Array(Data(compressed ?? image.pixels).base64EncodedString().utf8)
         var output: [UInt8] = []
@@ -26,7 +29,8 @@ public enum KittyGraphics {
         repeat {
             let end = min(payload.count, start + chunkSize)
             let more = end < payload.count ? 1 : 0
-            let action = display.map { "a=T,c=\($0.columns),r=\($0.rows),C=1" } ?? "a=t"
+            let action = display.map { "a=T,c=\($0.columns),r=\($0.rows),C=1" }
+                ?? virtualPlacement.map { "a=T,U=1,c=\($0.columns),r=\($0.rows)" } ?? "a=t"
             var keys = start == 0
                 ? "\(action),f=24,s=\(image.width),v=\(image.height),i=\(id),q=2\(compressed == nil ? "" : ",o=z"),m=\(more)"
                 : "m=\(more),q=2"

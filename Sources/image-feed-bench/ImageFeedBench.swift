@@ -26,7 +26,7 @@ struct ImageFeedBench: AsyncParsableCommand {
     var term: [String] = ["xterm-256color", "xterm-direct"]
 
     @Option(name: .long, help: "Picture protocols measured at the first size with xterm-256color, besides characters (repeatable): kitty, sixel.")
-    var graphics: [String] = ["kitty", "sixel"]
+    var graphics: [String] = ["kitty", "kitty-placeholders", "sixel"]
 
     @Option(name: .long, help: "Key presses measured per terminal.")
     var keys = 400
@@ -70,8 +70,8 @@ struct ImageFeedBench: AsyncParsableCommand {
             // Pictures in pixels: what they cost over the wire, at the first size.
             if let first = try size.first.map(Self.parseSize) {
                 for name in graphics {
-                    guard let mode = GraphicsMode(rawValue: name), mode == .kitty || mode == .sixel else {
-                        throw ValidationError("--graphics is kitty or sixel: \(name)")
+                    guard let mode = GraphicsMode(rawValue: name), [.kitty, .kittyPlaceholders, .sixel].contains(mode) else {
+                        throw ValidationError("--graphics is kitty, kitty-placeholders or sixel: \(name)")
                     }
                     try await FeedBenchmark(width: first.0, height: first.1, term: "xterm-256color", keys: keys, graphics: mode)
                         .run(into: &report)

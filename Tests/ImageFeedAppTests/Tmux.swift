@@ -84,9 +84,9 @@ final class Tmux {
         try tmux(["send-keys", "-t", "e2e", "-l", text])
     }
 
-    /// The pane's text now.
-    func capture() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "e2e"])
+    /// The pane's text now; `escapes`: with the colours as SGR sequences (`capture-pane -e`).
+    func capture(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", "e2e"])
     }
 
     /// A format of the pane (`#{alternate_on}`, `#{cursor_flag}`, `#{pane_pid}`, ...).

@@ -85,6 +85,7 @@ public final class TerminalApp {
         let what: String
         switch graphics.mode {
         case .kitty: what = "Kitty graphics, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
+        case .kittyPlaceholders: what = "Kitty graphics in Unicode placeholders, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
         case .sixel: what = "Sixel, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
         case .iterm2: what = "iTerm2 inline images"
         case .cells: what = "coloured characters"

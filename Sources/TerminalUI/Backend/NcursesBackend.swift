@@ -111,7 +111,9 @@ public final class NcursesBackend: TerminalBackend {
         // (every terminal that has it draws 24-bit colour).
         let saysTrueColor = ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
             || abilities?.trueColor == true || abilities?.kittyGraphics == true
-        if !noColor, colors == .truecolor || (colors == nil && saysTrueColor) {
+        // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
+        // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
+        if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && saysTrueColor) {
             for sibling in Self.directSiblings(of: term, forced: colors == .truecolor) where opened == nil {
                 opened = newterm(sibling, outputFile, inputFile)
             }
@@ -150,14 +152,16 @@ public final class NcursesBackend: TerminalBackend {
         curs_set(0)
         switch graphics {
         case .kitty: pictures = KittyPictureLayer()
+        case .kittyPlaceholders: pictures = KittyPlaceholderLayer(tmux: TerminalProbe.isMultiplexed(environment))
         case .sixel: pictures = InlinePictureLayer(format: .sixel)
         case .iterm2: pictures = InlinePictureLayer(format: .iterm2)
         case .cells: pictures = nil
         }
         // Scrolling the terminal would move pictures in pixels out from under the cells curses believes
         // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites
-        // what changed instead; the pictures themselves are only placed again.
-        idlok(window, pictures == nil)
+        // what changed instead; the pictures themselves are only placed again. Placeholders are text, and
+        // move with it.
+        idlok(window, pictures?.movesWithText ?? true)
         mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
         mouseinterval(0)
 
@@ -202,19 +206,28 @@ public final class NcursesBackend: TerminalBackend {
 
     // MARK: Output
 
-    public func draw(_ buffer: CellBuffer) {
+    public func draw(_ frame: CellBuffer) {
         guard !restored else { return }
+        var buffer = frame
         if let previous, previous.width != buffer.width || previous.height != buffer.height {
             self.previous = nil
             wclear(window)
         }
         if previous == nil { picturesRepainted = true }
+        if let pictures, pictures.movesWithText {
+            // Pictures that are text: uploaded first, so their cells show them as soon as they are drawn.
+            let (drawn, bytes) = pictures.prepare(buffer, repainted: picturesRepainted)
+            picturesRepainted = false
+            buffer = drawn
+            if !bytes.isEmpty { writeDirect(bytes) }
+        }
+        let scrolls = pictures?.movesWithText ?? true
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
         // frame itself fills them), so only the new rows are sent.
-        let rowHashes = pictures == nil ? Self.rowHashes(buffer) : []
-        if pictures == nil, var shown = previous,
+        let rowHashes = scrolls ? Self.rowHashes(buffer) : []
+        if scrolls, var shown = previous,
            let move = Self.scrollMove(before: previousRowHashes ?? Self.rowHashes(shown), after: rowHashes, blankRow: Self.blankRowHash(buffer.width)) {
             let step = Self.scrollStep(move)
             var moved = 0
@@ -225,8 +238,8 @@ public final class NcursesBackend: TerminalBackend {
             }
         }
         present(buffer)
-        previousRowHashes = pictures == nil ? rowHashes : nil
-        if let pictures {
+        previousRowHashes = scrolls ? rowHashes : nil
+        if let pictures, !pictures.movesWithText {
             let bytes = pictures.frame(buffer, repainted: picturesRepainted)
             picturesRepainted = false
             if !bytes.isEmpty { writeDirect(bytes) }

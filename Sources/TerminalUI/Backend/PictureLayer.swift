@@ -29,9 +29,18 @@ protocol PictureLayer: AnyObject {
     func finish() -> [UInt8]
     /// Whether a picture can show in the screen's last row (Sixel there would scroll the terminal).
     var usesBottomRow: Bool { get }
+    /// The frame as curses is to draw it, and the bytes the terminal needs before it (pictures shown by
+    /// text, Kitty's placeholders, become text here).
+    func prepare(_ buffer: CellBuffer, repainted: Bool) -> (CellBuffer, [UInt8])
+    /// Whether pictures move with the text when the terminal scrolls (placeholders are text), so that
+    /// curses may scroll the terminal.
+    var movesWithText: Bool { get }
 }
 
 extension PictureLayer {
+    func prepare(_ buffer: CellBuffer, repainted: Bool) -> (CellBuffer, [UInt8]) { (buffer, []) }
+    var movesWithText: Bool { false }
+
     /// Each placement split into rectangles of the cells it still shows in: text drawn over a picture (a
     /// dialog) leaves up to four rectangles around it. A later placement covers an earlier one.
     static func tiles(_ buffer: CellBuffer, bottomRow: Bool) -> [(PicturePlacement, PictureTile)] {
@@ -243,5 +252,112 @@ final class InlinePictureLayer: PictureLayer {
     func finish() -> [UInt8] {
         shown.removeAll()
         return []
+    }
+}
+
+/// Pictures shown by Kitty's Unicode placeholders (kitty 0.28+, Ghostty; inside tmux, through its
+/// passthrough): each picture is uploaded once with a virtual placement of its cells, and the frame's picture
+/// cells become placeholder text that names the picture's cell, which curses draws (and tmux keeps) like any
+/// other text. Text drawn over a picture simply replaces its placeholders; a card moved up is rows of text
+/// moved up, which curses may send as a terminal scroll.
+///
+/// The picture's id travels in the foreground colour (its low byte, as a colour of the 256-colour palette, which
+/// tmux passes on unchanged) and the third diacritic (its high byte); ids are given out here, 16–255 in the low
+/// byte (past the 16 colours a terminal or tmux may send in their older SGR forms).
+final class KittyPlaceholderLayer: PictureLayer {
+    private struct Uploaded {
+        var id: UInt32
+        var bytes: Int
+        var lastUsed: Int
+    }
+
+    /// Through tmux's passthrough (the program runs inside tmux).
+    let tmux: Bool
+    let budget: Int
+    private var uploaded: [UInt32: Uploaded] = [:] // by PixelPicture id
+    private var uploadedBytes = 0
+    private var nextID = 0
+    private var frameNumber = 0
+
+    init(tmux: Bool, budget: Int = 96 << 20) {
+        self.tmux = tmux
+        self.budget = budget
+    }
+
+    var usesBottomRow: Bool { true }
+    var movesWithText: Bool { true }
+
+    /// The image id of the `count`th picture: low byte 16…255, high byte the rest, wrapping after 61,440.
+    static func imageID(_ count: Int) -> UInt32 {
+        let number = count % (240 * 256)
+        return KittyPlaceholders.imageID(low: UInt8(16 + number % 240), high: UInt8(number / 240))
+    }
+
+    func prepare(_ buffer: CellBuffer, repainted: Bool) -> (CellBuffer, [UInt8]) {
+        frameNumber += 1
+        var output: [UInt8] = []
+        if repainted {
+            // Ctrl-L or a resize: the terminal may be another one (tmux attached from elsewhere) or have let
+            // go of what it had; every picture is sent again when next shown.
+            for entry in uploaded.values { output += Array(KittyGraphics.deletePicture(id: entry.id).utf8) }
+            uploaded.removeAll()
+            uploadedBytes = 0
+        }
+        var drawn = buffer
+        var onScreen: Set<UInt32> = []
+        for placement in buffer.placements {
+            let picture = placement.picture
+            guard picture.columns <= KittyPlaceholders.maximumCells, picture.rows <= KittyPlaceholders.maximumCells else { continue }
+            let id: UInt32
+            if let known = uploaded[picture.id] {
+                id = known.id
+                uploaded[picture.id]?.lastUsed = frameNumber
+            } else {
+                id = Self.imageID(nextID)
+                nextID += 1
+                output += KittyPlaceholders.transmit(picture.image, id: id, columns: picture.columns, rows: picture.rows)
+                uploaded[picture.id] = Uploaded(id: id, bytes: picture.image.pixels.count, lastUsed: frameNumber)
+                uploadedBytes += picture.image.pixels.count
+            }
+            onScreen.insert(picture.id)
+            let style = CellStyle(foreground: .indexed(UInt8(id & 0xFF)))
+            let high = UInt8(id >> 24)
+            let area = placement.visible
+            for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {
+                for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
+                    guard let text = KittyPlaceholders.cell(row: y - placement.y, column: x - placement.x, high: high) else { continue }
+                    drawn[x, y] = Cell(text, style: style)
+                }
+            }
+        }
+        output += evict(keeping: onScreen)
+        guard !output.isEmpty else { return (drawn, []) }
+        if tmux { output = KittyPlaceholders.tmuxPassthrough(output) }
+        return (drawn, output)
+    }
+
+    /// Lets the terminal forget the pictures shown longest ago while more than the budget is uploaded.
+    private func evict(keeping onScreen: Set<UInt32>) -> [UInt8] {
+        guard uploadedBytes > budget else { return [] }
+        var output: [UInt8] = []
+        for (picture, entry) in uploaded.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) where uploadedBytes > budget * 3 / 4 {
+            guard !onScreen.contains(picture) else { continue }
+            output += Array(KittyGraphics.deletePicture(id: entry.id).utf8)
+            uploadedBytes -= entry.bytes
+            uploaded[picture] = nil
+        }
+        return output
+    }
+
+    func frame(_ buffer: CellBuffer, repainted: Bool) -> [UInt8] { [] }
+
+    func finish() -> [UInt8] {
+        // Deleting by id is the only way to reach virtual placements (`d=A` leaves them).
+        var output: [UInt8] = []
+        for entry in uploaded.values { output += Array(KittyGraphics.deletePicture(id: entry.id).utf8) }
+        uploaded.removeAll()
+        uploadedBytes = 0
+        if tmux, !output.isEmpty { output = KittyPlaceholders.tmuxPassthrough(output) }
+        return output
     }
 }

@@ -192,22 +192,50 @@ public struct GraphicsChoice: Equatable, Sendable {
     public static let cells = GraphicsChoice(mode: .cells, reason: "coloured characters")
 
     /// Decides from the setting (nil: auto), the environment and the terminal's answers.
-    public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?) -> GraphicsChoice {
-        let width = abilities?.cellWidth.flatMap { GraphicsMode.cellWidths.contains($0) ? $0 : nil }
-        let height = abilities?.cellHeight.flatMap { GraphicsMode.cellHeights.contains($0) ? $0 : nil }
+    /// `tmux`: what tmux said of the pane and the terminal it is attached to (nil outside tmux, or when it
+    /// could not be asked).
+    public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?,
+                              tmux: TmuxClient? = nil) -> GraphicsChoice {
+        // Inside tmux, its client's cell (the pane's pixels may be tmux's default of 16x32).
+        let width = tmux?.cellWidth ?? abilities?.cellWidth.flatMap { GraphicsMode.cellWidths.contains($0) ? $0 : nil }
+        let height = tmux?.cellHeight ?? abilities?.cellHeight.flatMap { GraphicsMode.cellHeights.contains($0) ? $0 : nil }
         let sized = width != nil && height != nil
         func choice(_ mode: GraphicsMode, _ reason: String) -> GraphicsChoice {
             GraphicsChoice(mode: mode, reason: reason, cellWidth: width ?? 10, cellHeight: height ?? 20)
         }
+        let multiplexed = TerminalProbe.isMultiplexed(environment)
         if let setting {
             switch setting {
             case .cells: return choice(.cells, "graphics = cells in the settings")
-            case .kitty, .sixel, .iterm2:
+            case .kitty where multiplexed, .kittyPlaceholders where multiplexed:
+                // Inside tmux only placeholders can work (direct placements would land wherever the terminal's
+                // cursor is, over other panes); they need the passthrough.
+                if let tmux, !tmux.passthrough {
+                    return choice(.cells, "graphics = \(setting.rawValue) in the settings, but tmux's allow-passthrough is off")
+                }
+                return choice(.kittyPlaceholders, "graphics = \(setting.rawValue) in the settings, inside tmux: Unicode placeholders"
+                              + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
+            case .kitty, .kittyPlaceholders, .sixel, .iterm2:
                 return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
             }
         }
-        if TerminalProbe.isMultiplexed(environment) {
-            return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
+        if multiplexed {
+            guard let tmux, environment["STY"] == nil else {
+                return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
+            }
+            let name = tmux.terminalType.isEmpty ? tmux.terminalName : tmux.terminalType
+            guard tmux.drawsPlaceholders else {
+                return choice(.cells, "inside tmux, attached to a terminal (\(name)) that does not draw Kitty's Unicode placeholders")
+            }
+            guard tmux.passthrough else {
+                return choice(.cells, "inside tmux, whose allow-passthrough is off: `set -g allow-passthrough on` in tmux.conf lets \(name) draw the photos")
+            }
+            let term = environment["TERM"] ?? ""
+            guard term.contains("256color") || term.hasSuffix("-direct") else {
+                return choice(.cells, "inside tmux with TERM=\(term), which has too few colours to name pictures (set tmux's default-terminal to tmux-256color)")
+            }
+            return choice(.kittyPlaceholders, "inside tmux with allow-passthrough on, the terminal (\(name)) draws Kitty's Unicode placeholders"
+                          + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
         }
         // No answer in time (a loaded machine, a slow link): what the environment says of the terminal.
         if abilities?.answered != true {
@@ -232,5 +260,81 @@ public struct GraphicsChoice: Equatable, Sendable {
         }
         if !abilities.answered { return choice(.cells, "the terminal did not answer") }
         return choice(.cells, "the terminal\(name) shows no pictures itself")
+    }
+}
+
+/// What tmux says of the pane the program runs in and of the terminal its client sits in: whether escape
+/// sequences may pass through to that terminal, and which terminal it is (tmux asks it with XTVERSION).
+public struct TmuxClient: Equatable, Sendable {
+    /// The pane's `allow-passthrough` (on or all).
+    public var passthrough: Bool
+    /// The client's TERM ("xterm-kitty").
+    public var terminalName: String
+    /// The client terminal's own name and version ("kitty(0.35.2)", "ghostty 1.1.3"), when it answered tmux.
+    public var terminalType: String
+    /// The client terminal's cell in pixels, as its window size says (a pane's own size in pixels can be
+    /// tmux's default instead).
+    public var cellWidth: Int?
+    public var cellHeight: Int?
+
+    public init(passthrough: Bool, terminalName: String, terminalType: String, cellWidth: Int? = nil, cellHeight: Int? = nil) {
+        self.passthrough = passthrough
+        self.terminalName = terminalName
+        self.terminalType = terminalType
+        self.cellWidth = cellWidth
+        self.cellHeight = cellHeight
+    }
+
+    /// The question put to tmux: `tmux display-message -p` with this format.
+    public static let format = "#{allow-passthrough}|#{client_termname}|#{client_termtype}|#{client_cell_width}|#{client_cell_height}"
+
+    /// tmux's answer to `format` (nil when it is not one).
+    public static func parse(_ answer: String) -> TmuxClient? {
+        let fields = answer.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", omittingEmptySubsequences: false)
+        guard fields.count == 3 || fields.count == 5 else { return nil }
+        let passthrough = ["1", "on", "all"].contains(fields[0].lowercased())
+        var client = TmuxClient(passthrough: passthrough, terminalName: String(fields[1].prefix(60)), terminalType: String(fields[2].prefix(60)))
+        if fields.count == 5, let width = Int(fields[3]), let height = Int(fields[4]),
+           GraphicsMode.cellWidths.contains(width), GraphicsMode.cellHeights.contains(height) {
+            client.cellWidth = width
+            client.cellHeight = height
+        }
+        return client
+    }
+
+    /// Whether the terminal draws Kitty's Unicode placeholders: kitty from 0.28, Ghostty.
+    public var drawsPlaceholders: Bool {
+        let type = terminalType.lowercased()
+        if type.contains("ghostty") || terminalName == "xterm-ghostty" { return true }
+        guard type.hasPrefix("kitty(") else { return false }
+        let numbers = type.dropFirst(6).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
+        guard let major = numbers.first else { return false }
+        return major > 0 || numbers.dropFirst().first.map { $0 >= 28 } == true
+    }
+
+    /// Asks the tmux the program runs in (`TMUX` names it) about this pane; nil outside tmux, or when tmux
+    /// does not answer within `deadline` seconds.
+    public static func ask(environment: [String: String], deadline: Double = 1) -> TmuxClient? {
+        guard !(environment["TMUX"] ?? "").isEmpty else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["tmux", "display-message", "-p"]
+        if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
+        process.arguments = arguments + [format]
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        if finished.wait(timeout: .now() + deadline) == .timedOut {
+            process.terminate()
+            return nil
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        guard process.terminationStatus == 0 else { return nil }
+        return parse(String(decoding: data, as: UTF8.self))
     }
 }
