@@ -165,6 +165,21 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(render(state, width: 40, height: 12)[11].contains("Photo by Ann Author"))
     }
 
+    func test_viewer_b_cyclesTheCharacters_andSaysWhyNotWhenPhotosArePixels() {
+        var state = loadedState([photo("a")])
+        _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
+        var ui = UIState()
+        XCTAssertEqual(AppScreen(theme: asciiTheme, blitter: .half).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16), [])
+        XCTAssertEqual(ui.blitter, .quadrant)
+        ui = UIState()
+        let events = AppScreen(theme: asciiTheme, blitter: nil).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16)
+        XCTAssertNil(ui.blitter)
+        guard case let .viewer(.tell(text))? = events.first else { return XCTFail("b said nothing: \(events)") }
+        XCTAssertTrue(text.contains("pixels"), text)
+        for event in events { _ = AppViewModel.update(&state, event) }
+        XCTAssertTrue(render(state, width: 60, height: 16)[14].hasPrefix(" b changes the characters"), "shown where the user looks")
+    }
+
     func test_viewer_tallPhotoIsCentred() {
         var state = loadedState([photo("a", width: 100, height: 200)])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))

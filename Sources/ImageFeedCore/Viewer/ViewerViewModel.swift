@@ -92,6 +92,8 @@ public enum ViewerViewModel {
         case modalTryAgain
         case modalDismiss
         case dismissNotice
+        /// Says something about a key the viewer cannot act on here.
+        case tell(String)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -213,6 +215,8 @@ public enum ViewerViewModel {
             state.modal = nil
         case .dismissNotice:
             state.notice = nil
+        case let .tell(text):
+            state.notice = text
         }
         return []
     }

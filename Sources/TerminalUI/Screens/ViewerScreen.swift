@@ -203,7 +203,11 @@ public struct ViewerScreen {
             case .character("i"): events = [.toggleBar]
             case .character("b"):
                 // The next set of characters for photos: half blocks, quadrants, sextants.
-                if let blitter { ui.blitter = (ui.blitter ?? blitter).next }
+                guard let blitter else {
+                    events = [.tell("b changes the characters photos are drawn with; here the terminal draws them in pixels.")]
+                    break
+                }
+                ui.blitter = (ui.blitter ?? blitter).next
                 return []
             case .character("f"), .character(" "): events = [.toggleLike]
             case .character("s"): events = [.share]
