@@ -59,7 +59,7 @@ public struct AppConfiguration: Sendable, Equatable {
         "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
         "imgur_api_base": "the Imgur API's base URL",
         "colors": "auto, truecolor, 256, 16, 8 or none",
-        "graphics": "auto, kitty, sixel, iterm2 or cells",
+        "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
         "blitter": "half, quadrant or sextant",
     ]
 
@@ -68,7 +68,7 @@ public struct AppConfiguration: Sendable, Equatable {
         let lowered = text.lowercased()
         if lowered == "auto" { return nil }
         guard let mode = GraphicsMode(rawValue: lowered) else {
-            throw ConfigurationError(message: "\(source): \(text) is not one of auto, kitty, sixel, iterm2, cells.")
+            throw ConfigurationError(message: "\(source): \(text) is not one of auto, kitty, kitty-placeholders, sixel, iterm2, cells.")
         }
         return mode
     }

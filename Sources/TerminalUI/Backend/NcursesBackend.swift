@@ -302,7 +302,7 @@ public final class NcursesBackend: TerminalBackend {
                 // As setcchar stores a pair: the number, and its low byte in the attribute's colour bits.
                 character.attr = styleBits.attributes | (attr_t(min(styleBits.pair, 255)) << 8)
                 character.ext_color = styleBits.pair
-                let scalars = unicode || cell.text.allSatisfy(\.isASCII) ? cell.text.unicodeScalars : "?".unicodeScalars
+                let scalars = unicode || cell.text.utf8.allSatisfy({ $0 < 0x80 }) ? cell.text.unicodeScalars : "?".unicodeScalars
                 var count = 0
                 withUnsafeMutableBytes(of: &character.chars) { raw in
                     let chars = raw.bindMemory(to: wchar_t.self)
@@ -312,7 +312,8 @@ public final class NcursesBackend: TerminalBackend {
                     }
                 }
                 let first = scalars.first.map { $0.value } ?? 32
-                if first >= 0x1100, !DisplayWidth.isBoxOrBlock(first), DisplayWidth.of(cell.text) > 1 {
+                // (Past U+F0000 only private use: narrow, and every Kitty placeholder cell is one.)
+                if first >= 0x1100, first < 0xF0000, !DisplayWidth.isBoxOrBlock(first), DisplayWidth.of(cell.text) > 1 {
                     flush(y)
                     var single = character
                     mvwadd_wch(window, Int32(y), Int32(x), &single)

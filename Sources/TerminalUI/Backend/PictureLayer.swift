@@ -278,6 +278,8 @@ final class KittyPlaceholderLayer: PictureLayer {
     private var uploadedBytes = 0
     private var nextID = 0
     private var frameNumber = 0
+    /// Each placeholder's text, made once: the same String every frame compares and hashes fast.
+    private var texts: [Int: String] = [:]
 
     init(tmux: Bool, budget: Int = 96 << 20) {
         self.tmux = tmux
@@ -325,7 +327,16 @@ final class KittyPlaceholderLayer: PictureLayer {
             let area = placement.visible
             for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {
                 for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
-                    guard let text = KittyPlaceholders.cell(row: y - placement.y, column: x - placement.x, high: high) else { continue }
+                    let row = y - placement.y, column = x - placement.x
+                    let key = Int(high) << 20 | row << 10 | column
+                    let text: String
+                    if let known = texts[key] {
+                        text = known
+                    } else {
+                        guard let made = KittyPlaceholders.cell(row: row, column: column, high: high) else { continue }
+                        texts[key] = made
+                        text = made
+                    }
                     drawn[x, y] = Cell(text, style: style)
                 }
             }

@@ -33,6 +33,20 @@ public struct Cell: Hashable, Sendable {
         self.style = style
     }
 
+    /// Cells are the same when their bytes are: a frame compares and hashes every cell, and String's own
+    /// comparison and hash go through Unicode normalization for anything past ASCII (every half block, every
+    /// Kitty placeholder with its diacritics), which cost several milliseconds a frame.
+    public static func == (lhs: Cell, rhs: Cell) -> Bool {
+        lhs.style == rhs.style && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(style)
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
+        hasher.combine(0xFF as UInt8) // the end of the text (no UTF-8 byte is 0xFF)
+    }
+
     public static let blank = Cell()
     /// A cell a picture in pixels shows in (the terminal draws it; curses keeps it blank). U+10EEEE, a
     /// private-use character no text holds (Kitty's placeholder).
