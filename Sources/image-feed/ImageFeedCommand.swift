@@ -79,6 +79,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
             (UNSPLASH_ACCESS_KEY, UNSPLASH_SECRET_KEY, UNSPLASH_REDIRECT_URI, IMAGE_FEED_API_BASE, \
             IMAGE_FEED_OAUTH_BASE, IMAGE_FEED_TOKEN, IMGUR_CLIENT_ID, IMGUR_API_BASE), then flags.
             """,
+        version: ImageFeedVersion.line,
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
                       MeCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self],
         defaultSubcommand: Browse.self)
@@ -96,15 +97,18 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "auto, truecolor, 256, 16, 8 or none (default: the colors setting, IMAGE_FEED_COLORS, or auto).")
     var colors: String?
 
-    @Option(help: "auto, kitty, sixel, iterm2 or cells: how photos are drawn (default: the graphics setting, IMAGE_FEED_GRAPHICS, or auto).")
+    @Option(help: "auto, kitty, kitty-placeholders, sixel, iterm2 or cells: how photos are drawn (default: the graphics setting, IMAGE_FEED_GRAPHICS, or auto).")
     var graphics: String?
 
     @Option(help: "half, quadrant or sextant: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or half).")
     var blitter: String?
 
+    @Flag(name: .customShort("V"), help: "Print the version (as --version does) and exit.")
+    var printVersion = false
+
     func validate() throws {
         if let graphics, graphics.lowercased() != "auto", GraphicsMode(rawValue: graphics.lowercased()) == nil {
-            throw ValidationError("--graphics is auto, kitty, sixel, iterm2 or cells.")
+            throw ValidationError("--graphics is auto, kitty, kitty-placeholders, sixel, iterm2 or cells.")
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil {
             throw ValidationError("--blitter is half, quadrant or sextant.")
@@ -115,6 +119,10 @@ struct Browse: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printVersion {
+            print(ImageFeedVersion.line)
+            return
+        }
         let interactive = !plain && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         try await withContext(options) { context in
             if interactive {

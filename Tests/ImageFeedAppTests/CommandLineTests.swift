@@ -90,6 +90,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotEqual(bad.status, 0)
     }
 
+    func test_version_longAndShort() async throws {
+        for flag in ["--version", "-V"] {
+            let outcome = try await run([flag], environment: [:])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertEqual(outcome.stdout, "\(ImageFeedVersion.line)\n", flag)
+        }
+        XCTAssertTrue(ImageFeedVersion.line.hasPrefix("image-feed "))
+    }
+
     func test_feed_printsPagesAsAJSONArray() async throws {
         let outcome = try await run(["feed", "--pages", "2", "--per-page", "5"], environment: sandboxEnvironment)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
