@@ -11,10 +11,14 @@ DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqr
 TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm xdotool imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
+# What `make install` adds: the static Swift runtime's FoundationNetworking links libcurl.
+INSTALL_PACKAGES := libcurl4-openssl-dev
+# Where `make install` puts the program, its man page and completions (PREFIX=/usr/local make install ...).
+PREFIX ?= $(HOME)/.local
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
 PY_PACKAGES :=
 
-.PHONY: all deps build demo test bench fuzz sandbox clean
+.PHONY: all deps build demo test bench fuzz sandbox install uninstall clean
 
 all: build
 
@@ -32,6 +36,9 @@ test: deps
 	$(SWIFT) build --build-tests
 	# A hung test fails the run instead of holding CI (the whole suite takes under a minute).
 	timeout 900 $(SWIFT) test --skip-build --disable-swift-testing
+	# The installed program, built as `make install` builds it, run with no Swift on PATH.
+	@bash scripts/install-deps.sh "$(INSTALL_PACKAGES)" ""
+	SWIFT="$(SWIFT)" timeout 1200 bash scripts/test-install.sh
 
 bench: deps
 	@bash scripts/install-deps.sh "$(BENCH_PACKAGES)" ""
@@ -45,6 +52,13 @@ fuzz: deps
 
 sandbox: deps
 	$(SWIFT) run unsplash-sandbox --port 8765
+
+install: deps
+	@bash scripts/install-deps.sh "$(INSTALL_PACKAGES)" ""
+	SWIFT="$(SWIFT)" bash scripts/install.sh install "$(PREFIX)"
+
+uninstall:
+	bash scripts/install.sh uninstall "$(PREFIX)"
 
 clean:
 	rm -rf .build

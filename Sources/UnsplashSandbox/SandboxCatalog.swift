@@ -175,14 +175,18 @@ public struct SandboxCatalog: Sendable {
         return String(characters)
     }
 
-    /// Finds `Assets/`: `$IMAGE_FEED_ASSETS`, then beside the current directory, then in the source
-    /// tree this was built from.
+    /// Finds `Assets/`: `$IMAGE_FEED_ASSETS`, then beside the current directory, then where `make install`
+    /// puts it (`PREFIX/share/image-feed/Assets` beside `PREFIX/bin`), then in the source tree this was built from.
     public static func locateAssets(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         var candidates: [URL] = []
         if let configured = environment["IMAGE_FEED_ASSETS"], !configured.isEmpty {
             candidates.append(URL(fileURLWithPath: configured))
         }
         candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Assets"))
+        if let program = Bundle.main.executableURL?.resolvingSymlinksInPath() { // PREFIX/bin/image-feed
+            candidates.append(program.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("share/image-feed/Assets"))
+        }
         let source = URL(fileURLWithPath: #filePath)
         candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Assets"))
