@@ -35,6 +35,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var paths: XDGPaths
     /// Where the settings came from, for messages.
     public var configFile: URL
+    /// Where each setting that is not a default came from, by its config file name ("access_key"; "token" for
+    /// `IMAGE_FEED_TOKEN`): "FILE, line N", "environment NAME" or "flag --NAME". `image-feed doctor` shows them.
+    public var origins: [String: String] = [:]
 
     /// The flags that override the file and the environment.
     public struct Overrides: Sendable, Equatable {
@@ -111,22 +114,31 @@ public struct AppConfiguration: Sendable, Equatable {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        if let key = value("UNSPLASH_ACCESS_KEY") { configuration.accessKey = key }
-        if let key = value("UNSPLASH_SECRET_KEY") { configuration.secretKey = key }
-        if let uri = value("UNSPLASH_REDIRECT_URI") { configuration.redirectURI = uri }
-        if let base = value("IMAGE_FEED_API_BASE") { configuration.apiBase = try url(base, from: "IMAGE_FEED_API_BASE") }
-        if let base = value("IMAGE_FEED_OAUTH_BASE") { configuration.oauthBase = try url(base, from: "IMAGE_FEED_OAUTH_BASE") }
-        if let token = value("IMAGE_FEED_TOKEN") { configuration.tokenOverride = token }
-        if let clientID = value("IMGUR_CLIENT_ID") { configuration.imgurClientID = clientID }
-        if let base = value("IMGUR_API_BASE") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
-        if let folder = value("IMAGE_FEED_DOWNLOADS") { configuration.downloadsDirectory = expand(folder, environment: environment) }
-        if let colors = value("IMAGE_FEED_COLORS") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
-        if let blitter = value("IMAGE_FEED_BLITTER") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
-        if let graphics = value("IMAGE_FEED_GRAPHICS") {
+        // Each variable, and the setting of the config file it stands in for.
+        func from(_ variable: String, _ key: String) -> String? {
+            guard let found = value(variable) else { return nil }
+            configuration.origins[key] = "environment \(variable)"
+            return found
+        }
+        if let key = from("UNSPLASH_ACCESS_KEY", "access_key") { configuration.accessKey = key }
+        if let key = from("UNSPLASH_SECRET_KEY", "secret_key") { configuration.secretKey = key }
+        if let uri = from("UNSPLASH_REDIRECT_URI", "redirect_uri") { configuration.redirectURI = uri }
+        if let base = from("IMAGE_FEED_API_BASE", "api_base") { configuration.apiBase = try url(base, from: "IMAGE_FEED_API_BASE") }
+        if let base = from("IMAGE_FEED_OAUTH_BASE", "oauth_base") { configuration.oauthBase = try url(base, from: "IMAGE_FEED_OAUTH_BASE") }
+        if let token = from("IMAGE_FEED_TOKEN", "token") { configuration.tokenOverride = token }
+        if let clientID = from("IMGUR_CLIENT_ID", "imgur_client_id") { configuration.imgurClientID = clientID }
+        if let base = from("IMGUR_API_BASE", "imgur_api_base") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
+        if let folder = from("IMAGE_FEED_DOWNLOADS", "downloads_dir") { configuration.downloadsDirectory = expand(folder, environment: environment) }
+        if let colors = from("IMAGE_FEED_COLORS", "colors") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
+        if let blitter = from("IMAGE_FEED_BLITTER", "blitter") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
+        if let graphics = from("IMAGE_FEED_GRAPHICS", "graphics") {
             configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
         }
 
-        if let base = overrides.apiBase { configuration.apiBase = try url(base, from: "--api-base") }
+        if let base = overrides.apiBase {
+            configuration.apiBase = try url(base, from: "--api-base")
+            configuration.origins["api_base"] = "flag --api-base"
+        }
         try configuration.unsplash.validate()
         try UnsplashConfiguration.checkTransport(configuration.imgurAPIBase, name: "Imgur API base")
         return configuration
@@ -168,6 +180,7 @@ public struct AppConfiguration: Sendable, Equatable {
                 let known = Self.fileKeys.keys.sorted().joined(separator: ", ")
                 throw ConfigurationError(message: "\(place): unknown setting. Known settings: \(known).")
             }
+            origins[key] = "\(file.path), line \(line)"
             switch key {
             case "cache_max_age_days":
                 guard let days = table[key]?.double ?? table[key]?.int.map(Double.init), days > 0 else {

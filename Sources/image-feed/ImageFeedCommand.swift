@@ -81,7 +81,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
             """,
         version: ImageFeedVersion.line,
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
-                      MeCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self],
+                      MeCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self, DoctorCommand.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -451,5 +451,35 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             try options.print("cleared") { try CacheCommands.clear($0, demo: $1) }
         }
+    }
+}
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Explain the set-up: terminal, settings and where each came from, login, API, files.",
+        discussion: """
+            Each problem comes with its fix in one line. The exit status is 1 when something keeps ImageFeed \
+            from working. Keys and tokens are reported as set or not, never shown. Checking the login and the \
+            API costs one request of the hour's quota (--offline leaves them out).
+            """)
+
+    @OptionGroup var options: ServiceOptions
+
+    @Flag(help: "Print the report as JSON, for scripts.")
+    var json = false
+
+    @Flag(help: "Do not ask the API (the login and the quota are not checked).")
+    var offline = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        // A report for a script is not the place for the terminal's answers: it is asked only when shown.
+        let terminal = json ? Doctor.TerminalFacts(isTerminal: false) : Doctor.TerminalFacts.ask(environment: environment)
+        let report = await Doctor.report(environment: environment,
+                                         overrides: AppConfiguration.Overrides(apiBase: options.apiBase, configFile: options.config),
+                                         demo: options.demo, network: !offline, terminal: terminal)
+        print(json ? try JSONOutput.encode(report) : report.text())
+        if report.blocked { throw ExitCode.failure }
     }
 }

@@ -99,6 +99,23 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(ImageFeedVersion.line.hasPrefix("image-feed "))
     }
 
+    func test_doctor_jsonForScripts_andStatusOneWhenBlocked() async throws {
+        let fine = try await run(["doctor", "--json"], environment: sandboxEnvironment)
+        XCTAssertEqual(fine.status, 0, fine.stdout + fine.stderr)
+        let report = try XCTUnwrap(try fine.json() as? [String: Any])
+        XCTAssertEqual(report["blocked"] as? Bool, false)
+        let checks = try XCTUnwrap(report["checks"] as? [[String: Any]])
+        XCTAssertTrue(checks.contains { $0["name"] as? String == "Unsplash API" && $0["status"] as? String == "ok" })
+        XCTAssertFalse(fine.stdout.contains(SandboxSettings.demoAccessKey))
+
+        var broken = sandboxEnvironment
+        broken["IMAGE_FEED_COLORS"] = "millions"
+        let blocked = try await run(["doctor"], environment: broken)
+        XCTAssertEqual(blocked.status, 1)
+        XCTAssertTrue(blocked.stdout.contains("FAIL"), blocked.stdout)
+        XCTAssertTrue(blocked.stdout.contains("IMAGE_FEED_COLORS: millions is not one of"), blocked.stdout)
+    }
+
     func test_feed_printsPagesAsAJSONArray() async throws {
         let outcome = try await run(["feed", "--pages", "2", "--per-page", "5"], environment: sandboxEnvironment)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)

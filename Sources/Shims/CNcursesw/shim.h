@@ -10,8 +10,25 @@
 #include <locale.h>
 #include <langinfo.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 // curses' globals, as functions: Swift 6 refuses to read mutable C globals directly.
 static inline WINDOW *imagefeed_stdscr(void) { return stdscr; }
 static inline int imagefeed_colors(void) { return COLORS; }
+
+// What the terminfo entry `name` says, without starting curses: 1 and its colours and RGB flag when this
+// machine knows the entry, 0 when it does not. Whatever terminal curses had set up stays the current one.
+static inline int imagefeed_terminfo(const char *name, int *colors, int *rgb) {
+    TERMINAL *saved = cur_term;
+    int error = 0;
+    if (setupterm(name, 1, &error) != OK) {
+        set_curterm(saved);
+        return 0;
+    }
+    *colors = tigetnum("colors");
+    *rgb = tigetflag("RGB") > 0;
+    TERMINAL *made = set_curterm(saved);
+    if (made != saved) del_curterm(made);
+    return 1;
+}
 #endif

@@ -99,29 +99,13 @@ public final class NcursesBackend: TerminalBackend {
               let outputFile = fdopen(outputCopy, "w"), let inputFile = fdopen(inputCopy, "r") else {
             throw Failure.noTerminal("Cannot open the terminal: \(String(cString: strerror(errno))).")
         }
-        // A TERM this machine's terminfo lacks (xterm-ghostty, wezterm, foot: common over SSH from those
-        // terminals) is driven as xterm-256color, which they all understand, rather than refused.
-        var fallback: String?
         var opened: OpaquePointer?
-        // 24-bit colour where the terminal says it has it (COLORTERM, as most desktop terminals set) or the
-        // user asks for it, though TERM's own entry lists 256 colours: curses can only send direct colours
-        // through a terminfo entry with RGB, so the session uses the `-direct` sibling of TERM from ncurses-term.
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        // The terminal's own word counts as much as COLORTERM: XTGETTCAP RGB, or the Kitty graphics protocol
-        // (every terminal that has it draws 24-bit colour).
-        let saysTrueColor = ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
-            || abilities?.trueColor == true || abilities?.kittyGraphics == true
-        // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
-        // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
-        if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && saysTrueColor) {
-            for sibling in Self.directSiblings(of: term, forced: colors == .truecolor) where opened == nil {
-                opened = newterm(sibling, outputFile, inputFile)
-            }
-        }
-        if opened == nil { opened = newterm(term, outputFile, inputFile) }
-        if opened == nil {
-            opened = newterm("xterm-256color", outputFile, inputFile)
-            fallback = "TERM=\(term) is not known here: drawing as xterm-256color (install its terminfo to change that)."
+        let candidates = Self.terminfoEntries(term: term, environment: environment, abilities: abilities,
+                                              colors: colors, graphics: graphics)
+        var fallback: String?
+        for entry in candidates where opened == nil {
+            opened = newterm(entry, outputFile, inputFile)
+            if opened != nil, entry == Self.fallbackEntry, term != Self.fallbackEntry { fallback = Self.fallbackMessage(term) }
         }
         guard let screen = opened else {
             fclose(outputFile)
@@ -166,19 +150,10 @@ public final class NcursesBackend: TerminalBackend {
         mouseinterval(0)
 
         var mode = ColorMode.none
-        if has_colors(), !noColor {
+        if has_colors(), (environment["NO_COLOR"] ?? "").isEmpty {
             start_color()
             use_default_colors()
-            if tigetflag("RGB") > 0, imagefeed_colors() >= 0x1000000 {
-                mode = .truecolor
-            } else if imagefeed_colors() >= 256 {
-                mode = .palette256
-            } else if imagefeed_colors() >= 16 {
-                mode = .palette16
-            } else if imagefeed_colors() >= 8 {
-                // colors#8 (TERM=xterm, TERM=linux): colours 8–15 do not exist there.
-                mode = .palette8
-            }
+            mode = Self.colorMode(colors: Int(imagefeed_colors()), rgb: tigetflag("RGB") > 0)
         }
         colorMode = colors.map { Self.capped(mode, at: $0) } ?? mode
         let enterAlternate = tigetstr("smcup")
@@ -375,6 +350,81 @@ public final class NcursesBackend: TerminalBackend {
         var hasher = Hasher()
         for _ in 0..<width { hasher.combine(Cell.blank) }
         return hasher.finalize()
+    }
+
+    /// The entry a TERM this machine's terminfo lacks is driven as (xterm-ghostty, wezterm, foot: common over
+    /// SSH from those terminals), rather than refused: they all understand it.
+    static let fallbackEntry = "xterm-256color"
+
+    static func fallbackMessage(_ term: String) -> String {
+        "TERM=\(term) is not known here: drawing as xterm-256color (install its terminfo to change that)."
+    }
+
+    /// The terminfo entries a session on `term` tries, in order; the first this machine knows is used.
+    /// 24-bit colour where the terminal says it has it (COLORTERM, as most desktop terminals set) or the user
+    /// asks for it, though TERM's own entry lists 256 colours: curses can only send direct colours through a
+    /// terminfo entry with RGB, so the session uses the `-direct` sibling of TERM from ncurses-term.
+    static func terminfoEntries(term: String, environment: [String: String], abilities: TerminalAbilities?,
+                                colors: ColorMode?, graphics: GraphicsMode) -> [String] {
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        // The terminal's own word counts as much as COLORTERM: XTGETTCAP RGB, or the Kitty graphics protocol
+        // (every terminal that has it draws 24-bit colour).
+        let saysTrueColor = ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+            || abilities?.trueColor == true || abilities?.kittyGraphics == true
+        var entries: [String] = []
+        // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
+        // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
+        if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && saysTrueColor) {
+            entries += directSiblings(of: term, forced: colors == .truecolor)
+        }
+        return entries + [term, fallbackEntry]
+    }
+
+    /// The colours a terminfo entry offers: `colors` and the `RGB` flag.
+    static func colorMode(colors: Int, rgb: Bool) -> ColorMode {
+        if rgb, colors >= 0x1000000 { return .truecolor }
+        if colors >= 256 { return .palette256 }
+        if colors >= 16 { return .palette16 }
+        // colors#8 (TERM=xterm, TERM=linux): colours 8–15 do not exist there.
+        if colors >= 8 { return .palette8 }
+        return .none
+    }
+
+    /// What a session would draw with, worked out without starting curses (for `image-feed doctor`): the
+    /// terminfo entry it would use, whether TERM's own entry is known, the colours, and the message the
+    /// session would show when it falls back to xterm-256color.
+    public struct Plan: Equatable, Sendable {
+        public var entry: String?
+        public var termKnown: Bool
+        public var colorMode: ColorMode
+        public var fallback: String?
+    }
+
+    /// Whether this machine's terminfo has the entry `name`.
+    public static func knowsEntry(_ name: String) -> Bool {
+        var count: Int32 = 0
+        var rgb: Int32 = 0
+        return imagefeed_terminfo(name, &count, &rgb) == 1
+    }
+
+    public static func plan(environment: [String: String], abilities: TerminalAbilities?, colors: ColorMode?,
+                            graphics: GraphicsMode) -> Plan {
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else { return Plan(entry: nil, termKnown: false, colorMode: .none, fallback: nil) }
+        func describe(_ name: String) -> (colors: Int, rgb: Bool)? {
+            var count: Int32 = 0
+            var rgb: Int32 = 0
+            return imagefeed_terminfo(name, &count, &rgb) == 1 ? (Int(count), rgb != 0) : nil
+        }
+        let termKnown = describe(term) != nil
+        for entry in terminfoEntries(term: term, environment: environment, abilities: abilities, colors: colors, graphics: graphics) {
+            guard let found = describe(entry) else { continue }
+            var mode = (environment["NO_COLOR"] ?? "").isEmpty ? colorMode(colors: found.colors, rgb: found.rgb) : .none
+            if let colors { mode = capped(mode, at: colors) }
+            return Plan(entry: entry, termKnown: termKnown, colorMode: mode,
+                        fallback: entry == fallbackEntry && term != fallbackEntry ? fallbackMessage(term) : nil)
+        }
+        return Plan(entry: nil, termKnown: false, colorMode: .none, fallback: nil)
     }
 
     /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,

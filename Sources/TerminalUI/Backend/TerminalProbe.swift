@@ -224,6 +224,9 @@ public struct GraphicsChoice: Equatable, Sendable {
                 return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
             }
             let name = tmux.terminalType.isEmpty ? tmux.terminalName : tmux.terminalType
+            guard !name.isEmpty else {
+                return choice(.cells, "inside tmux, with no terminal attached to ask")
+            }
             guard tmux.drawsPlaceholders else {
                 return choice(.cells, "inside tmux, attached to a terminal (\(name)) that does not draw Kitty's Unicode placeholders")
             }

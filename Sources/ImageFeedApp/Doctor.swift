@@ -1,0 +1,441 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+import TerminalUI
+import UnsplashAPI
+import UnsplashSandbox
+
+/// `image-feed doctor`: what ImageFeed finds in front of it (the terminal, the settings and where each came
+/// from, the login, the API, the files it keeps), each problem with its fix in one line.
+public struct DoctorReport: Encodable, Sendable {
+    public enum Status: String, Encodable, Sendable {
+        /// As it should be.
+        case ok
+        /// Worth knowing; nothing to fix.
+        case info
+        /// Works, but not as well as it could: the fix says how.
+        case warning
+        /// Keeps ImageFeed from working: `doctor` exits with status 1.
+        case problem
+    }
+
+    public struct Check: Encodable, Sendable, Equatable {
+        public var section: String
+        public var name: String
+        public var status: Status
+        public var detail: String
+        public var fix: String?
+    }
+
+    public var version: String
+    public var checks: [Check]
+    /// Something keeps ImageFeed from working.
+    public let blocked: Bool
+
+    public init(version: String, checks: [Check]) {
+        self.version = version
+        self.checks = checks
+        blocked = checks.contains { $0.status == .problem }
+    }
+
+    public func check(_ name: String) -> Check? { checks.first { $0.name == name } }
+
+    /// The report for people: sections, a mark per check, the fix under it, a summary at the end.
+    public func text() -> String {
+        var lines = [version]
+        var section = ""
+        let width = (checks.map(\.name.count).max() ?? 0) + 2
+        for check in checks {
+            if check.section != section {
+                section = check.section
+                lines.append("")
+                lines.append(section)
+            }
+            let mark = switch check.status {
+            case .ok: "ok  "
+            case .info: "    "
+            case .warning: "warn"
+            case .problem: "FAIL"
+            }
+            let name = check.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            lines.append("  \(mark) \(name)\(check.detail)")
+            if let fix = check.fix { lines.append("       \(String(repeating: " ", count: width))fix: \(fix)") }
+        }
+        let problems = checks.filter { $0.status == .problem }.count
+        let warnings = checks.filter { $0.status == .warning }.count
+        lines.append("")
+        switch (problems, warnings) {
+        case (0, 0): lines.append("Nothing to fix.")
+        case (0, _): lines.append("\(warnings) warning\(warnings == 1 ? "" : "s"); nothing keeps ImageFeed from working.")
+        default: lines.append("\(problems) problem\(problems == 1 ? "" : "s") keep\(problems == 1 ? "s" : "") ImageFeed from working"
+                              + (warnings > 0 ? ", and \(warnings) warning\(warnings == 1 ? "" : "s")." : "."))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+public enum Doctor {
+    /// What is known of the terminal without curses: whether standard input and output are one, what it
+    /// answered when asked, what tmux said, its size.
+    public struct TerminalFacts: Sendable {
+        public var isTerminal: Bool
+        public var abilities: TerminalAbilities?
+        public var tmux: TmuxClient?
+        public var size: (columns: Int, rows: Int)?
+
+        public init(isTerminal: Bool, abilities: TerminalAbilities? = nil, tmux: TmuxClient? = nil,
+                    size: (columns: Int, rows: Int)? = nil) {
+            self.isTerminal = isTerminal
+            self.abilities = abilities
+            self.tmux = tmux
+            self.size = size
+        }
+
+        /// Asks the terminal on standard input and output, as a session does before curses starts.
+        public static func ask(environment: [String: String]) -> TerminalFacts {
+            let isTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            guard isTerminal else { return TerminalFacts(isTerminal: false) }
+            let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
+            let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
+            return TerminalFacts(isTerminal: true, abilities: abilities, tmux: tmux, size: TerminalEnvironment.size())
+        }
+    }
+
+    /// The whole report. `overrides`: the `--config` and `--api-base` flags. `demo`: checks the demo sandbox's
+    /// set-up instead of Unsplash's. `network`: false leaves out the checks that ask the API (each costs a
+    /// request of the hour's quota).
+    public static func report(environment: [String: String], overrides: AppConfiguration.Overrides = .init(),
+                              demo: Bool = false, network: Bool = true, terminal: TerminalFacts) async -> DoctorReport {
+        var checks = program(environment: environment)
+        var configuration: AppConfiguration?
+        var settingsChecks: [DoctorReport.Check]
+        (configuration, settingsChecks) = settings(environment: environment, overrides: overrides, demo: demo)
+        checks += self.terminal(environment: environment, configuration: configuration, facts: terminal)
+        checks += settingsChecks
+        if let configuration {
+            checks += await account(configuration: configuration, demo: demo, network: network)
+            checks += storage(configuration: configuration, demo: demo)
+        }
+        return DoctorReport(version: ImageFeedVersion.line, checks: checks)
+    }
+
+    // MARK: - The program
+
+    static func program(environment: [String: String]) -> [DoctorReport.Check] {
+        var checks: [DoctorReport.Check] = []
+        let program = Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? CommandLine.arguments.first ?? "image-feed"
+        checks.append(.init(section: "Program", name: "Program", status: .info, detail: program))
+        if let assets = SandboxCatalog.locateAssets(environment: environment) {
+            checks.append(.init(section: "Program", name: "Demo catalog", status: .ok, detail: assets.path))
+        } else {
+            checks.append(.init(section: "Program", name: "Demo catalog", status: .warning,
+                                detail: "not found: image-feed --demo and the splash's logo need it",
+                                fix: "run make install again, or set IMAGE_FEED_ASSETS to the Assets folder"))
+        }
+        return checks
+    }
+
+    // MARK: - The terminal
+
+    static func terminal(environment: [String: String], configuration: AppConfiguration?,
+                         facts: TerminalFacts) -> [DoctorReport.Check] {
+        let section = "Terminal"
+        var checks: [DoctorReport.Check] = []
+        func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
+            checks.append(.init(section: section, name: name, status: status, detail: detail, fix: fix))
+        }
+        if !facts.isTerminal {
+            add("Terminal", .info, "standard input or output is not a terminal: it was not asked what it can draw")
+        }
+        let term = environment["TERM"] ?? ""
+        let colorSetting = configuration?.colors
+        let graphicsSetting = configuration?.graphics
+        var choice = GraphicsChoice.choose(setting: graphicsSetting, environment: environment,
+                                           abilities: facts.abilities, tmux: facts.tmux)
+        if !facts.isTerminal, graphicsSetting == nil {
+            choice = GraphicsChoice(mode: .cells, reason: "the terminal could not be asked")
+        }
+        let plan = NcursesBackend.plan(environment: environment, abilities: facts.abilities, colors: colorSetting,
+                                       graphics: choice.mode)
+        if term.isEmpty || term == "dumb" {
+            add("TERM", facts.isTerminal ? .problem : .info, term.isEmpty ? "not set" : "dumb",
+                fix: facts.isTerminal ? "set TERM to your terminal's type (xterm-256color suits most)" : nil)
+        } else if plan.termKnown {
+            add("TERM", .ok, "\(term), known to terminfo")
+        } else if plan.entry != nil {
+            add("TERM", .warning, "\(term) is not known to this machine's terminfo: the screen is drawn as xterm-256color",
+                fix: "install its terminfo entry (infocmp -x \(term) on the terminal's machine, then tic -x here), or apt install ncurses-term")
+        } else {
+            add("TERM", .problem, "\(term) is not known to terminfo, nor is xterm-256color",
+                fix: "apt install ncurses-base ncurses-term")
+        }
+        let colorterm = environment["COLORTERM"] ?? ""
+        add("COLORTERM", .info, colorterm.isEmpty ? "not set (over SSH it rarely arrives; the terminal is asked instead)" : colorterm)
+        if plan.entry != nil {
+            let origin = configuration?.origins["colors"].map { ", colors set by \($0)" } ?? ""
+            var detail = "\(describe(plan.colorMode)) (terminfo entry \(plan.entry!)\(origin))"
+            if !(environment["NO_COLOR"] ?? "").isEmpty { detail = "none: NO_COLOR is set" }
+            let wants24Bit = ["truecolor", "24bit"].contains(colorterm.lowercased()) || facts.abilities?.trueColor == true
+            if wants24Bit, plan.colorMode != .truecolor, colorSetting == nil, choice.mode != .kittyPlaceholders,
+               (environment["NO_COLOR"] ?? "").isEmpty {
+                let fix = !plan.termKnown ? "install TERM's terminfo entry, as above"
+                    : NcursesBackend.knowsEntry("xterm-direct")
+                    ? "colors = \"truecolor\" in the config file (or IMAGE_FEED_COLORS=truecolor) draws it through xterm-direct"
+                    : "apt install ncurses-term (it has the -direct entries 24-bit colour is drawn through)"
+                add("Colours", .warning, detail + "; the terminal has 24-bit colour", fix: fix)
+            } else {
+                add("Colours", .ok, detail)
+            }
+        }
+        let name = facts.abilities?.version ?? facts.tmux.map { $0.terminalType.isEmpty ? $0.terminalName : $0.terminalType }
+        if let name, !name.isEmpty { add("Terminal", .info, UntrustedText.sanitize(name)) }
+        let cell = choice.mode == .cells ? "" : ", cell \(choice.cellWidth)x\(choice.cellHeight) pixels"
+        var graphicsStatus = DoctorReport.Status.ok
+        var graphicsFix: String?
+        if choice.mode == .cells, let tmux = facts.tmux, tmux.drawsPlaceholders, !tmux.passthrough {
+            graphicsStatus = .warning
+            graphicsFix = "set -g allow-passthrough on (in ~/.tmux.conf), then tmux source-file ~/.tmux.conf"
+        }
+        add("Pictures", graphicsStatus, "\(choice.mode.rawValue): \(choice.reason)\(cell)", fix: graphicsFix)
+        if choice.mode == .cells {
+            add("Blitter", .info, "\(configuration?.blitter.rawValue ?? BlitterKind.half.rawValue)"
+                + (configuration?.origins["blitter"].map { " (set by \($0))" } ?? " (default)"))
+        }
+        if TerminalProbe.isMultiplexed(environment) {
+            if let tmux = facts.tmux {
+                let client = tmux.terminalName.isEmpty ? "no terminal attached" : "attached to \(UntrustedText.sanitize(tmux.terminalName))"
+                add("tmux", .info, "inside tmux, \(client); allow-passthrough \(tmux.passthrough ? "on" : "off")")
+            } else {
+                add("tmux", .info, environment["STY"] != nil ? "inside GNU screen" : "inside tmux or screen (tmux was not asked)")
+            }
+        }
+        if TerminalEnvironment.isUTF8(environment) {
+            add("UTF-8", .ok, "yes")
+        } else {
+            add("UTF-8", .warning, "the locale is not UTF-8: photos and frames are drawn in ASCII",
+                fix: "export LANG=C.UTF-8 (or another UTF-8 locale)")
+        }
+        if let size = facts.size {
+            if size.columns < AppScreen.minimumWidth || size.rows < AppScreen.minimumHeight {
+                add("Size", .warning, "\(size.columns)x\(size.rows): ImageFeed needs \(AppScreen.minimumWidth)x\(AppScreen.minimumHeight)",
+                    fix: "make the window larger")
+            } else {
+                add("Size", .ok, "\(size.columns)x\(size.rows)")
+            }
+        }
+        return checks
+    }
+
+    static func describe(_ mode: ColorMode) -> String {
+        switch mode {
+        case .truecolor: "24-bit"
+        case .palette256: "256 colours"
+        case .palette16: "16 colours"
+        case .palette8: "8 colours"
+        case .none: "none"
+        }
+    }
+
+    // MARK: - Settings
+
+    /// The settings that are secrets: the report says whether they are set, never what they are.
+    static let secretSettings: Set<String> = ["access_key", "secret_key", "imgur_client_id", "token"]
+
+    static func settings(environment: [String: String], overrides: AppConfiguration.Overrides,
+                         demo: Bool) -> (AppConfiguration?, [DoctorReport.Check]) {
+        let section = "Settings"
+        var checks: [DoctorReport.Check] = []
+        func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
+            checks.append(.init(section: section, name: name, status: status, detail: detail, fix: fix))
+        }
+        let paths = XDGPaths(environment: environment)
+        let file = overrides.configFile ?? environment["IMAGE_FEED_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? paths.configFile.path
+        let named = overrides.configFile != nil ? " (--config)" : environment["IMAGE_FEED_CONFIG"].map { $0.isEmpty ? "" : " (IMAGE_FEED_CONFIG)" } ?? ""
+        let configuration: AppConfiguration
+        do {
+            configuration = try AppConfiguration.load(environment: environment, overrides: overrides)
+        } catch {
+            add("Config file", .problem, "\(file)\(named): \(error.message)", fix: "correct the file (or the variable) as the message says")
+            return (nil, checks)
+        }
+        if FileManager.default.fileExists(atPath: file) {
+            add("Config file", .ok, "\(file)\(named), valid")
+            let mode = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0
+            if configuration.origins["secret_key"]?.hasPrefix(file) == true, mode & 0o077 != 0 {
+                add("Config file mode", .warning,
+                    String(format: "%o: the file holds the secret key and other users can read it", mode),
+                    fix: "chmod 600 \(file)")
+            }
+        } else {
+            add("Config file", .info, "\(file)\(named): none (every setting has its default)")
+        }
+        if demo {
+            add("Demo", .info, "--demo: the sandbox's keys and addresses stand in for the keys and API settings below")
+        }
+        for key in AppConfiguration.fileKeys.keys.sorted() + ["token"] {
+            let origin = configuration.origins[key]
+            guard let value = display(key, configuration) else {
+                if key != "token" { add(key, .info, "not set") }
+                continue
+            }
+            add(key, .info, value + " (" + (origin ?? "default") + ")")
+        }
+        let hasKey = !(configuration.accessKey ?? "").isEmpty || !(configuration.tokenOverride ?? "").isEmpty
+        if !hasKey, !demo {
+            add("Access key", .problem, "no Unsplash access key: nothing can be asked of Unsplash",
+                fix: "put access_key and secret_key in \(file) (or set UNSPLASH_ACCESS_KEY and UNSPLASH_SECRET_KEY), or try image-feed --demo")
+        } else if (configuration.secretKey ?? "").isEmpty, (configuration.tokenOverride ?? "").isEmpty, !demo {
+            add("Secret key", .warning, "no secret key: logging in needs it (browsing does not)",
+                fix: "put secret_key in \(file) (or set UNSPLASH_SECRET_KEY)")
+        }
+        return (configuration, checks)
+    }
+
+    /// What doctor shows of a setting: secrets only as "set"; nil when it is not set.
+    static func display(_ key: String, _ configuration: AppConfiguration) -> String? {
+        let value: String? = switch key {
+        case "access_key": configuration.accessKey
+        case "secret_key": configuration.secretKey
+        case "imgur_client_id": configuration.imgurClientID
+        case "token": configuration.tokenOverride
+        case "redirect_uri": configuration.redirectURI
+        case "api_base": configuration.apiBase.absoluteString
+        case "oauth_base": configuration.oauthBase.absoluteString
+        case "imgur_api_base": configuration.imgurAPIBase.absoluteString
+        case "downloads_dir": configuration.downloadsDirectory.path
+        case "cache_max_age_days": String(format: "%g", configuration.cacheMaximumAgeDays)
+        case "image_cache_mb": String(configuration.imageCacheMegabytes)
+        case "colors": configuration.colors?.rawValue ?? "auto"
+        case "graphics": configuration.graphics?.rawValue ?? "auto"
+        case "blitter": configuration.blitter.rawValue
+        default: nil
+        }
+        guard let value, !value.isEmpty else { return nil }
+        return secretSettings.contains(key) ? "set" : UntrustedText.sanitize(value)
+    }
+
+    // MARK: - The account and the API
+
+    static func account(configuration: AppConfiguration, demo: Bool, network: Bool) async -> [DoctorReport.Check] {
+        let section = "Account"
+        var checks: [DoctorReport.Check] = []
+        func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
+            checks.append(.init(section: section, name: name, status: status, detail: detail, fix: fix))
+        }
+        // The token file's mode is read before anything loads it (loading puts a wrong mode right).
+        let tokenFile = demo ? configuration.paths.demoTokenFile : configuration.paths.tokenFile
+        if configuration.tokenOverride != nil, !demo {
+            add("Token", .info, "from IMAGE_FEED_TOKEN (nothing is stored)")
+        } else if let attributes = try? FileManager.default.attributesOfItem(atPath: tokenFile.path) {
+            let mode = attributes[.posixPermissions] as? Int ?? 0
+            if mode & 0o077 != 0 {
+                add("Token", .warning, String(format: "%@, mode %o: other users can read it", tokenFile.path, mode),
+                    fix: "chmod 600 \(tokenFile.path) (ImageFeed also does so when it next reads it)")
+            } else {
+                add("Token", .ok, String(format: "%@, mode %o", tokenFile.path, mode))
+            }
+        } else {
+            add("Token", .info, "not logged in (\(tokenFile.path) is not there)",
+                fix: demo ? nil : "image-feed login, or log in from the full-screen interface")
+        }
+        guard network else {
+            add("Unsplash API", .info, "\(configuration.apiBase.absoluteString): not asked (--offline)")
+            return checks + imgur(configuration: configuration, demo: demo)
+        }
+        let context: AppContext
+        do {
+            context = try await AppContext.make(configuration: configuration, demo: demo)
+        } catch {
+            add("Unsplash API", .problem, "cannot be set up: \(error)")
+            return checks
+        }
+        let api = context.configuration.apiBase.absoluteString
+        func quota() -> String {
+            guard let limit = context.client.rateLimit else { return "" }
+            return "; \(limit.remaining) of \(limit.limit) requests left this hour"
+        }
+        if context.client.isLoggedIn {
+            do {
+                let user = try await context.client.me()
+                add("Login", .ok, "the token is valid: @\(UntrustedText.sanitize(user.username))")
+                add("Unsplash API", .ok, "\(api) answers\(quota())")
+            } catch ServiceError.sessionExpired {
+                add("Login", .problem, "the token was refused (revoked, or from another application)",
+                    fix: "image-feed logout, then image-feed login")
+                add("Unsplash API", .ok, "\(api) answers\(quota())")
+            } catch {
+                checks += apiFailure(error, api: api, section: section)
+            }
+        } else if !(context.configuration.accessKey ?? "").isEmpty {
+            do {
+                _ = try await context.client.feed(page: 1, perPage: 1)
+                add("Unsplash API", .ok, "\(api) answers, the access key is accepted\(quota())")
+            } catch {
+                checks += apiFailure(error, api: api, section: section)
+            }
+        }
+        await context.stop()
+        return checks + imgur(configuration: context.configuration, demo: demo)
+    }
+
+    static func apiFailure(_ error: any Error, api: String, section: String) -> [DoctorReport.Check] {
+        switch error {
+        case ServiceError.invalidAccessKey:
+            return [.init(section: section, name: "Unsplash API", status: .problem, detail: "\(api) refused the access key",
+                          fix: "check access_key against your application at https://unsplash.com/oauth/applications")]
+        case ServiceError.rateLimited:
+            return [.init(section: section, name: "Unsplash API", status: .warning,
+                          detail: "\(api) answers, but this hour's requests are used up",
+                          fix: "wait for the next hour (Unsplash counts requests per hour)")]
+        case let error as ServiceError:
+            return [.init(section: section, name: "Unsplash API", status: .warning,
+                          detail: "\(api): \(error.message)", fix: "check the network; offline, ImageFeed shows what it saved")]
+        default:
+            return [.init(section: section, name: "Unsplash API", status: .warning, detail: "\(api): \(error)")]
+        }
+    }
+
+    static func imgur(configuration: AppConfiguration, demo: Bool) -> [DoctorReport.Check] {
+        if !(configuration.imgurClientID ?? "").isEmpty {
+            return [.init(section: "Account", name: "Imgur", status: .ok,
+                          detail: "client id set: the Albums tab shows (\(configuration.imgurAPIBase.absoluteString))")]
+        }
+        return [.init(section: "Account", name: "Imgur", status: .info, detail: "no client id: the Albums tab is hidden",
+                      fix: "set imgur_client_id in the config file (or IMGUR_CLIENT_ID) to browse Imgur albums")]
+    }
+
+    // MARK: - Files
+
+    static func storage(configuration: AppConfiguration, demo: Bool) -> [DoctorReport.Check] {
+        let section = "Files"
+        var checks: [DoctorReport.Check] = []
+        let cache = CacheCommands.folder(configuration, demo: demo)
+        for (name, folder) in [("Cache", cache), ("State", configuration.paths.state)] {
+            let size = FileManager.default.fileExists(atPath: folder.path)
+                ? CacheCommands.bytes(folderSize(folder)) : "not created yet"
+            checks.append(.init(section: section, name: name, status: .info, detail: "\(folder.path): \(size)"))
+        }
+        let downloads = configuration.downloadsDirectory
+        var parent = downloads
+        while !FileManager.default.fileExists(atPath: parent.path), parent.path != "/" { parent = parent.deletingLastPathComponent() }
+        if FileManager.default.isWritableFile(atPath: parent.path) {
+            checks.append(.init(section: section, name: "Downloads", status: .ok, detail: downloads.path))
+        } else {
+            checks.append(.init(section: section, name: "Downloads", status: .warning,
+                                detail: "\(downloads.path): \(parent.path) cannot be written to",
+                                fix: "set downloads_dir in the config file (or IMAGE_FEED_DOWNLOADS) to a folder you may write to"))
+        }
+        return checks
+    }
+
+    /// The bytes of the files under `folder`.
+    static func folderSize(_ folder: URL) -> Int {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
+        var total = 0
+        for case let file as URL in walker {
+            let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+            if values?.isRegularFile == true { total += values?.fileSize ?? 0 }
+        }
+        return total
+    }
+}
