@@ -38,6 +38,8 @@ public struct AppConfiguration: Sendable, Equatable {
     /// Where each setting that is not a default came from, by its config file name ("access_key"; "token" for
     /// `IMAGE_FEED_TOKEN`): "FILE, line N", "environment NAME" or "flag --NAME". `image-feed doctor` shows them.
     public var origins: [String: String] = [:]
+    /// What the user should know about the settings but that does not stop the program (shown at start).
+    public var warnings: [String] = []
 
     /// The flags that override the file and the environment.
     public struct Overrides: Sendable, Equatable {
@@ -109,6 +111,7 @@ public struct AppConfiguration: Sendable, Equatable {
                 throw ConfigurationError(message: "\(file.path): cannot be read (\(error.localizedDescription)).")
             }
             try configuration.apply(fileText: text, file: file)
+            if let warning = secretKeyExposure(file: file, configuration: configuration) { configuration.warnings.append(warning) }
         }
 
         func value(_ name: String) -> String? {
@@ -148,6 +151,14 @@ public struct AppConfiguration: Sendable, Equatable {
     public var unsplash: UnsplashConfiguration {
         UnsplashConfiguration(apiBase: apiBase, oauthBase: oauthBase, accessKey: accessKey, secretKey: secretKey,
                               redirectURI: redirectURI)
+    }
+
+    /// A warning when `file` holds the secret key and users other than its owner may read it.
+    static func secretKeyExposure(file: URL, configuration: AppConfiguration) -> String? {
+        guard configuration.origins["secret_key"]?.hasPrefix(file.path + ",") == true,
+              let mode = try? FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int,
+              mode & 0o077 != 0 else { return nil }
+        return "chmod 600 \(file.path): it holds the secret key and other users can read it"
     }
 
     /// The settings a config file's text gives over the defaults (no environment, no flags);

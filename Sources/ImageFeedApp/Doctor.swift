@@ -261,7 +261,7 @@ public enum Doctor {
         if FileManager.default.fileExists(atPath: file) {
             add("Config file", .ok, "\(file)\(named), valid")
             let mode = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0
-            if configuration.origins["secret_key"]?.hasPrefix(file) == true, mode & 0o077 != 0 {
+            if AppConfiguration.secretKeyExposure(file: URL(fileURLWithPath: file), configuration: configuration) != nil {
                 add("Config file mode", .warning,
                     String(format: "%o: the file holds the secret key and other users can read it", mode),
                     fix: "chmod 600 \(file)")

@@ -38,6 +38,7 @@ public enum InteractiveSession {
                               performer: performer, state: state, logo: logo(), graphics: choice,
                               blitter: blitter ?? context.configuration.blitter)
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
+        for warning in context.configuration.warnings { app.dispatch(.notify(warning)) }
         crashLaterIfAsked(environment: environment)
         app.run()
         return nil

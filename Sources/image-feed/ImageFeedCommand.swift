@@ -21,6 +21,9 @@ struct ServiceOptions: ParsableArguments {
         do {
             let configuration = try AppConfiguration.load(
                 overrides: AppConfiguration.Overrides(apiBase: apiBase, configFile: config))
+            for warning in configuration.warnings {
+                FileHandle.standardError.write(Data("image-feed: warning: \(warning)\n".utf8))
+            }
             return try await AppContext.make(configuration: configuration, demo: demo)
         } catch let error as ConfigurationError {
             throw Failure(message: error.message)

@@ -62,6 +62,21 @@ final class AppConfigurationTests: XCTestCase {
         }
     }
 
+    func test_secretKeyInAFileOthersCanRead_isAWarning() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("access_key = \"a\"\nsecret_key = \"b\"\n", to: "config/image-feed/config.toml")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        let exposed = try AppConfiguration.load(environment: folder.environment)
+        XCTAssertEqual(exposed.warnings, ["chmod 600 \(file.path): it holds the secret key and other users can read it"])
+        XCTAssertFalse(exposed.warnings.joined().contains("\"b\""))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment).warnings, [])
+        // Without the secret key in it, a readable file is nothing to warn about.
+        try "access_key = \"a\"\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment.merging(["UNSPLASH_SECRET_KEY": "b"]) { a, _ in a }).warnings, [])
+    }
+
     func test_badFile_namesFileLineAndKey() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("access_key = \"k\"\n\nsecret_key = 42\n", to: "config/image-feed/config.toml")
