@@ -97,6 +97,7 @@ let package = Package(
             name: "ImageFeedApp",
             dependencies: [
                 "ImageFeedCore",
+                "HTTPTransport",
                 "UnsplashAPI",
                 "ImgurAPI",
                 "UnsplashSandbox",
@@ -104,6 +105,7 @@ let package = Package(
                 "TerminalUI",
                 "LocalStore",
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

@@ -56,11 +56,13 @@ public final class AppContext: Sendable {
             configuration.imgurClientID = SandboxSettings.demoImgurClientID
             sandbox = running
         }
-        let http = URLSessionHTTPClient(followRedirects: false)
+        // Every request and its answer's status and time go to the log (never headers or bodies).
+        let http = LoggingHTTPClient(URLSessionHTTPClient(followRedirects: false))
         // The demo keeps its own token (owner-only, as the real one), so its login is remembered too.
         let store = configuration.tokenOverride != nil ? nil
             : FileTokenStore(file: demo ? configuration.paths.demoTokenFile : configuration.paths.tokenFile)
         let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
+        Logs.addSecrets([configuration.accessKey, configuration.secretKey, configuration.imgurClientID, token].compactMap { $0 })
         if demo, let token, let sandbox {
             sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername)
         }
@@ -104,6 +106,7 @@ public final class AppContext: Sendable {
         let location = try await DemoBrowser.approve(authorize, http: http)
         let code = try OAuthClient.code(fromRedirect: location, expectedState: state)
         let token = try await oauth.exchange(code: code)
+        Logs.addSecrets([token.accessToken])
         client.setToken(token.accessToken)
     }
 

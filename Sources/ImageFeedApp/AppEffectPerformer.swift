@@ -257,6 +257,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             guard let oauth else { return [.exchangeFinished(.failure(.notConfigured("Logging in is not available in this build.")))] }
             do {
                 let token = try await oauth.exchange(code: code)
+                Logs.addSecrets([token.accessToken])
                 do {
                     try tokenStore?.saveToken(token.accessToken)
                 } catch {

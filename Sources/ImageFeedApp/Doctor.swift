@@ -415,6 +415,9 @@ public enum Doctor {
                 ? CacheCommands.bytes(folderSize(folder)) : "not created yet"
             checks.append(.init(section: section, name: name, status: .info, detail: "\(folder.path): \(size)"))
         }
+        let log = configuration.paths.logFile
+        let logSize = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int).map(CacheCommands.bytes) ?? "not written yet"
+        checks.append(.init(section: section, name: "Log", status: .info, detail: "\(log.path): \(logSize)"))
         let downloads = configuration.downloadsDirectory
         var parent = downloads
         while !FileManager.default.fileExists(atPath: parent.path), parent.path != "/" { parent = parent.deletingLastPathComponent() }

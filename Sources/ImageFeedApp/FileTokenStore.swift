@@ -14,10 +14,13 @@ public struct FileTokenStore: TokenStore {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         try repairPermissions()
         let token = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        Logs.addSecrets([token])
         return token.isEmpty ? nil : token
     }
 
     public func saveToken(_ token: String) throws {
+        // Whatever is logged from now on has the token taken out, word for word.
+        Logs.addSecrets([token])
         let folder = file.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

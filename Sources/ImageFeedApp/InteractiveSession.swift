@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ImageFeedCore
 import TerminalImage
 import TerminalUI
@@ -26,8 +27,21 @@ public enum InteractiveSession {
         if choice.mode == .kittyPlaceholders, let colors, [.palette16, .palette8].contains(colors) {
             choice = GraphicsChoice(mode: .cells, reason: "colors = \(colors) leaves too few colours to name pictures in placeholders")
         }
+        let logger = Logger(label: "terminal")
+        if let abilities {
+            logger.info("""
+                TERM=\(environment["TERM"] ?? "") COLORTERM=\(environment["COLORTERM"] ?? ""); the terminal answered: \
+                \(abilities.answered ? "DA1" : "no DA1 in time"), kitty graphics \(abilities.kittyGraphics), sixel \(abilities.sixel), \
+                RGB \(abilities.trueColor), version \(abilities.version ?? "none"), cell \(abilities.cellWidth ?? 0)x\(abilities.cellHeight ?? 0)
+                """)
+        }
+        if let tmux {
+            logger.info("tmux: allow-passthrough \(tmux.passthrough), client \(tmux.terminalName) \(tmux.terminalType)")
+        }
+        logger.info("pictures: \(choice.mode.rawValue) (\(choice.reason)), cell \(choice.cellWidth)x\(choice.cellHeight)")
         let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode)
         defer { backend.restore() }
+        logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)

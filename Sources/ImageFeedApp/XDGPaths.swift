@@ -31,4 +31,6 @@ public struct XDGPaths: Sendable, Equatable {
     public var searchHistoryFile: URL { state.appendingPathComponent("search-history.json") }
     /// The Imgur usernames looked up in the Albums tab.
     public var imgurUsersFile: URL { state.appendingPathComponent("imgur-users.json") }
+    /// The log (`image-feed.log`, and the one before it as `image-feed.log.1`).
+    public var logFile: URL { state.appendingPathComponent("image-feed.log") }
 }

@@ -16,11 +16,15 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "The config file (default $XDG_CONFIG_HOME/image-feed/config.toml).")
     var config: String?
 
+    @Option(help: "What goes to $XDG_STATE_HOME/image-feed/image-feed.log: trace, debug, info, notice, warning, error, critical or off (default: IMAGE_FEED_LOG_LEVEL, or info).")
+    var logLevel: String?
+
     /// Loads the configuration and builds the app; on failure prints the reason and exits non-zero.
-    func makeContext() async throws -> AppContext {
+    func makeContext(_ command: String) async throws -> AppContext {
         do {
             let configuration = try AppConfiguration.load(
                 overrides: AppConfiguration.Overrides(apiBase: apiBase, configFile: config))
+            try Logs.startCommand(command + (demo ? " --demo" : ""), configuration: configuration, flag: logLevel)
             for warning in configuration.warnings {
                 FileHandle.standardError.write(Data("image-feed: warning: \(warning)\n".utf8))
             }
@@ -40,8 +44,8 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 /// Runs a command's work, stops the in-process sandbox afterwards, and turns errors into messages.
-func withContext(_ options: ServiceOptions, _ work: (AppContext) async throws -> Void) async throws {
-    let context = try await options.makeContext()
+func withContext(_ options: ServiceOptions, command: String, _ work: (AppContext) async throws -> Void) async throws {
+    let context = try await options.makeContext(command)
     do {
         try await work(context)
         await context.stop()
@@ -54,6 +58,7 @@ func withContext(_ options: ServiceOptions, _ work: (AppContext) async throws ->
         case let error as Failure: message = error.message
         default: message = String(describing: error)
         }
+        Logs.failure(message)
         FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
         throw ExitCode.failure
     }
@@ -127,7 +132,7 @@ struct Browse: AsyncParsableCommand {
             return
         }
         let interactive = !plain && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-        try await withContext(options) { context in
+        try await withContext(options, command: "browse") { context in
             if interactive {
                 // The flag wins over the config file and the environment; "auto" asks the terminal again.
                 var choice = context.configuration.colors
@@ -171,7 +176,7 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "feed") { context in
             var photos: [Photo] = []
             var next: Int? = 1
             var fetched = 0
@@ -196,7 +201,7 @@ struct PhotoCommand: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "photo") { context in
             print(try JSONOutput.encode(try await context.client.photo(id: id)))
         }
     }
@@ -228,7 +233,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "search") { context in
             let result = try await context.client.search(query: query, page: page, perPage: perPage,
                                                          order: SearchOrder(rawValue: orderBy) ?? .relevant)
             print(try JSONOutput.encode(JSONOutput.PageDocument(result)))
@@ -243,7 +248,7 @@ struct MeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServiceOptions
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "me") { context in
             try await requireLogin(context)
             print(try JSONOutput.encode(try await context.client.me()))
         }
@@ -276,7 +281,7 @@ struct AlbumsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "albums") { context in
             let result: Page<Album>
             do {
                 result = try await albumService(context).albums(username: username, page: page)
@@ -298,7 +303,7 @@ struct AlbumCommand: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "album") { context in
             print(try JSONOutput.encode(try await albumService(context).photos(inAlbum: id)))
         }
     }
@@ -384,7 +389,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let colors = isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        try await withContext(options) { context in
+        try await withContext(options, command: "login") { context in
             do {
                 print(try await ShellLogin.logIn(context: context, colors: colors))
             } catch let error as ShellLogin.Failure {
@@ -401,7 +406,7 @@ struct LogoutCommand: AsyncParsableCommand {
     @OptionGroup var options: ServiceOptions
 
     func run() async throws {
-        try await withContext(options) { context in
+        try await withContext(options, command: "logout") { context in
             do {
                 print(try ShellLogin.logOut(context: context))
             } catch let error as ShellLogin.Failure {

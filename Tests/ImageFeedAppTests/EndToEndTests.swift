@@ -4,6 +4,7 @@ import Glibc
 #endif
 @testable import ImageFeedApp
 import UnsplashAPI
+import UnsplashSandbox
 import XCTest
 
 /// The real `image-feed` binary in a real terminal (tmux), against its own demo sandbox: what a person sees
@@ -221,7 +222,7 @@ final class EndToEndTests: XCTestCase {
     /// opens the authorize page shown on screen and presses Login), like a photo in the feed, find it in
     /// the favorites, unlike it there, see the feed's heart gray, log out with Yes, land on the login screen.
     func test_login_favorites_logout() async throws {
-        try launch(width: 140, height: 48)
+        try launch(width: 140, height: 48, environment: ["IMAGE_FEED_LOG_LEVEL": "trace"])
         try tmux.waitFor(text: "Unsplash photos, in your terminal")
         try tmux.send("Enter")
         let screen = try tmux.waitForSteady("the login screen with its QR code") { $0.contains("Log in to Unsplash") && $0.contains("█") }
@@ -264,6 +265,20 @@ final class EndToEndTests: XCTestCase {
         try tmux.waitFor("the login screen") { $0.contains("Unsplash photos, in your terminal") && $0.contains("Log in") }
         try tmux.send("q")
         try assertTerminalRestored()
+
+        // The log of the whole session: the requests are there, no secret is (the sandbox's keys, the code of
+        // the redirect, the token: both are 64 hex digits in the sandbox).
+        let log = try String(contentsOf: folder.url.appendingPathComponent("state/image-feed/image-feed.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("POST \(sandboxBase?.absoluteString ?? "http://127.0.0.1:")"), log)
+        XCTAssertTrue(log.contains("/oauth/token → 200"), log)
+        XCTAssertTrue(log.contains("/me → 200"), log)
+        XCTAssertTrue(log.contains("pictures: cells"), log)
+        let code = try XCTUnwrap(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
+        for secret in [SandboxSettings.demoAccessKey, SandboxSettings.demoSecretKey, SandboxSettings.demoImgurClientID, code,
+                       "Bearer", "Client-ID", "access_token"] {
+            XCTAssertFalse(log.contains(secret), "\(secret) is in the log:\n\(log)")
+        }
+        XCTAssertNil(log.range(of: "[0-9a-f]{64}", options: .regularExpression), log)
     }
 
     /// Search as a person would: type a query, see tiles in two columns, switch to one, sort by date, open
