@@ -93,10 +93,14 @@ public final class AppContext: Sendable {
     public var imageSource: any ImageSource {
         let network = HTTPImageSource(http: http)
         guard let imageCache else { return network }
-        return CachingImageSource(upstream: network, cache: imageCache)
+        return CachingImageSource(upstream: network, cache: imageCache, freshSince: imageCacheFreshSince)
     }
 
     public var isDemo: Bool { sandbox != nil }
+
+    /// Kept images from before this are fetched again when online (Unsplash counts views as its servers send
+    /// images): the start of the day the program started.
+    public let imageCacheFreshSince = CachingImageSource.startOfDay()
 
     /// The demo's login for the JSON commands: the same OAuth client code as a real login, against the
     /// sandbox, with the authorize page's Login button pressed by `DemoBrowser`.

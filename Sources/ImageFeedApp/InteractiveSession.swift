@@ -39,9 +39,10 @@ public enum InteractiveSession {
             logger.info("tmux: allow-passthrough \(tmux.passthrough), client \(tmux.terminalName) \(tmux.terminalType)")
         }
         logger.info("pictures: \(choice.mode.rawValue) (\(choice.reason)), cell \(choice.cellWidth)x\(choice.cellHeight)")
-        let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode)
+        let hyperlinks = TerminalProbe.drawsHyperlinks(environment: environment, abilities: abilities)
+        let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode, hyperlinks: hyperlinks)
         defer { backend.restore() }
-        logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode)")
+        logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)

@@ -55,6 +55,13 @@ public final class DiskImageCache: @unchecked Sendable {
         return data
     }
 
+    /// The bytes for `url` and when they were kept (the file's time), if they are here and readable.
+    public func entry(for url: URL) -> (data: Data, stored: Date)? {
+        guard let data = data(for: url) else { return nil }
+        let stored = (try? FileManager.default.attributesOfItem(atPath: path(for: Self.key(for: url)).path)[.modificationDate] as? Date) ?? .distantPast
+        return (data, stored ?? .distantPast)
+    }
+
     /// Keeps the bytes for `url`, then evicts the least recently used files beyond the budget.
     public func store(_ data: Data, for url: URL) throws {
         guard data.count <= budget else { return }
@@ -114,17 +121,35 @@ public final class DiskImageCache: @unchecked Sendable {
 public struct CachingImageSource: ImageSource {
     let upstream: any ImageSource
     let cache: DiskImageCache
+    /// Copies kept since then are served without asking; older ones only when the image cannot be had.
+    let freshSince: Date
 
-    public init(upstream: any ImageSource, cache: DiskImageCache) {
+    /// `freshSince`: from when a kept copy stands for a view. Unsplash counts a photo's views when its image
+    /// servers send it, so a photo shown again on a later day is fetched again (the session and the day
+    /// reuse their copies; offline, any copy serves).
+    public init(upstream: any ImageSource, cache: DiskImageCache, freshSince: Date = .distantPast) {
         self.upstream = upstream
         self.cache = cache
+        self.freshSince = freshSince
+    }
+
+    /// The start of the day `now` is in: what the app passes as `freshSince`.
+    public static func startOfDay(_ now: Date = Date()) -> Date {
+        Calendar.current.startOfDay(for: now)
     }
 
     public func imageData(at url: URL) async throws(ServiceError) -> Data {
-        if let data = cache.data(for: url) { return data }
-        let data = try await upstream.imageData(at: url)
-        try? cache.store(data, for: url)
-        return data
+        let kept = cache.entry(for: url)
+        if let kept, kept.stored >= freshSince { return kept.data }
+        do {
+            let data = try await upstream.imageData(at: url)
+            try? cache.store(data, for: url)
+            return data
+        } catch {
+            // No network, or the service failing: the copy from an earlier day is better than none.
+            if let kept, error != .notFound { return kept.data }
+            throw error
+        }
     }
 
     public func discard(_ url: URL) {

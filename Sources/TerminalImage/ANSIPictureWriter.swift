@@ -26,7 +26,8 @@ public enum ANSIPictureWriter {
         return output
     }
 
-    static func sgr(_ color: TerminalColor, background: Bool) -> String {
+    /// The SGR parameters for a colour (no `ESC [` and no `m`).
+    public static func sgr(_ color: TerminalColor, background: Bool) -> String {
         switch color {
         case .standard:
             return background ? "49" : "39"

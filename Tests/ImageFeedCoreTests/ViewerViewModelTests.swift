@@ -64,11 +64,28 @@ final class ViewerViewModelTests: XCTestCase {
         XCTAssertNil(state.modal)
     }
 
-    func test_share_copiesThePageLinkAndSaysSo() {
+    func test_share_copiesThePageLinkWithTheReferralAndSaysSo() {
         var state = viewer()
-        XCTAssertEqual(ViewerViewModel.update(&state, .share), [.share(URL(string: "https://unsplash.com/photos/v")!)])
+        let link = "https://unsplash.com/photos/v?utm_source=image_feed&utm_medium=referral"
+        XCTAssertEqual(ViewerViewModel.update(&state, .share), [.share(URL(string: link)!)])
         _ = ViewerViewModel.update(&state, .shared(opened: false))
-        XCTAssertEqual(state.notice, "Sent the link to the clipboard (OSC 52): https://unsplash.com/photos/v")
+        XCTAssertEqual(state.notice, "Sent the link to the clipboard (OSC 52): \(link)")
+    }
+
+    func test_share_albumPhoto_keepsItsPageAsItIs() {
+        var state = viewer()
+        state.isFromAlbum = true
+        state.photo.links.html = URL(string: "https://imgur.com/abc")
+        XCTAssertEqual(ViewerViewModel.update(&state, .share), [.share(URL(string: "https://imgur.com/abc")!)])
+    }
+
+    func test_referral_replacesParametersAndKeepsOthers() {
+        XCTAssertEqual(Referral.link(URL(string: "https://unsplash.com/@ann?utm_source=x&ref=1")!).absoluteString,
+                       "https://unsplash.com/@ann?ref=1&utm_source=image_feed&utm_medium=referral")
+        XCTAssertEqual(Referral.unsplash.absoluteString, "https://unsplash.com/?utm_source=image_feed&utm_medium=referral")
+        XCTAssertEqual(Referral.profile(User(id: "1", username: "ann_b"))?.absoluteString,
+                       "https://unsplash.com/@ann_b?utm_source=image_feed&utm_medium=referral")
+        XCTAssertNil(Referral.profile(User(id: "1", username: "a b\u{1B}")))
     }
 
     func test_share_withoutLink_saysThereIsNone() {

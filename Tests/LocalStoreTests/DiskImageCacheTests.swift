@@ -70,6 +70,30 @@ final class DiskImageCacheTests: XCTestCase {
         XCTAssertEqual(try cache.usage().files, 0)
     }
 
+    func test_aCopyFromAnEarlierDay_isFetchedAgainOnline_andServesOffline() async throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store)
+        try cache.store(Data("yesterday's".utf8), for: url("a"))
+        let yesterday = Date().addingTimeInterval(-86_400)
+        try FileManager.default.setAttributes([.modificationDate: yesterday],
+                                              ofItemAtPath: cache.path(for: DiskImageCache.key(for: url("a"))).path)
+        let today = CachingImageSource.startOfDay()
+        // Offline (or the service failing): yesterday's copy.
+        let offline = CachingImageSource(upstream: UnreachableSource(), cache: cache, freshSince: today)
+        let kept = try await offline.imageData(at: url("a"))
+        XCTAssertEqual(kept, Data("yesterday's".utf8))
+        // Online: fetched again (a view Unsplash counts), kept, and from then on served from the cache today.
+        let upstream = CountingSource()
+        let online = CachingImageSource(upstream: upstream, cache: cache, freshSince: today)
+        let fetched = try await online.imageData(at: url("a"))
+        XCTAssertEqual(fetched, Data("bytes of https://images.test/a?w=400".utf8))
+        _ = try await online.imageData(at: url("a"))
+        XCTAssertEqual(upstream.count, 1)
+    }
+
+    struct UnreachableSource: ImageSource {
+        func imageData(at url: URL) async throws(ServiceError) -> Data { throw .noConnection("offline") }
+    }
+
     final class CountingSource: ImageSource, @unchecked Sendable {
         private let lock = NSLock()
         private var calls = 0

@@ -107,7 +107,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("@dana"), text)
         XCTAssertTrue(text.contains("Likes cats."), text)
         XCTAssertTrue(text.contains("Favorites (1)"), text)
-        XCTAssertTrue(text.contains("<3 3  Ann Author"), "the liked photo as a card\n\(text)")
+        XCTAssertTrue(text.contains("<3 3  Photo by Ann Author on Unsplash"), "the liked photo as a card\n\(text)")
         XCTAssertTrue(text.contains("o log out"), text)
     }
 

@@ -35,7 +35,7 @@ final class ScreenTests: XCTestCase {
             "  ########################################################",
             "  ########################################################",
             "  ########################################################",
-            "> <3 3  Ann Author  21 Nov 2025  A photo",
+            "> <3 3  Photo by Ann Author on Unsplash  21 Nov 2025",
             "",
             "  ########################################################",
             "  ########################################################",
@@ -56,21 +56,21 @@ final class ScreenTests: XCTestCase {
         let story = lines.firstIndex { $0.contains("A long description of the photo") }
         XCTAssertNotNil(story, lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains { $0.contains("a cat on a sofa") })
-        XCTAssertTrue(lines.contains { $0.contains("by Ann Author") })
+        XCTAssertTrue(lines.contains { $0.contains("by Ann Author (@") })
         let row = lines[story ?? 1]
         let details = lines.firstIndex { $0.contains("Ann Author") && $0.contains("<3") }
         XCTAssertTrue(details.map { lines[$0].drop { $0 == " " }.hasPrefix(">") } == true, "the bar beside its details line")
         XCTAssertGreaterThan(row.distance(from: row.startIndex, to: row.range(of: "A long")!.lowerBound), 100,
                              "the story beside the picture, not under it\n\(row)")
         // Narrower terminals keep the picture centred with the details under it.
-        XCTAssertFalse(render(state, width: 120, height: 40).contains { $0.contains("by Ann Author") })
+        XCTAssertFalse(render(state, width: 120, height: 40).contains { $0.contains("by Ann Author (@") })
     }
 
     func test_likeInFlight_showsSpinnerInsteadOfHeart() {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "a")))
         let lines = render(state, width: 60, height: 16)
-        XCTAssertEqual(lines[8], "> | 3  Ann Author  21 Nov 2025  A photo")
+        XCTAssertEqual(lines[8], "> | 3  Photo by Ann Author on Unsplash  21 Nov 2025")
     }
 
     func test_likeFailure_showsTryAgainModal() {
@@ -120,7 +120,7 @@ final class ScreenTests: XCTestCase {
     func test_networkText_isShownInert() {
         let hostile = photo("a", author: "Eve\u{1B}]52;c;aGk=\u{07}\u{1B}[31m", description: "x\u{202E}gpj.exe\u{1B}[2J")
         let lines = render(loadedState([hostile]), width: 60, height: 16)
-        XCTAssertEqual(lines[8], "> <3 3  Eve  21 Nov 2025  xgpj.exe")
+        XCTAssertEqual(lines[8], "> <3 3  Photo by Eve on Unsplash  21 Nov 2025  xgpj.exe")
         XCTAssertFalse(lines.joined().contains("\u{1B}"))
     }
 

@@ -34,7 +34,7 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("3 photos for \"cats\", by relevance"), text)
         XCTAssertTrue(text.contains("sort: relevance (s)"), text)
         XCTAssertTrue(text.contains("2 columns (v)"), text)
-        let tileLine = try? XCTUnwrap(lines.first { $0.contains("<3 3  Ann Author") && $0.contains("<3 9  Bo") })
+        let tileLine = try? XCTUnwrap(lines.first { $0.contains("<3 3  by Ann Author on Unsplash") && $0.contains("<3 9  by Bo on Unsplash") })
         XCTAssertNotNil(tileLine, "two tiles side by side\n\(text)")
     }
 

@@ -50,6 +50,13 @@ func render(_ state: AppState, ui: UIState = UIState(), width: Int = 40, height:
     return buffer.lines
 }
 
+func renderBuffer(_ state: AppState, ui: UIState = UIState(), width: Int = 40, height: Int = 12, theme: Theme = asciiTheme,
+                  pictures: StubPictures = StubPictures()) -> CellBuffer {
+    var buffer = CellBuffer(width: width, height: height)
+    AppScreen(theme: theme).render(state, ui: ui, pictures: pictures, into: &buffer)
+    return buffer
+}
+
 /// A terminal that draws into a buffer and replays scripted input.
 final class TestBackend: TerminalBackend {
     var width: Int

@@ -159,13 +159,13 @@ public enum ViewerViewModel {
                 state.modal = .likeFailed(liked: liked, error)
             }
         case .share:
-            guard let link = state.photo.links.html else {
+            guard let link = Self.sharedLink(state) else {
                 state.notice = "This photo has no page to share."
                 return []
             }
             return [.share(link)]
         case let .shared(opened):
-            let link = state.photo.links.html?.absoluteString ?? ""
+            let link = Self.sharedLink(state)?.absoluteString ?? ""
             // OSC 52 asks the terminal to set the clipboard; a terminal may ignore it, so say what was done.
             state.notice = opened ? "Opened in the browser, and sent to the clipboard (OSC 52): \(link)"
                 : "Sent the link to the clipboard (OSC 52): \(link)"
@@ -236,5 +236,14 @@ public enum ViewerViewModel {
         case 3: (-dy, dx)
         default: (dx, dy)
         }
+    }
+}
+
+extension ViewerViewModel {
+    /// The photo's page as share copies it: an Unsplash page with the referral parameters Unsplash asks for on
+    /// every link back; an album photo's page as it is.
+    static func sharedLink(_ state: ViewerState) -> URL? {
+        guard let page = state.photo.links.html else { return nil }
+        return state.isFromAlbum ? page : Referral.link(page)
     }
 }

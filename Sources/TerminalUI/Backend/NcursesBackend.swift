@@ -50,6 +50,8 @@ public final class NcursesBackend: TerminalBackend {
     private var picturesRepainted = true
     /// The row hashes of the last frame drawn (`scrollMove` compares them with the next frame's).
     private var previousRowHashes: [Int]?
+    /// OSC 8 hyperlinks over curses' frame, where the terminal makes them clickable; nil: links are plain text.
+    private var hyperlinks: HyperlinkLayer?
 
     private struct PairKey: Hashable {
         var foreground: Int32
@@ -69,13 +71,13 @@ public final class NcursesBackend: TerminalBackend {
 
     /// Opens the terminal on standard input and output. `environment` decides colour: `NO_COLOR` turns it off.
     public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment, colors: ColorMode? = nil,
-                            abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells) throws {
+                            abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
         }
         SignalTrap.saveTerminal()
         try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment, colors: colors,
-                      abilities: abilities, graphics: graphics)
+                      abilities: abilities, graphics: graphics, hyperlinks: hyperlinks)
     }
 
     /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks), whose type is
@@ -83,8 +85,9 @@ public final class NcursesBackend: TerminalBackend {
     /// (nil: detect; `NO_COLOR` always means none).
     /// `abilities`: what the terminal answered when asked (TerminalProbe): 24-bit colour that `COLORTERM` did
     /// not announce (over SSH it rarely arrives). `graphics`: how pictures in pixels are sent.
+    /// `hyperlinks`: the terminal makes OSC 8 links clickable (`TerminalProbe.drawsHyperlinks`).
     public init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil,
-                abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells) throws {
+                abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false) throws {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -156,6 +159,7 @@ public final class NcursesBackend: TerminalBackend {
             mode = Self.colorMode(colors: Int(imagefeed_colors()), rgb: tigetflag("RGB") > 0)
         }
         colorMode = colors.map { Self.capped(mode, at: $0) } ?? mode
+        self.hyperlinks = hyperlinks ? HyperlinkLayer(colorMode: colorMode) : nil
         let enterAlternate = tigetstr("smcup")
         clearsOnExit = enterAlternate == nil || Int(bitPattern: enterAlternate) == -1
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
@@ -189,6 +193,7 @@ public final class NcursesBackend: TerminalBackend {
             wclear(window)
         }
         if previous == nil { picturesRepainted = true }
+        let before = previous
         if let pictures, pictures.movesWithText {
             // Pictures that are text: uploaded first, so their cells show them as soon as they are drawn.
             let (drawn, bytes) = pictures.prepare(buffer, repainted: picturesRepainted)
@@ -202,9 +207,11 @@ public final class NcursesBackend: TerminalBackend {
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
         // frame itself fills them), so only the new rows are sent.
         let rowHashes = scrolls ? Self.rowHashes(buffer) : []
+        var scrolled = false
         if scrolls, var shown = previous,
            let move = Self.scrollMove(before: previousRowHashes ?? Self.rowHashes(shown), after: rowHashes, blankRow: Self.blankRowHash(buffer.width)) {
             let step = Self.scrollStep(move)
+            scrolled = true
             var moved = 0
             while abs(move.shift) - moved > step {
                 shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step)
@@ -217,6 +224,17 @@ public final class NcursesBackend: TerminalBackend {
         if let pictures, !pictures.movesWithText {
             let bytes = pictures.frame(buffer, repainted: picturesRepainted)
             picturesRepainted = false
+            if !bytes.isEmpty { writeDirect(bytes) }
+        }
+        if hyperlinks != nil {
+            // curses may scroll rows of its own accord (idlok) when several changed: their links may have moved.
+            let rowsChanged = scrolls && before.map { before in
+                before.width == buffer.width && before.height == buffer.height
+                    && (0..<buffer.height).lazy.filter { y in
+                        (0..<buffer.width).contains { before[$0, y] != buffer[$0, y] }
+                    }.prefix(2).count >= 2
+            } == true
+            let bytes = hyperlinks!.frame(buffer, before: before, moved: scrolled || rowsChanged)
             if !bytes.isEmpty { writeDirect(bytes) }
         }
     }

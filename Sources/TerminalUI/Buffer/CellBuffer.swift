@@ -1,3 +1,4 @@
+import Foundation
 import TerminalImage
 
 /// A rectangle of cells.
@@ -37,6 +38,9 @@ public struct CellBuffer: Equatable, Sendable {
     /// Pictures the terminal draws in pixels, in the order drawn; each shows in the cells of its clip that
     /// still hold `Cell.picture` (text drawn later, a dialog say, covers it there).
     public private(set) var placements: [PicturePlacement] = []
+    /// Text that links somewhere (OSC 8 where the terminal has it), with the cells as they were written: a cell
+    /// drawn over later (a dialog) is no longer part of the link.
+    public private(set) var links: [Hyperlink] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -97,6 +101,14 @@ public struct CellBuffer: Equatable, Sendable {
         return column - x
     }
 
+    /// Makes the `width` cells from (x, y), as they are now, a link to `url` (clipped to the buffer).
+    public mutating func link(_ url: URL, x: Int, y: Int, width: Int) {
+        let left = max(0, x)
+        let right = min(self.width, x + width)
+        guard y >= 0, y < height, left < right else { return }
+        links.append(Hyperlink(url: url.absoluteString, x: left, y: y, cells: Array(cells[(y * self.width + left)..<(y * self.width + right)])))
+    }
+
     /// Writes text centred in a row of the given rect.
     public mutating func writeCentered(_ text: String, in rect: Rect, y: Int, style: CellStyle = .plain) {
         let textWidth = min(DisplayWidth.of(text), rect.width)
@@ -148,6 +160,15 @@ public struct CellBuffer: Equatable, Sendable {
             return line
         }
     }
+}
+
+/// Cells of a row that link to an address.
+public struct Hyperlink: Equatable, Sendable {
+    public var url: String
+    public var x: Int
+    public var y: Int
+    /// The cells as the link was made: where the buffer no longer holds them, the link does not reach.
+    public var cells: [Cell]
 }
 
 /// A picture in pixels on the screen: its top-left cell (which may be off screen) and the cells of it in view.

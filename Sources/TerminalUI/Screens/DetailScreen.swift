@@ -121,7 +121,14 @@ public struct DetailScreen {
             let authorWidth = textWidth - (authorX - textX)
             let shown = hasAvatar || avatarURL == nil ? author : authorLines(user, width: authorWidth)
             for (index, line) in shown.enumerated() where y + index < bottom {
-                buffer.write(line.0, x: authorX, y: y + index, style: line.1, maxWidth: authorWidth, ellipsis: theme.ellipsis)
+                if index == 0 { // "Photo by NAME on Unsplash", linked
+                    parts.attribution(user, x: authorX, y: y, style: line.1, maxWidth: authorWidth, into: &buffer)
+                    continue
+                }
+                let written = buffer.write(line.0, x: authorX, y: y + index, style: line.1, maxWidth: authorWidth, ellipsis: theme.ellipsis)
+                if index == 1, let profile = Referral.profile(user) { // @username
+                    buffer.link(profile, x: authorX, y: y + index, width: written)
+                }
             }
         }
 

@@ -124,9 +124,9 @@ public struct FeedScreen {
             x += buffer.write(" \(photo.likes)", x: x, y: detailsY, style: theme.muted)
             // The line may use the width beside a narrow picture: captions are not cut at the picture's edge.
             let limit = area.maxX - 1
-            if let user = photo.user {
-                x += buffer.write("  \(UntrustedText.sanitize(user.displayName))", x: x, y: detailsY, style: theme.title,
-                                  maxWidth: max(0, limit - x), ellipsis: theme.ellipsis)
+            if let user = photo.user, limit - x > 2 {
+                x += 2
+                x += parts.attribution(user, x: x, y: detailsY, style: theme.title, maxWidth: max(0, limit - x), into: &buffer)
             }
             if let created = photo.createdAt {
                 x += buffer.write("  \(Self.date(created))", x: x, y: detailsY, style: theme.muted, maxWidth: max(0, limit - x))

@@ -27,6 +27,27 @@ struct PhotoParts {
         }
     }
 
+    /// "Photo by NAME on Unsplash" as Unsplash's guidelines ask (`prefix` "Photo by " or "by ", or none), at most
+    /// `maxWidth` cells, with the name linked to the photographer's page and "Unsplash" to Unsplash's, both
+    /// carrying the referral parameters. Returns the cells written.
+    @discardableResult
+    func attribution(_ user: User, prefix: String = "Photo by ", x: Int, y: Int, style: CellStyle, maxWidth: Int,
+                     into buffer: inout CellBuffer) -> Int {
+        let name = UntrustedText.sanitize(user.displayName)
+        let written = buffer.write("\(prefix)\(name) on Unsplash", x: x, y: y, style: style, maxWidth: maxWidth,
+                                   ellipsis: theme.ellipsis)
+        let nameStart = DisplayWidth.of(prefix)
+        let nameWidth = DisplayWidth.of(name)
+        // A link covers only what was written whole (not the ellipsis of a cut line).
+        let whole = written < DisplayWidth.of("\(prefix)\(name) on Unsplash") ? written - DisplayWidth.of(theme.ellipsis) : written
+        if let profile = Referral.profile(user) {
+            buffer.link(profile, x: x + nameStart, y: y, width: min(nameWidth, whole - nameStart))
+        }
+        let unsplashStart = nameStart + nameWidth + 4
+        buffer.link(Referral.unsplash, x: x + unsplashStart, y: y, width: min(8, whole - unsplashStart))
+        return written
+    }
+
     /// A gray box with a word in its middle, where a picture cannot be (or there is none); only the rows
     /// inside `clip` are drawn.
     func placeholderBox(_ text: String, in rect: Rect, clip: Rect, into buffer: inout CellBuffer) {

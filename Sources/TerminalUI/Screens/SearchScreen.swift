@@ -160,9 +160,9 @@ public struct SearchScreen {
             let heart = parts.heart(photo, inFlight: inFlight, tick: tick)
             x += buffer.write(heart.text, x: x, y: textY + 1, style: heart.style)
             x += buffer.write(" \(photo.likes)", x: x, y: textY + 1, style: theme.muted)
-            if let user = photo.user {
-                buffer.write("  \(UntrustedText.sanitize(user.displayName))", x: x, y: textY + 1, style: theme.title,
-                             maxWidth: max(0, tile.x + tile.width - x), ellipsis: theme.ellipsis)
+            if let user = photo.user, tile.x + tile.width - x > 2 {
+                parts.attribution(user, prefix: "by ", x: x + 2, y: textY + 1, style: theme.title,
+                                  maxWidth: max(0, tile.x + tile.width - x - 2), into: &buffer)
             }
         }
         if selected {

@@ -114,8 +114,15 @@ public struct ViewerScreen {
         let hintsText = Widgets.hintLine(Self.hints(viewer), room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
         let hintsWidth = DisplayWidth.of(hintsText)
         let rightWidth = hintsWidth + (showPlace ? placeWidth : 0)
-        buffer.write(attribution, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),
-                     maxWidth: max(0, width - x - 1 - (rightWidth > 0 ? rightWidth + 1 : 0)), ellipsis: theme.ellipsis)
+        let attributionRoom = max(0, width - x - 1 - (rightWidth > 0 ? rightWidth + 1 : 0))
+        if !viewer.isFromAlbum, let user = viewer.photo.user {
+            // The same words, with the photographer and Unsplash linked.
+            PhotoParts(theme: theme).attribution(user, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),
+                                                 maxWidth: attributionRoom, into: &buffer)
+        } else {
+            buffer.write(attribution, x: x, y: y, style: theme.bar.merging(CellStyle(bold: true)),
+                         maxWidth: attributionRoom, ellipsis: theme.ellipsis)
+        }
         if hintsWidth > 0 {
             buffer.write(hintsText, x: width - hintsWidth, y: y, style: theme.bar)
         }
