@@ -13,6 +13,9 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
     private var lastMetadata: ResponseMetadata?
     /// After a 403 for the quota: no request goes out until this time; the caller gets the same error at once.
     private var backOffUntil: (date: Date, error: ServiceError)?
+    /// When the hour's quota window began, as far as the answers tell: the first answer of a full quota, or the
+    /// first after it refilled. Unsplash sends no reset time; a 403 for the quota then waits until an hour after it.
+    private var quotaWindowStart: Date?
     private let clock: any WallClock
 
     public init(configuration: UnsplashConfiguration, http: any HTTPClient, token: String? = nil,
@@ -144,6 +147,14 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
         let response = try await http.sendForService(HTTPRequest(method: method, url: url, headers: headers))
         let metadata = ResponseMetadata(headers: response)
         lock.withLock {
+            if let limit = metadata.rateLimit {
+                let previous = lastMetadata?.rateLimit
+                // A fresh window: this request was its first, or the quota grew since the last answer.
+                if limit.remaining >= limit.limit - 1 || previous.map({ limit.remaining > $0.remaining }) == true
+                    || quotaWindowStart == nil {
+                    quotaWindowStart = now
+                }
+            }
             if metadata.rateLimit == nil, let previous = lastMetadata?.rateLimit {
                 var kept = metadata
                 kept.rateLimit = previous
@@ -153,14 +164,22 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
             }
         }
         guard (200..<300).contains(response.status) else {
-            let error = ServiceError.from(response, withUserToken: currentToken != nil)
-            if case let .rateLimited(_, resetsAt) = error {
-                // Without a reset time, a minute.
-                lock.withLock { backOffUntil = (resetsAt ?? now.addingTimeInterval(60), error) }
+            var error = ServiceError.from(response, withUserToken: currentToken != nil)
+            if case let .rateLimited(limit, resetsAt) = error {
+                // Without a reset time, the end of the hour's window (at least a minute away), which the user is told.
+                let until = resetsAt ?? lock.withLock { Self.windowEnd(start: quotaWindowStart, now: now) }
+                error = .rateLimited(limit: limit, resetsAt: until)
+                lock.withLock { backOffUntil = (until, error) }
             }
             throw error
         }
         return response
+    }
+
+    /// When a used-up hourly quota refills: an hour after its window began (an hour from now when that is not
+    /// known), and never sooner than a minute from now.
+    static func windowEnd(start: Date?, now: Date) -> Date {
+        max((start ?? now).addingTimeInterval(3600), now.addingTimeInterval(60))
     }
 
     private func makePage(_ list: LossyList<PhotoDTO>, page: Int, perPage: Int,

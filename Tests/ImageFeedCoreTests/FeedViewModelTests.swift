@@ -78,6 +78,19 @@ final class FeedViewModelTests: XCTestCase {
         XCTAssertEqual(app.connection, .online)
     }
 
+    func test_rateLimited_theStatusLineSaysUntilWhen() throws {
+        var app = AppState()
+        app.feed = loadedFeed(["a"])
+        var parts = DateComponents()
+        parts.hour = 14
+        parts.minute = 5
+        let reset = try XCTUnwrap(Calendar.current.date(from: parts))
+        _ = AppViewModel.update(&app, .feed(.load))
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.rateLimited(limit: 50, resetsAt: reset)))))
+        XCTAssertEqual(app.connection, .failing("rate limited until 14:05"))
+        XCTAssertEqual(app.notice?.text.contains("14:05"), true, app.notice?.text ?? "")
+    }
+
     func test_reloadSuccess_replacesPhotos() {
         var state = loadedFeed(["a", "b"])
         _ = FeedViewModel.update(&state, .load)

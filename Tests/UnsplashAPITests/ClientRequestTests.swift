@@ -1,6 +1,6 @@
 import Foundation
 import ImageFeedCore
-import UnsplashAPI
+@testable import UnsplashAPI
 import XCTest
 
 final class ClientRequestTests: XCTestCase {
@@ -152,11 +152,28 @@ final class ClientRequestTests: XCTestCase {
             .message.contains("Try again after"))
     }
 
-    func test_403_rateLimitWithoutResetHeader_saysWithinTheHour() async {
+    func test_403_rateLimitWithoutResetHeader_waitsForTheHoursWindow_andSaysWhen() async {
         let http = StubHTTPClient(status: 403, headers: ["X-Ratelimit-Limit": "50", "X-Ratelimit-Remaining": "0"],
                                   json: "Rate Limit Exceeded")
-        await assertThrows(.rateLimited(limit: 50, resetsAt: nil)) { try await makeClient(http).feed(page: 1, perPage: 30) }
+        let before = Date()
+        do {
+            _ = try await makeClient(http).feed(page: 1, perPage: 30)
+            XCTFail("expected rate limiting")
+        } catch {
+            guard case let .rateLimited(limit, resetsAt?) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(limit, 50)
+            // No earlier answer told when the window began: an hour from the refusal.
+            XCTAssertEqual(resetsAt.timeIntervalSince(before), 3600, accuracy: 5)
+            XCTAssertTrue(error.message.contains("Try again after"), error.message)
+        }
         XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: nil).message.contains("within the hour"))
+    }
+
+    func test_windowEnd_anHourAfterTheWindowBegan_atLeastAMinuteAway() {
+        let now = Date(timeIntervalSince1970: 10_000)
+        XCTAssertEqual(UnsplashClient.windowEnd(start: now.addingTimeInterval(-1800), now: now), now.addingTimeInterval(1800))
+        XCTAssertEqual(UnsplashClient.windowEnd(start: now.addingTimeInterval(-3590), now: now), now.addingTimeInterval(60))
+        XCTAssertEqual(UnsplashClient.windowEnd(start: nil, now: now), now.addingTimeInterval(3600))
     }
 
     func test_403_otherwise_isForbiddenWithTheServersReason() async {

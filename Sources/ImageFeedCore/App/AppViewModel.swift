@@ -499,8 +499,9 @@ public enum AppViewModel {
         switch error {
         case .server, .malformedResponse, .http:
             state.connection = .failing("service failing")
-        case .rateLimited:
-            state.connection = .failing("rate limited")
+        case let .rateLimited(_, resetsAt):
+            // Unsplash sends no reset time: the client works out the end of the hour's window, and it is shown.
+            state.connection = .failing(resetsAt.map { "rate limited until \(ServiceError.clockTime($0))" } ?? "rate limited")
         default:
             break
         }
