@@ -127,6 +127,8 @@ let package = Package(
             name: "image-feed-bench",
             dependencies: [
                 "ImageFeedApp",
+                "HTTPTransport",
+                "UnsplashAPI",
                 "LocalStore",
                 "ImageFeedCore",
                 "TerminalImage",

@@ -32,7 +32,10 @@ public struct PhotoDownloader: Sendable {
         if tracked {
             fileURL = try await client.trackDownload(of: photo)
         } else {
-            guard let file = photo.urls.full ?? photo.urls.regular else { throw .other("The photo has no file to download.") }
+            // The original: an animation itself, not the still it is shown by.
+            guard let file = photo.links.download ?? photo.urls.full ?? photo.urls.regular else {
+                throw .other("The photo has no file to download.")
+            }
             fileURL = file
         }
         guard let scheme = fileURL.scheme?.lowercased(),
@@ -53,13 +56,21 @@ public struct PhotoDownloader: Sendable {
         }
     }
 
-    /// "author-photoid.jpg" (".png" for a PNG), or "source-photoid.jpg" without an author, with only safe
-    /// characters.
+    /// "author-photoid.jpg" (".png", ".gif", ".mp4", ".webm" for those), or "source-photoid.jpg" without an
+    /// author, with only safe characters.
     static func fileName(for photo: Photo, data: Data, source: String = "unsplash") -> String {
-        let isPNG = data.starts(with: [0x89, 0x50, 0x4E, 0x47])
         let author = photo.user?.username ?? source
         let base = "\(author)-\(photo.id)".map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
-        return String(base) + (isPNG ? ".png" : ".jpg")
+        return String(base) + "." + fileExtension(data)
+    }
+
+    /// The file's kind by its first bytes: png, gif, mp4, webm, else jpg.
+    static func fileExtension(_ data: Data) -> String {
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
+        if data.starts(with: Array("GIF8".utf8)) { return "gif" }
+        if data.count >= 8, data.dropFirst(4).prefix(4).elementsEqual(Array("ftyp".utf8)) { return "mp4" }
+        if data.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "webm" }
+        return "jpg"
     }
 }
 

@@ -48,17 +48,25 @@ public struct ImgurRepository: AlbumService {
               photoCount: dto.imagesCount.map { max(0, $0) }, link: nonEmpty(dto.link).flatMap { URL(string: $0) })
     }
 
-    /// An image as a `Photo`: the file is `link`; Imgur's thumbnails are the same name with a size letter
-    /// before the extension ("abc.jpg" → "abcl.jpg", 640 pixels), used for the tiles.
+    /// An image as a `Photo`: the file is `link`; Imgur's smaller sizes are the same name with a size letter
+    /// before the extension ("abc.jpg" → "abcm.jpg" 320, "abcl.jpg" 640, "abch.jpg" 1024 pixels), so a tile asks
+    /// for the one that fits its cells (`PhotoURLs.sized`). An animation (GIF, MP4) is shown by the still JPEG
+    /// Imgur serves for every image id ("abch.jpg"); `links.download` stays the animation, which `d` saves.
     static func photo(_ dto: ImageDTO, imageBase: URL, pageBase: URL = ImgurConfiguration.defaultPageBase) -> Photo? {
         guard let file = nonEmpty(dto.link).flatMap({ URL(string: $0) }) else { return nil }
-        let thumbnail = sized(file, letter: "l", imageBase: imageBase)
-        return Photo(id: dto.id, createdAt: dto.datetime.map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                     width: max(0, dto.width ?? 0), height: max(0, dto.height ?? 0),
-                     description: nonEmpty(dto.description) ?? nonEmpty(dto.title),
-                     altDescription: nonEmpty(dto.title),
-                     urls: PhotoURLs(raw: file, full: file, regular: file, small: thumbnail ?? file, thumb: thumbnail ?? file),
-                     links: PhotoLinks(html: pageURL(imageID: dto.id, pageBase: pageBase)))
+        let animated = dto.animated == true || ["gif", "gifv", "mp4", "webm"].contains(file.pathExtension.lowercased())
+        func still(_ letter: String) -> URL? { sized(file, letter: letter, imageBase: imageBase, still: animated) }
+        let large = still("h")
+        let original = animated ? (large ?? file) : file
+        var photo = Photo(id: dto.id, createdAt: dto.datetime.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                          width: max(0, dto.width ?? 0), height: max(0, dto.height ?? 0),
+                          description: nonEmpty(dto.description) ?? nonEmpty(dto.title),
+                          altDescription: nonEmpty(dto.title),
+                          urls: PhotoURLs(raw: original, full: original, regular: large ?? file,
+                                          small: still("l") ?? large ?? file, thumb: still("m") ?? large ?? file),
+                          links: PhotoLinks(html: pageURL(imageID: dto.id, pageBase: pageBase), download: file))
+        if animated { photo.isAnimated = true }
+        return photo
     }
 
     /// Imgur's ids are letters and digits: anything else is not made into an address.
@@ -79,9 +87,10 @@ public struct ImgurRepository: AlbumService {
     }
 
     /// Imgur's sized variant of an image file; nil for a file elsewhere (which has no such variants).
-    static func sized(_ file: URL, letter: String, imageBase: URL) -> URL? {
+    /// `still`: the still JPEG of an animation.
+    static func sized(_ file: URL, letter: String, imageBase: URL, still: Bool = false) -> URL? {
         let name = file.deletingPathExtension().lastPathComponent
-        let ext = file.pathExtension
+        let ext = still ? "jpg" : file.pathExtension
         func folder(_ path: String) -> String {
             var trimmed = path
             while trimmed.hasSuffix("/") { trimmed.removeLast() }

@@ -49,6 +49,7 @@ struct ImageFeedBench: AsyncParsableCommand {
         if runs.contains("thumbnail") {
             try ThumbnailBenchmark(iterations: thumbnails).run(into: &report)
             try BlitterBenchmark(iterations: max(20, thumbnails / 5)).run(into: &report)
+            try await CardBytesBenchmark().run(into: &report)
         }
         if runs.contains("cache") {
             try await CacheBenchmark(iterations: 50).run(into: &report)

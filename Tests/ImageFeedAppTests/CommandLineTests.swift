@@ -223,8 +223,9 @@ final class CommandLineTests: XCTestCase {
         let me = try await run(["me", "--demo"], environment: folder.environment)
         XCTAssertEqual(me.status, 0, me.stderr)
         XCTAssertEqual((try me.json() as? [String: Any])?["username"] as? String, "demo")
-        let stateFolder = folder.url.appendingPathComponent("state")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: stateFolder.path), "the demo stores no token")
+        let stateFolder = folder.url.appendingPathComponent("state/image-feed")
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        XCTAssertEqual(kept, ["image-feed.log"], "the demo's commands store no token (only the log)")
     }
 
     func test_browse_listsTheFeedAsText() async throws {

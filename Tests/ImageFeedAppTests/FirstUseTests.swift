@@ -207,7 +207,7 @@ extension EndToEndTests {
         XCTAssertTrue(statusLine(screen).hasPrefix(" ? help  q quit"), statusLine(screen))
 
         try tmux.send("1", "Enter")
-        screen = try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        screen = try tmux.waitFor("the viewer") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") }
         XCTAssertTrue(statusLine(screen).contains("Esc back  ? help  n/p next"), statusLine(screen))
         try tmux.send("n") // the second photo: a long name, still with the essential keys
         screen = try tmux.waitFor(text: "Stefan van der Walt")
@@ -220,13 +220,13 @@ extension EndToEndTests {
     func test_viewer_nextAndPreviousPhoto_andTheListFollows() throws {
         try launchIntoTheFeed()
         try tmux.send("Enter")
-        try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        try tmux.waitFor("the viewer") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") }
         try tmux.send("p")
         try tmux.waitFor(text: "This is the first photo.")
         try tmux.send("n")
-        try tmux.waitFor(text: "Photo by Stefan van der Walt on Unsplash")
+        try tmux.waitFor("the viewer") { Self.isViewer($0, showing: "Photo by Stefan van der Walt on Unsplash") }
         try tmux.send("Left")
-        try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        try tmux.waitFor("the viewer") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") }
         try tmux.send("]", "]")
         let third = try tmux.waitFor("the third photo") { !$0.contains("NASA on") && !$0.contains("Stefan van der Walt on") && $0.contains("on Unsplash") }
         let name = try XCTUnwrap(third.range(of: #"Photo by (.+) on Unsplash"#, options: .regularExpression).map { String(third[$0]) })
@@ -243,7 +243,7 @@ extension EndToEndTests {
     func test_viewer_zoomedIn_usesTheWholeTerminal() throws {
         try launchIntoTheFeed(width: 200, height: 60)
         try tmux.send("Enter")
-        try tmux.waitForSteady("the whole photo") { $0.contains("Photo by NASA on Unsplash") && !$0.contains("Loading") }
+        try tmux.waitForSteady("the whole photo") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") && !$0.contains("Loading") }
         func pictureRowsStartingWithColour() throws -> Int {
             let styled = try tmux.tmux(["capture-pane", "-p", "-e", "-t", "e2e"]).split(separator: "\n", omittingEmptySubsequences: false)
             // A row whose first cell has a colour of its own (tmux starts each row by resetting to the default).
@@ -319,7 +319,7 @@ extension EndToEndTests {
         screen = try tmux.waitForSteady("the detail") { $0.contains("Published") && $0.contains("@") && !$0.contains("Loading") }
         XCTAssertTrue(statusLine(screen).hasPrefix(" Esc back  ? help  Enter full screen"), statusLine(screen))
         try tmux.send("Enter")
-        try tmux.waitFor(text: "Photo by NASA on Unsplash")
+        try tmux.waitFor("the viewer") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") }
         try tmux.send("Escape")
         try tmux.waitFor(text: "Published")
         try tmux.send("q") // q on a sub-screen goes back
@@ -429,7 +429,7 @@ extension EndToEndTests {
         try launch("", width: 100, height: 30)
         try tmux.waitFor(text: "Eileen Collins")
         try tmux.send("Enter")
-        try tmux.waitForSteady("the viewer") { $0.contains("Photo by NASA on Unsplash") && !$0.contains("Loading") }
+        try tmux.waitForSteady("the viewer") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") && !$0.contains("Loading") }
         try await setFaults("image=bandwidth:20000")
         try tmux.send("d")
         var screen = try tmux.waitFor(text: "Downloading █")
@@ -464,5 +464,11 @@ extension EndToEndTests {
         }
         try tmux.send("q")
         try assertTerminalRestored()
+    }
+
+    /// The viewer with this attribution (cards and the detail screen say it too: the viewer has no tab bar and
+    /// no "Published").
+    static func isViewer(_ screen: String, showing attribution: String) -> Bool {
+        screen.contains(attribution) && !screen.contains("1 Feed") && !screen.contains("Published")
     }
 }

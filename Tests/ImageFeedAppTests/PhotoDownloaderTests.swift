@@ -34,6 +34,9 @@ final class PhotoDownloaderTests: XCTestCase {
         let photo = Photo(id: "a/b c")
         XCTAssertEqual(PhotoDownloader.fileName(for: photo, data: Data(), source: "imgur"), "imgur-a_b_c.jpg")
         XCTAssertEqual(PhotoDownloader.fileName(for: photo, data: Data([0x89, 0x50, 0x4E, 0x47])), "unsplash-a_b_c.png")
+        XCTAssertEqual(PhotoDownloader.fileName(for: photo, data: Data("GIF89a".utf8), source: "imgur"), "imgur-a_b_c.gif")
+        XCTAssertEqual(PhotoDownloader.fileName(for: photo, data: Data([0, 0, 0, 0x20] + Array("ftypisom".utf8)), source: "imgur"),
+                       "imgur-a_b_c.mp4")
         var authored = photo
         authored.user = User(id: "u", username: "ann", name: "Ann")
         XCTAssertEqual(PhotoDownloader.fileName(for: authored, data: Data(), source: "imgur"), "ann-a_b_c.jpg")

@@ -33,4 +33,20 @@ final class ModelTests: XCTestCase {
         let decoded = try JSONDecoder().decode(Photo.self, from: try JSONEncoder().encode(photo))
         XCTAssertEqual(decoded, photo)
     }
+
+    func test_sizedURL_asksUnsplashForTheWidthNeeded_keepingIxid() throws {
+        let raw = try XCTUnwrap(URL(string: "https://images.unsplash.com/photo-1?ixid=M3w1&ixlib=rb-4.0.3&w=400&q=80"))
+        let urls = PhotoURLs(raw: raw, small: URL(string: "https://images.unsplash.com/photo-1?ixid=M3w1&w=400"))
+        XCTAssertEqual(urls.sized(width: 61)?.absoluteString,
+                       "https://images.unsplash.com/photo-1?ixid=M3w1&ixlib=rb-4.0.3&w=100&fit=max&q=80&fm=jpg")
+        XCTAssertEqual(urls.sized(width: 800)?.absoluteString,
+                       "https://images.unsplash.com/photo-1?ixid=M3w1&ixlib=rb-4.0.3&w=800&fit=max&q=80&fm=jpg")
+        XCTAssertEqual(urls.sized(width: 801), urls.sized(width: 900), "a few pixels more ask for the same file")
+        // Without a raw address Unsplash's service can size: the smallest preset wide enough.
+        let presets = PhotoURLs(regular: URL(string: "https://x.test/r"), small: URL(string: "https://x.test/s"),
+                                thumb: URL(string: "https://x.test/t"))
+        XCTAssertEqual(presets.sized(width: 150)?.absoluteString, "https://x.test/t")
+        XCTAssertEqual(presets.sized(width: 350)?.absoluteString, "https://x.test/s")
+        XCTAssertEqual(presets.sized(width: 1500)?.absoluteString, "https://x.test/r")
+    }
 }

@@ -90,6 +90,31 @@ final class ImgurRepositoryTests: XCTestCase {
         XCTAssertEqual(photos[1].urls.small?.absoluteString, "https://elsewhere.example/x.png", "no sized variants elsewhere")
     }
 
+    func testAnimationsAreShownByTheirStill_andDownloadedWhole_andTilesAskForTheSizeThatFits() async throws {
+        let transport = CannedTransport(Self.json("""
+        {"data":[
+          {"id":"Gif12Ab","title":"Wave","type":"image/gif","animated":true,"width":480,"height":270,
+           "link":"https://i.imgur.com/Gif12Ab.gif"},
+          {"id":"Mp412Ab","type":"video/mp4","link":"https://i.imgur.com/Mp412Ab.mp4"},
+          {"id":"Ab12Cd3","type":"image/jpeg","animated":false,"link":"https://i.imgur.com/Ab12Cd3.jpg"}
+        ],"success":true,"status":200}
+        """))
+        let photos = try await repository(transport).photos(inAlbum: "a1b2c3d")
+        let wave = photos[0]
+        XCTAssertEqual(wave.isAnimated, true)
+        XCTAssertEqual(wave.urls.regular?.absoluteString, "https://i.imgur.com/Gif12Abh.jpg", "the still, as a JPEG")
+        XCTAssertEqual(wave.urls.full?.absoluteString, "https://i.imgur.com/Gif12Abh.jpg", "zooming in never fetches the animation")
+        XCTAssertEqual(wave.links.download?.absoluteString, "https://i.imgur.com/Gif12Ab.gif", "d saves the animation")
+        XCTAssertEqual(photos[1].isAnimated, true, "an MP4 is an animation whatever the answer says")
+        XCTAssertEqual(photos[1].urls.small?.absoluteString, "https://i.imgur.com/Mp412Abl.jpg")
+        let still = photos[2]
+        XCTAssertNil(still.isAnimated)
+        XCTAssertEqual(still.urls.sized(width: 150)?.absoluteString, "https://i.imgur.com/Ab12Cd3m.jpg")
+        XCTAssertEqual(still.urls.sized(width: 380)?.absoluteString, "https://i.imgur.com/Ab12Cd3l.jpg")
+        XCTAssertEqual(still.urls.sized(width: 900)?.absoluteString, "https://i.imgur.com/Ab12Cd3h.jpg")
+        XCTAssertEqual(still.urls.sized(width: 2000)?.absoluteString, "https://i.imgur.com/Ab12Cd3.jpg")
+    }
+
     func testErrorsAreTyped() async {
         let cases: [(HTTPResponse, ServiceError)] = [
             (Self.json(#"{"data":{"error":"Unable to find account","request":"/3/account/x/albums/0","method":"GET"},"success":false,"status":404}"#, status: 404), .notFound),

@@ -21,6 +21,9 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     public var exif: Exif?
     public var location: PhotoLocation?
     public var tags: [String]
+    /// An animation (an Imgur GIF or MP4) shown by its still picture; `links.download` is the animation itself.
+    /// nil: a still photo.
+    public var isAnimated: Bool?
 
     public init(
         id: String, createdAt: Date? = nil, updatedAt: Date? = nil, width: Int = 0, height: Int = 0,
@@ -135,5 +138,34 @@ public struct PhotoLocation: Hashable, Codable, Sendable {
         if let name { return name }
         let parts = [city, country].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+}
+
+extension PhotoURLs {
+    /// The step sized widths are rounded up to, so that a few pixels more or less (a resize) ask for the same
+    /// file, which the caches then hold once.
+    public static let widthStep = 100
+
+    /// An address for the photo `width` pixels wide (no wider than the photo): Unsplash's image service sizes
+    /// `raw` to order (`w`, `fit=max`, `q`, `fm=jpg`, keeping `ixid`, which Unsplash uses to count the view), so
+    /// a card gets the pixels its cells need rather than a preset's. Without such a `raw` (Imgur), the smallest
+    /// preset at least as wide: `thumb` (200), `small` (400), `regular` (1080), else `full`.
+    public func sized(width: Int) -> URL? {
+        let wanted = max(Self.widthStep, (width + Self.widthStep - 1) / Self.widthStep * Self.widthStep)
+        if let raw, var components = URLComponents(url: raw, resolvingAgainstBaseURL: false),
+           let items = components.queryItems, items.contains(where: { $0.name == "ixid" }) {
+            let sizing: Set<String> = ["w", "h", "fit", "q", "fm", "dpr", "crop", "auto", "cs"]
+            components.queryItems = items.filter { !sizing.contains($0.name) } + [
+                URLQueryItem(name: "w", value: String(wanted)), URLQueryItem(name: "fit", value: "max"),
+                URLQueryItem(name: "q", value: "80"), URLQueryItem(name: "fm", value: "jpg"),
+            ]
+            if let url = components.url { return url }
+        }
+        switch wanted {
+        case ...200: return thumb ?? small ?? regular ?? full
+        case ...400: return small ?? regular ?? full ?? thumb
+        case ...1080: return regular ?? full ?? small
+        default: return full ?? regular ?? small
+        }
     }
 }

@@ -187,7 +187,7 @@ public struct AlbumsScreen {
             let boxTop = tile.top + list.y - top
             let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
                                    width: tile.pictureColumns, height: tile.pictureRows)
-            let slot = pictures.picture(for: photo, url: photo.urls.small ?? photo.urls.regular,
+            let slot = pictures.picture(for: photo, url: photo.urls.sized(width: pictures.pixelWidth(columns: tile.pictureColumns)),
                                         columns: tile.pictureColumns, rows: tile.pictureRows)
             parts.drawPicture(slot, in: pictureRect, clip: list, tick: ui.tick, into: &buffer)
             let textY = boxTop + tile.boxRows
@@ -196,6 +196,7 @@ public struct AlbumsScreen {
             }
             if textY + 1 >= list.y, textY + 1 < list.maxY {
                 var details: [String] = []
+                if photo.isAnimated == true { details.append("animated") }
                 if photo.width > 0, photo.height > 0 { details.append("\(photo.width)x\(photo.height)") }
                 if let date = photo.createdAt { details.append(FeedScreen.date(date)) }
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,

@@ -93,7 +93,7 @@ public struct DetailScreen {
                                             columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
                                width: fitted.columns, height: fitted.rows)
-        let url = FeedScreen.thumbnailURL(photo, columns: fitted.columns > 200 ? 201 : pictures.pixelWidth(columns: fitted.columns))
+        let url = FeedScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: fitted.columns))
         let parts = PhotoParts(theme: theme)
         parts.drawPicture(pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows),
                           in: pictureRect, clip: area, tick: ui.tick, into: &buffer)

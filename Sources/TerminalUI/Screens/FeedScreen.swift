@@ -110,7 +110,7 @@ public struct FeedScreen {
         let pictureTop = card.top + offset
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
         // The picture, or what stands for it; only its visible rows are copied.
-        let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, columns: pictures.pixelWidth(columns: card.pictureColumns)),
+        let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: card.pictureColumns)),
                                     columns: card.pictureColumns, rows: card.pictureRows)
         let pictureRect = Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows)
         let parts = PhotoParts(theme: theme)
@@ -172,10 +172,10 @@ public struct FeedScreen {
         }
     }
 
-    /// A size the image service can send for a card: Unsplash's `small` (400 px wide) is plenty for
-    /// cards up to 200 pixels wide (a column of half blocks is one); wider ones take `regular` (1080 px).
-    public static func thumbnailURL(_ photo: Photo, columns: Int) -> URL? {
-        columns <= 200 ? (photo.urls.small ?? photo.urls.regular ?? photo.urls.thumb) : (photo.urls.regular ?? photo.urls.small)
+    /// The photo at the width a picture `pixels` wide needs (`PhotoURLs.sized`): a card of half blocks 60
+    /// columns wide asks for 100 pixels, one in kitty 80 columns of 10 pixels for 800.
+    public static func thumbnailURL(_ photo: Photo, pixels: Int) -> URL? {
+        photo.urls.sized(width: pixels)
     }
 
     // MARK: Input

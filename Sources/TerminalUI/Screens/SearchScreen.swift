@@ -145,7 +145,7 @@ public struct SearchScreen {
         let boxTop = tile.top + offset
         let pictureTop = boxTop + (tile.boxRows - tile.pictureRows) / 2
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
-        let slot = pictures.picture(for: photo, url: FeedScreen.thumbnailURL(photo, columns: pictures.pixelWidth(columns: tile.pictureColumns)),
+        let slot = pictures.picture(for: photo, url: FeedScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: tile.pictureColumns)),
                                     columns: tile.pictureColumns, rows: tile.pictureRows)
         let pictureRect = Rect(x: tile.pictureX, y: pictureTop, width: tile.pictureColumns, height: tile.pictureRows)
         let parts = PhotoParts(theme: theme)

@@ -88,7 +88,8 @@ public struct ViewerScreen {
         let attribution: String
         if viewer.isFromAlbum {
             // An album photo (Imgur): no heart; its title, if it has one.
-            attribution = viewer.photo.altDescription.map { UntrustedText.sanitize($0) } ?? "Album photo"
+            attribution = (viewer.photo.altDescription.map { UntrustedText.sanitize($0) } ?? "Album photo")
+                + (viewer.photo.isAnimated == true ? " (animated: its still; d saves the animation)" : "")
         } else {
             var heartStyle = viewer.photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
             heartStyle.background = theme.bar.background
