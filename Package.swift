@@ -120,6 +120,10 @@ let package = Package(
             name: "image-feed",
             dependencies: [
                 "ImageFeedApp",
+                "ImageFeedCore",
+                "TerminalImage",
+                "TerminalUI",
+                "UnsplashAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import ImgurAPI
 import TerminalImage
+import TerminalUI
 import TOMLKit
 import UnsplashAPI
 
@@ -26,6 +27,10 @@ public struct AppConfiguration: Sendable, Equatable {
     public var graphics: GraphicsMode?
     /// The characters photos are drawn with when the terminal does not draw pixels.
     public var blitter: BlitterKind = .half
+    /// The interface's colours: for dark terminal backgrounds, light ones, or the most contrast.
+    public var theme: ThemeName = .dark
+    /// Colours by role from `[colors]`, over the theme's.
+    public var themeColors: [ThemeRole: ThemeColor] = [:]
     /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
     public var imgurClientID: String?
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
@@ -63,7 +68,8 @@ public struct AppConfiguration: Sendable, Equatable {
         "image_cache_mb": "the image cache's size in megabytes (a whole number)",
         "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
         "imgur_api_base": "the Imgur API's base URL",
-        "colors": "auto, truecolor, 256, 16, 8 or none",
+        "colors": "auto, truecolor, 256, 16, 8 or none; or a [colors] table with mode and colours by role",
+        "theme": "dark, light or high-contrast",
         "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
         "blitter": "half, quadrant or sextant",
     ]
@@ -84,6 +90,14 @@ public struct AppConfiguration: Sendable, Equatable {
             throw ConfigurationError(message: "\(source): \(text) is not one of half, quadrant, sextant.")
         }
         return kind
+    }
+
+    /// A theme setting's value.
+    public static func themeSetting(_ text: String, from source: String) throws(ConfigurationError) -> ThemeName {
+        guard let theme = ThemeName(rawValue: text.lowercased()) else {
+            throw ConfigurationError(message: "\(source): \(text) is not one of dark, light, high-contrast.")
+        }
+        return theme
     }
 
     /// A colour setting's value: nil for "auto".
@@ -134,6 +148,7 @@ public struct AppConfiguration: Sendable, Equatable {
         if let folder = from("IMAGE_FEED_DOWNLOADS", "downloads_dir") { configuration.downloadsDirectory = expand(folder, environment: environment) }
         if let colors = from("IMAGE_FEED_COLORS", "colors") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
         if let blitter = from("IMAGE_FEED_BLITTER", "blitter") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
+        if let theme = from("IMAGE_FEED_THEME", "theme") { configuration.theme = try themeSetting(theme, from: "IMAGE_FEED_THEME") }
         if let graphics = from("IMAGE_FEED_GRAPHICS", "graphics") {
             configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
         }
@@ -193,6 +208,9 @@ public struct AppConfiguration: Sendable, Equatable {
             }
             origins[key] = "\(file.path), line \(line)"
             switch key {
+            case "colors" where table[key]?.table != nil:
+                try applyColorTable(table[key]!.table!, text: text, file: file)
+                continue
             case "cache_max_age_days":
                 guard let days = table[key]?.double ?? table[key]?.int.map(Double.init), days > 0 else {
                     throw ConfigurationError(message: "\(place): expected a number of days above 0.")
@@ -223,8 +241,31 @@ public struct AppConfiguration: Sendable, Equatable {
             case "colors": colors = try Self.colorSetting(string, from: place)
             case "graphics": graphics = try Self.graphicsSetting(string, from: place)
             case "blitter": blitter = try Self.blitterSetting(string, from: place)
+            case "theme": theme = try Self.themeSetting(string, from: place)
             default: break
             }
+        }
+    }
+
+    /// `[colors]`: `mode` (as `colors = "…"`), and a colour ("#RRGGBB" or 0–255) for any of the theme's roles.
+    mutating func applyColorTable(_ colorTable: TOMLTable, text: String, file: URL) throws(ConfigurationError) {
+        let roles = ThemeRole.allCases.map(\.rawValue)
+        for key in colorTable.keys.sorted() {
+            let place = "\(file.path), line \(Self.line(of: key, in: text)), key colors.\(key)"
+            guard let value = colorTable[key]?.string ?? colorTable[key]?.int.map(String.init) else {
+                throw ConfigurationError(message: "\(place): expected a string in quotes.")
+            }
+            if key == "mode" {
+                colors = try Self.colorSetting(value, from: place)
+                continue
+            }
+            guard let role = ThemeRole(rawValue: key) else {
+                throw ConfigurationError(message: "\(place): unknown colour. Known: mode, \(roles.joined(separator: ", ")).")
+            }
+            guard let color = ThemeColor(value) else {
+                throw ConfigurationError(message: "\(place): \(value) is not a colour: \"#RRGGBB\" or a palette number 0-255.")
+            }
+            themeColors[role] = color
         }
     }
 
@@ -232,6 +273,7 @@ public struct AppConfiguration: Sendable, Equatable {
     static func line(of key: String, in text: String) -> Int {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("["), trimmed.dropFirst().trimmingCharacters(in: .whitespaces).hasPrefix(key + "]") { return index + 1 }
             for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
                 let rest = trimmed.dropFirst(spelling.count).trimmingCharacters(in: .whitespaces)
                 if rest.hasPrefix("=") { return index + 1 }

@@ -41,9 +41,7 @@ enum ConfigFileSyntax {
             skipSpaces()
             guard let first = current else { return nil }
             if first == "#" { return comment() }
-            if first == "[" {
-                return "sections ([...]) are not used; every setting is a `key = value` line at the top of the file."
-            }
+            if first == "[" { return section() }
             let keyStart = position
             guard readKey() else { return "expected a setting's name (letters, digits, - and _) at the start of the line." }
             key = String(String.UnicodeScalarView(scalars[keyStart..<position])).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
@@ -58,6 +56,26 @@ enum ConfigFileSyntax {
                 return "unexpected text after the value."
             }
             return valueProblem
+        }
+
+        /// The sections a file may have: `[colors]` and `[keys]`, each a header on its own line.
+        static let sections: Set<String> = ["colors", "keys"]
+
+        mutating func section() -> String? {
+            position += 1
+            skipSpaces()
+            let start = position
+            while let scalar = current, Self.isBareKey(scalar) { position += 1 }
+            let name = String(String.UnicodeScalarView(scalars[start..<position]))
+            skipSpaces()
+            guard current == "]", Self.sections.contains(name) else {
+                return "the only sections are [colors] and [keys]; every other setting is a `key = value` line at the top of the file."
+            }
+            position += 1
+            skipSpaces()
+            if current == nil { return nil }
+            if current == "#" { return comment() }
+            return "unexpected text after the section's name."
         }
 
         mutating func comment() -> String? {

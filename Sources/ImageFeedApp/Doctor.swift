@@ -308,6 +308,9 @@ public enum Doctor {
         case "colors": configuration.colors?.rawValue ?? "auto"
         case "graphics": configuration.graphics?.rawValue ?? "auto"
         case "blitter": configuration.blitter.rawValue
+        case "theme": configuration.theme.rawValue
+            + (configuration.themeColors.isEmpty ? "" : ", with " + configuration.themeColors.keys.map(\.rawValue).sorted().joined(separator: ", ")
+               + " from [colors]")
         default: nil
         }
         guard let value, !value.isEmpty else { return nil }

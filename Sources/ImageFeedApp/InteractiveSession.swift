@@ -12,8 +12,9 @@ public enum InteractiveSession {
     /// `colors`: what to draw with (nil: what the terminal says it has).
     /// `graphics`: how photos are drawn (nil: as the terminal answers when asked).
     /// `blitter`: the characters photos are drawn with when they are not pixels (nil: the setting's).
+    /// `themeName`: the interface's colours (nil: the setting's).
     public static func run(context: AppContext, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
-                           blitter: BlitterKind? = nil) throws -> String? {
+                           blitter: BlitterKind? = nil, themeName: ThemeName? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
         let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
@@ -43,7 +44,8 @@ public enum InteractiveSession {
         let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode, hyperlinks: hyperlinks)
         defer { backend.restore() }
         logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
-        let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
+        let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: themeName ?? context.configuration.theme,
+                          overrides: context.configuration.themeColors)
         let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)
         state.isDemo = context.isDemo

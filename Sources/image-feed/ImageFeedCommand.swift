@@ -3,6 +3,7 @@ import Foundation
 import ImageFeedApp
 import ImageFeedCore
 import TerminalImage
+import TerminalUI
 import UnsplashAPI
 
 /// Options every command takes.
@@ -111,6 +112,9 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "half, quadrant or sextant: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or half).")
     var blitter: String?
 
+    @Option(help: "dark, light or high-contrast: the interface's colours (default: the theme setting, IMAGE_FEED_THEME, or dark).")
+    var theme: String?
+
     @Flag(name: .customShort("V"), help: "Print the version (as --version does) and exit.")
     var printVersion = false
 
@@ -120,6 +124,9 @@ struct Browse: AsyncParsableCommand {
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil {
             throw ValidationError("--blitter is half, quadrant or sextant.")
+        }
+        if let theme, ThemeName(rawValue: theme.lowercased()) == nil {
+            throw ValidationError("--theme is dark, light or high-contrast.")
         }
         if let colors, colors.lowercased() != "auto", colors.lowercased() != "24bit", ColorMode(rawValue: colors.lowercased()) == nil {
             throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none.")
@@ -143,7 +150,8 @@ struct Browse: AsyncParsableCommand {
                 var pictures = context.configuration.graphics
                 if let graphics { pictures = GraphicsMode(rawValue: graphics.lowercased()) }
                 if let message = try InteractiveSession.run(context: context, colors: choice, graphics: pictures,
-                                                            blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) }) {
+                                                            blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) },
+                                                            themeName: theme.flatMap { ThemeName(rawValue: $0.lowercased()) }) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
                 return

@@ -68,10 +68,10 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-full.toml"], "ok: https://api.unsplash.com")
         XCTAssertEqual(outcomes["seed-http.toml"]?.contains("plain http"), true)
         // Found by fuzzing: "[[[" made the TOML parser abort on an assertion. Sections are refused first.
-        XCTAssertEqual(outcomes["crash-toml-triple-bracket"]?.contains("line 1: sections ([...]) are not used"), true,
+        XCTAssertEqual(outcomes["crash-toml-triple-bracket"]?.contains("line 1: the only sections are [colors] and [keys]"), true,
                        outcomes["crash-toml-triple-bracket"] ?? "")
         // And the same behind a byte order mark, which the parser skips.
-        XCTAssertEqual(outcomes["crash-toml-bom-bracket"]?.contains("line 1: sections ([...]) are not used"), true,
+        XCTAssertEqual(outcomes["crash-toml-bom-bracket"]?.contains("line 1: the only sections are [colors] and [keys]"), true,
                        outcomes["crash-toml-bom-bracket"] ?? "")
         // "as=[}" made it abort too: values are strings, numbers or booleans, checked before parsing.
         XCTAssertEqual(outcomes["crash-toml-array-brace"]?.contains("line 1, key as: expected a value in quotes"), true,

@@ -1,6 +1,8 @@
 import Foundation
 import ImageFeedApp
 import UnsplashAPI
+import TerminalUI
+import TerminalImage
 import XCTest
 
 final class AppConfigurationTests: XCTestCase {
@@ -75,6 +77,42 @@ final class AppConfigurationTests: XCTestCase {
         try "access_key = \"a\"\n".write(to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
         XCTAssertEqual(try AppConfiguration.load(environment: folder.environment.merging(["UNSPLASH_SECRET_KEY": "b"]) { a, _ in a }).warnings, [])
+    }
+
+    func test_theme_andTheColorsTable() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("""
+            theme = "light"
+
+            [colors]
+            mode = "256"
+            heart = "#ff0000"
+            selection = 33
+            """, to: "config/image-feed/config.toml")
+        let configuration = try AppConfiguration.load(environment: folder.environment)
+        XCTAssertEqual(configuration.theme, .light)
+        XCTAssertEqual(configuration.colors, .palette256)
+        XCTAssertEqual(configuration.themeColors, [.heart: .rgb(RGB(255, 0, 0)), .selection: .index(33)])
+        XCTAssertEqual(configuration.origins["colors"], "\(file.path), line 3")
+        let overridden = try AppConfiguration.load(environment: folder.environment.merging(["IMAGE_FEED_THEME": "high-contrast"]) { a, _ in a })
+        XCTAssertEqual(overridden.theme, .highContrast)
+
+        try "[colors]\nsparkle = \"#ffffff\"\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.message.contains("line 2, key colors.sparkle: unknown colour"), true, "\(error)")
+        }
+        try "[colors]\nheart = \"red\"\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.message.contains("red is not a colour"), true, "\(error)")
+        }
+        try "theme = \"sepia\"\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.message.contains("line 1, key theme: sepia is not one of dark, light, high-contrast"), true, "\(error)")
+        }
+        try "[extras]\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.message.contains("the only sections are [colors] and [keys]"), true, "\(error)")
+        }
     }
 
     func test_badFile_namesFileLineAndKey() throws {
@@ -154,7 +192,8 @@ final class AppConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.imageCacheMegabytes, 1_000)
 
         let refused: [(String, String)] = [
-            ("a = 1\n[section]\n", "line 2: sections"),
+            ("a = 1\n[section]\n", "line 2: the only sections are [colors] and [keys]"),
+            ("[[colors]]\n", "line 1: the only sections"),
             ("access_key = \"\"\"multi\n\"\"\"\n", "multi-line strings"),
             ("access_key = [1, 2]\n", "expected a value in quotes"),
             ("access_key = \"open\n", "a string is not closed"),
