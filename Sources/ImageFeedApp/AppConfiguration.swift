@@ -31,6 +31,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var theme: ThemeName = .dark
     /// Colours by role from `[colors]`, over the theme's.
     public var themeColors: [ThemeRole: ThemeColor] = [:]
+    /// The keys, with `[keys]`'s rebindings.
+    public var keyMap = KeyMap.standard
     /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
     public var imgurClientID: String?
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
@@ -70,6 +72,7 @@ public struct AppConfiguration: Sendable, Equatable {
         "imgur_api_base": "the Imgur API's base URL",
         "colors": "auto, truecolor, 256, 16, 8 or none; or a [colors] table with mode and colours by role",
         "theme": "dark, light or high-contrast",
+        "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
         "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
         "blitter": "half, quadrant or sextant",
     ]
@@ -208,6 +211,39 @@ public struct AppConfiguration: Sendable, Equatable {
             }
             origins[key] = "\(file.path), line \(line)"
             switch key {
+            case "keys":
+                guard let keyTable = table[key]?.table else {
+                    throw ConfigurationError(message: "\(place): expected a [keys] table.")
+                }
+                // `viewer.like = "x"` (a dotted key: a table in TOML) and `"viewer.like" = "x"` mean the same.
+                var entries: [(String, (any TOMLValueConvertible)?)] = []
+                for name in keyTable.keys.sorted() {
+                    if let inner = keyTable[name]?.table {
+                        for sub in inner.keys.sorted() { entries.append(("\(name).\(sub)", inner[sub])) }
+                    } else {
+                        entries.append((name, keyTable[name]))
+                    }
+                }
+                for (name, item) in entries {
+                    let entry = "\(file.path), line \(Self.line(of: name, in: text)), key keys.\(name)"
+                    guard let value = item?.string else {
+                        throw ConfigurationError(message: "\(entry): expected the keys in quotes (\"x\", \"Ctrl-E\", \"Space\").")
+                    }
+                    do {
+                        try keyMap.bind(name, to: value)
+                    } catch {
+                        throw ConfigurationError(message: "\(entry): \(error.message)")
+                    }
+                }
+                do {
+                    try keyMap.checkConflicts()
+                } catch {
+                    // The entry as the user wrote it: "viewer.like", or "like" for every context.
+                    let intent = error.entry.split(separator: ".").last.map(String.init) ?? error.entry
+                    let written = entries.first { $0.0 == error.entry }?.0 ?? entries.first { $0.0 == intent }?.0 ?? error.entry
+                    throw ConfigurationError(message: "\(file.path), line \(Self.line(of: written, in: text)), key keys.\(written): \(error.message)")
+                }
+                continue
             case "colors" where table[key]?.table != nil:
                 try applyColorTable(table[key]!.table!, text: text, file: file)
                 continue

@@ -96,7 +96,13 @@ enum ConfigFileSyntax {
             default:
                 let start = position
                 while let scalar = current, Self.isBareKey(scalar) { position += 1 }
-                return position > start
+                guard position > start else { return false }
+                // A dotted key (`viewer.like`, in [keys]): another bare key after each dot.
+                if current == "." {
+                    position += 1
+                    return readKey()
+                }
+                return true
             }
         }
 

@@ -308,6 +308,9 @@ public enum Doctor {
         case "colors": configuration.colors?.rawValue ?? "auto"
         case "graphics": configuration.graphics?.rawValue ?? "auto"
         case "blitter": configuration.blitter.rawValue
+        case "keys": configuration.keyMap == .standard ? nil
+            : configuration.keyMap.bindings.flatMap { context, intents in intents.keys.map { "\(context.rawValue).\($0)" } }.sorted().joined(separator: ", ")
+            + " rebound"
         case "theme": configuration.theme.rawValue
             + (configuration.themeColors.isEmpty ? "" : ", with " + configuration.themeColors.keys.map(\.rawValue).sorted().joined(separator: ", ")
                + " from [colors]")

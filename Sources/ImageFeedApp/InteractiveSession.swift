@@ -53,7 +53,7 @@ public enum InteractiveSession {
         state.setupProblem = setupProblem(context)
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo(), graphics: choice,
-                              blitter: blitter ?? context.configuration.blitter)
+                              blitter: blitter ?? context.configuration.blitter, keyMap: context.configuration.keyMap)
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
         for warning in context.configuration.warnings { app.dispatch(.notify(warning)) }
         crashLaterIfAsked(environment: environment)

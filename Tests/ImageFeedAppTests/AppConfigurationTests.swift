@@ -115,6 +115,32 @@ final class AppConfigurationTests: XCTestCase {
         }
     }
 
+    func test_keysTable_rebindsIntents_andNamesMistakesWithTheirLine() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("""
+            [keys]
+            like = "x"
+            viewer.zoom-in = "+ ="
+            "feed.details" = "I"
+            """, to: "config/image-feed/config.toml")
+        let configuration = try AppConfiguration.load(environment: folder.environment)
+        XCTAssertEqual(configuration.keyMap.translate(.character("x"), in: .feed), .character("l"))
+        XCTAssertEqual(configuration.keyMap.translate(.character("="), in: .viewer), .character("+"))
+        XCTAssertEqual(configuration.keyMap.translate(.character("I"), in: .feed), .character("i"))
+
+        for (text, expected) in [
+            ("[keys]\nliek = \"x\"\n", "line 2, key keys.liek: unknown intent"),
+            ("[keys]\nlike = \"x\"\nfeed.next = \"x\"\n", "line 3, key keys.feed.next: x is already the key of feed.like (in feed)."),
+            ("[keys]\nlike = 7\n", "line 2, key keys.like: expected the keys in quotes"),
+            ("[keys]\nlike = \"Hyper-X\"\n", "line 2, key keys.like: Hyper-X is not a key"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment), text) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.message.contains(expected), true, "\(error)")
+            }
+        }
+    }
+
     func test_badFile_namesFileLineAndKey() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("access_key = \"k\"\n\nsecret_key = 42\n", to: "config/image-feed/config.toml")

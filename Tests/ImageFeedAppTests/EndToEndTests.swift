@@ -135,6 +135,25 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
+    /// `[keys]` in the config file: the rebound key likes, the old one does nothing, the help shows the new one.
+    func test_reboundKeys_actAndShowInTheHelp() throws {
+        _ = try folder.write("[keys]\nlike = \"x\"\n", to: "config/image-feed/config.toml")
+        try launch()
+        try logInWithTheDemoKey()
+        try tmux.waitFor("the feed") { $0.contains("Eileen Collins") && $0.contains("1 Feed") }
+        try tmux.send("l")
+        try tmux.send("x")
+        try tmux.waitFor("the heart to fill") { self.line(containing: "Eileen Collins", in: $0)?.contains("♥") == true }
+        try tmux.send("?")
+        let help = try tmux.waitFor(text: "like / unlike")
+        XCTAssertNotNil(help.range(of: #"│\s+x\s+like / unlike"#, options: .regularExpression), help)
+        try tmux.send("Escape")
+        try tmux.send("x")
+        try tmux.waitFor("the heart empty again") { self.line(containing: "Eileen Collins", in: $0)?.contains("♡") == true }
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
     func test_help_tabsAndTooSmall() throws {
         try launch()
         try logInWithTheDemoKey()

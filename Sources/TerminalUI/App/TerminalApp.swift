@@ -55,14 +55,15 @@ public final class TerminalApp {
     /// `blitter`: the characters photos are drawn with when they are not pixels.
     public init(backend: TerminalBackend, theme: Theme, imageSource: any ImageSource, performer: EffectPerformer,
                 state: AppState = AppState(), logo: RGBImage? = nil, graphics: GraphicsChoice = .cells,
-                blitter kind: BlitterKind = .half) {
+                blitter kind: BlitterKind = .half, keyMap: KeyMap = .standard) {
         self.backend = backend
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
         let pixels = graphics.mode != .cells
         let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
             : PictureDrawer(blitter: blitter, kind: kind)
         screen = AppScreen(theme: theme, logo: logo, cellAspect: drawer.cellAspect,
-                           picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics), blitter: pixels ? nil : kind)
+                           picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics), blitter: pixels ? nil : kind,
+                           keyMap: keyMap)
         self.imageSource = imageSource
         self.performer = performer
         self.state = state

@@ -15,9 +15,12 @@ public struct AppScreen {
     public let picturesNote: String?
     /// The characters photos are drawn with as the settings say; nil when the terminal draws pixels.
     public let blitter: BlitterKind?
+    /// The keys, as `[keys]` in the settings rebinds them.
+    public let keyMap: KeyMap
 
     public init(theme: Theme, logo: RGBImage? = nil, cellAspect: Double = 2, picturesNote: String? = nil,
-                blitter: BlitterKind? = .half) {
+                blitter: BlitterKind? = .half, keyMap: KeyMap = .standard) {
+        self.keyMap = keyMap
         self.theme = theme
         self.logo = logo
         self.cellAspect = cellAspect
@@ -215,7 +218,7 @@ public struct AppScreen {
         let keyWidth = 22
         let inner = max(10, width - 4)
         var rows: [(keys: String, what: String)] = []
-        for line in HelpScreen.lines(app) {
+        for line in HelpScreen.lines(app, keyMap: keyMap) {
             let keys = theme.unicode ? line.keys : line.keys.replacingOccurrences(of: "↑ ↓", with: "Up Down")
                 .replacingOccurrences(of: "← →", with: "Left Right")
             if inner - keyWidth >= 40 {
@@ -300,6 +303,12 @@ public struct AppScreen {
         }
     }
 
+    /// A dialog has the keyboard (its buttons' keys are its own).
+    static func dialogIsOpen(_ app: AppState) -> Bool {
+        app.feed.modal != nil || app.favorites.modal != nil || app.profile.confirmingLogout || app.search.results.modal != nil
+            || app.shownDetail?.viewer.modal != nil || app.viewer?.modal != nil
+    }
+
     /// The events a key or click means in this state; `ui` follows the selection and scrolling.
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         if case .key(.interrupt) = input { return [.quit] }
@@ -351,6 +360,13 @@ public struct AppScreen {
             default:
                 return []
             }
+        }
+        var input = input
+        // The user's keys become the ones the screens know; a key whose intent was given others does nothing.
+        // Not in a text field, the pasted code's field or a dialog: keys there are text, or the dialog's own.
+        if case let .key(key) = input, let context = HelpScreen.keyContext(app), !app.login.editingPaste, !Self.dialogIsOpen(app) {
+            guard let translated = keyMap.translate(key, in: context) else { return [] }
+            input = .key(translated)
         }
         if case .key(.function(1)) = input { return [.toggleHelp] }
         if Self.isTooSmall(width: width, height: height) {

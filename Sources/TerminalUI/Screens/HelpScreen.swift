@@ -36,77 +36,36 @@ public enum HelpScreen {
         }
     }
 
-    /// The lines for the screen in front of the user, then the ones that work everywhere.
-    public static func lines(_ app: AppState) -> [Line] {
-        var lines: [Line]
-        let list: [Line] = [
-            ("↑ ↓  j k", "previous / next photo"),
-            ("PgUp PgDn", "a screen up / down"),
-            ("Ctrl-E Ctrl-Y, wheel", "move the list by a line (wheel: 3)"),
-            ("g G  Home End", "first / last photo"),
-            ("Enter, click", "open the photo full screen"),
-            ("i", "details: description, place, camera, author"),
-            ("l  Space", "like / unlike"),
-        ]
+    /// The keymap's context for the screen in front of the user; nil in a text field (every key is text there).
+    public static func keyContext(_ app: AppState) -> KeyContext? {
         switch context(app) {
-        case .login:
-            lines = [("Enter", app.isDemo ? "log in (the demo: no account needed)" : "log in"),
-                     ("c  o", "copy the login link (OSC 52); open it here"),
-                     ("p", "paste the code the browser shows"),
-                     ("Esc", "back to the first screen")]
-            if app.isDemo { lines.append(("a", "approve as the demo user")) }
-            return lines + [("?", "this help"), ("q  Ctrl-C", "quit")]
-        case .feed:
-            lines = list + [("r", "reload the feed, or retry what failed")]
-        case .favorites:
-            lines = list + [("r", "refresh the profile, or retry what failed"), ("o", "log out")]
-        case .search:
-            lines = [("/", "type a query (Esc leaves the field)"),
-                     ("↑ ↓ ← →  j k", "move between results"),
-                     ("Enter, click", "details of the result"),
-                     ("l  Space", "like / unlike"),
-                     ("s  v", "sort by relevance or date; 1 or 2 columns"),
-                     ("r", "retry what failed")]
+        case .login: .login
+        case .feed: .feed
+        case .favorites: .favorites
+        case .search: .search
+        case .detail: .detail
+        case .albums: .albums
+        case .viewer: .viewer
+        case .searchField, .albumField: nil
+        }
+    }
+
+    /// The lines for the screen in front of the user, then the ones that work everywhere: the keymap's rows, with
+    /// the keys the user gave (`[keys]`).
+    public static func lines(_ app: AppState, keyMap: KeyMap = .standard) -> [Line] {
+        switch context(app) {
         case .searchField:
             return [("Enter", "search"), ("↑ ↓  Tab", "pick an earlier query"), ("Esc", "leave the field"),
                     ("Ctrl-C", "quit")]
-        case .detail:
-            lines = [("Enter, click", "open the photo full screen"),
-                     ("l  f  Space", "like / unlike"),
-                     ("s  o", "copy the link (and open it)"),
-                     ("d", "download the full-size photo"),
-                     ("r", "retry the details"),
-                     ("Esc  q", "back to the list")]
-        case .albums:
-            lines = [("u, click the field", "type an Imgur username"),
-                     ("↑ ↓ ← →  h j k l", "move between tiles"),
-                     ("Enter, click", "open the album, or the photo"),
-                     ("r", "reload, or retry what failed"),
-                     ("Esc  q", "back from an album")]
         case .albumField:
             return [("Enter", "show the user's albums"), ("Esc", "leave the field"),
                     ("Tab  Shift-Tab", "leave it for another pane"), ("Ctrl-C", "quit")]
-        case .viewer:
-            lines = [("n p  ] [", "next / previous photo of the list"),
-                     ("← →  h l", "the same at fit; zoomed in, pan"),
-                     ("↑ ↓  j k", "pan when zoomed in"),
-                     ("+ -  wheel", "zoom in / out"),
-                     ("z", "the whole photo, or the largest zoom"),
-                     ("r", "rotate by 90° (retry when it failed)"),
-                     ("0", "the whole photo, upright"),
-                     ("f  Space", "like / unlike"),
-                     ("s  d", "copy the link (and open it); download"),
-                     ("i, click", "hide or show the status line"),
-                     ("b", "photos in half blocks, quadrants or sextants"),
-                     ("Esc  q", "back")]
+        case .login:
+            return keyMap.rows(.login, demo: app.isDemo).map { ($0.keys, $0.what) }
+        default:
+            guard let context = keyContext(app) else { return [] }
+            return (keyMap.rows(context) + keyMap.rows(.everywhere)).map { ($0.keys, $0.what) }
         }
-        return lines + [
-            ("Tab  Shift-Tab  1-4", "switch panes (4: Imgur albums)"),
-            ("/", "search, from anywhere"),
-            ("?  F1  Ctrl-L", "this help; paint the screen again"),
-            ("q", "quit from a pane; back from a sub-screen"),
-            ("Ctrl-C", "quit from anywhere"),
-        ]
     }
 
     /// Every line of every screen (the README's key list and the tests go through them).
