@@ -61,7 +61,7 @@ public enum Palette {
         Int(color.red >> 3) << 10 | Int(color.green >> 3) << 5 | Int(color.blue >> 3)
     }
 
-    private static let lookup256: [UInt8] = buildLookup(candidates: Array(16..<256))
+    private static let lookup256: [UInt8] = precomputed256
     private static let lookup16: [UInt8] = buildLookup(candidates: Array(0..<16))
     private static let lookup8: [UInt8] = buildLookup(candidates: Array(0..<8))
 
@@ -69,7 +69,7 @@ public enum Palette {
     /// outwards from the entry's lightness and the search stops where lightness alone is further than the
     /// best found: the same answers as trying them all, in a fraction of the time (a previewer builds the
     /// table at start-up).
-    private static func buildLookup(candidates: [Int]) -> [UInt8] {
+    static func buildLookup(candidates: [Int]) -> [UInt8] {
         let palette = candidates.map { (index: UInt8($0), lab: OKLab(xterm256[$0])) }
             .sorted { $0.lab.lightness < $1.lab.lightness || ($0.lab.lightness == $1.lab.lightness && $0.index < $1.index) }
         let lightness = palette.map(\.lab.lightness)

@@ -1,4 +1,4 @@
-import TerminalImage
+@testable import TerminalImage
 import XCTest
 
 final class BlitterTests: XCTestCase {
@@ -94,6 +94,10 @@ final class BlitterTests: XCTestCase {
 
 /// The palette lookups, built with a pruned search, give what trying every candidate gives.
 final class PaletteLookupTests: XCTestCase {
+    func test_thePrecomputedTable_isWhatBuildingItGives() {
+        XCTAssertEqual(Palette.precomputed256, Palette.buildLookup(candidates: Array(16..<256)))
+    }
+
     func test_lookups_matchTheNearestCandidateInOKLab() {
         func brute(_ color: RGB, _ candidates: Range<Int>) -> UInt8 {
             let lab = OKLab(color)
