@@ -91,13 +91,28 @@ public enum Doctor {
             self.size = size
         }
 
-        /// Asks the terminal on standard input and output, as a session does before curses starts.
+        /// Asks the terminal, as a session does before curses starts: the one on standard input and output, or
+        /// the controlling terminal (`/dev/tty`) when the user at it sends the report to a pipe
+        /// (`image-feed doctor | less`).
         public static func ask(environment: [String: String]) -> TerminalFacts {
-            let isTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-            guard isTerminal else { return TerminalFacts(isTerminal: false) }
-            let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
+            var input = STDIN_FILENO
+            var output = STDOUT_FILENO
+            var opened: Int32 = -1
+            // Standard input not a terminal: a script runs it, and nobody's terminal is asked anything.
+            guard isatty(STDIN_FILENO) == 1 else { return TerminalFacts(isTerminal: false) }
+            if isatty(STDOUT_FILENO) != 1 {
+                opened = open("/dev/tty", O_RDWR | O_NOCTTY)
+                guard opened >= 0 else { return TerminalFacts(isTerminal: false) }
+                input = opened
+                output = opened
+            }
+            defer { if opened >= 0 { close(opened) } }
+            let abilities = TerminalProbe.run(input: input, output: output, environment: environment)
             let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
-            return TerminalFacts(isTerminal: true, abilities: abilities, tmux: tmux, size: TerminalEnvironment.size())
+            var size = winsize()
+            let known = ioctl(output, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0
+            return TerminalFacts(isTerminal: true, abilities: abilities, tmux: tmux,
+                                 size: known ? (Int(size.ws_col), Int(size.ws_row)) : nil)
         }
     }
 
@@ -402,6 +417,9 @@ public enum Doctor {
     }
 
     static func imgur(configuration: AppConfiguration, demo: Bool) -> [DoctorReport.Check] {
+        if demo {
+            return [.init(section: "Account", name: "Imgur", status: .ok, detail: "the demo sandbox serves its albums: the Albums tab shows")]
+        }
         if !(configuration.imgurClientID ?? "").isEmpty {
             return [.init(section: "Account", name: "Imgur", status: .ok,
                           detail: "client id set: the Albums tab shows (\(configuration.imgurAPIBase.absoluteString))")]
