@@ -54,6 +54,10 @@ public enum InteractiveSession {
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo(), graphics: choice,
                               blitter: blitter ?? context.configuration.blitter, keyMap: context.configuration.keyMap)
+        // Failures a key caused, as the status line told them, go to the log too.
+        app.noticeObserver = { notice in
+            if notice.kind == .error { logger.notice("shown: \(notice.text)") } else { logger.debug("shown: \(notice.text)") }
+        }
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
         for warning in context.configuration.warnings { app.dispatch(.notify(warning)) }
         crashLaterIfAsked(environment: environment)

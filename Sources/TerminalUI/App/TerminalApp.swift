@@ -192,9 +192,15 @@ public final class TerminalApp {
             || state.viewer?.download.isRunning == true
     }
 
+    /// Told of each notice the status line shows, and whether it is an error (the log keeps the failures a key
+    /// caused).
+    public var noticeObserver: ((StatusNotice) -> Void)?
+
     public func dispatch(_ event: AppViewModel.Event) {
         let hadViewer = state.viewer?.photo.id
+        let noticeBefore = state.notice?.serial
         let effects = AppViewModel.update(&state, event)
+        if let notice = state.notice, notice.serial != noticeBefore { noticeObserver?(notice) }
         if hadViewer != nil, state.viewer?.photo.id != hadViewer { pipeline.closeViewer() }
         dirty = true
         for effect in effects { start(effect) }
