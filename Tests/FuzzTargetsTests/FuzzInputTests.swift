@@ -22,7 +22,7 @@ final class FuzzInputTests: XCTestCase {
         return outcomes
     }
 
-    func testAPIAnswersReplay() throws {
+    func test_apiAnswers_replay() throws {
         let outcomes = try replay(.apiJSON)
         // The seeds are real answers: each endpoint reads its own.
         XCTAssertEqual(outcomes["seed-feed"], "2 photos, next none, total ?")
@@ -33,7 +33,7 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-rate-limit"]?.hasPrefix("error: Rate limit reached"), true)
     }
 
-    func testImgurAnswersReplay() throws {
+    func test_imgurAnswers_replay() throws {
         let outcomes = try replay(.imgurJSON)
         // The seeds are the sandbox's answers, in Imgur's shapes.
         XCTAssertEqual(outcomes["seed-albums"], "2 albums, 1 with covers, skipped 0, next none")
@@ -43,27 +43,27 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-failed-with-200"]?.hasPrefix("error: The photo service is having trouble (HTTP 500)"), true, "success false is a failure: \(outcomes)")
     }
 
-    func testJPEGInputsReplay() throws {
+    func test_jpegInputs_replay() throws {
         let outcomes = try replay(.jpeg)
         XCTAssertEqual(outcomes["seed-baseline.jpg"]?.hasPrefix("16x12; 20x"), true, "\(outcomes)")
         XCTAssertEqual(outcomes["seed-progressive.jpg"]?.hasPrefix("16x12;"), true)
         XCTAssertEqual(outcomes["seed-cmyk.jpg"]?.hasPrefix("8x8;"), true)
     }
 
-    func testPNGInputsReplay() throws {
+    func test_pngInputs_replay() throws {
         let outcomes = try replay(.png)
         for (name, outcome) in outcomes where name.hasPrefix("seed-") {
             XCTAssertFalse(outcome.hasPrefix("error"), "\(name): \(outcome)")
         }
     }
 
-    func testOAuthRedirectInputsReplay() throws {
+    func test_oauthRedirectInputs_replay() throws {
         let outcomes = try replay(.oauthRedirect)
         XCTAssertEqual(outcomes["seed-url"], #"code("abc123", state: Optional("state")) / abc123"#)
         XCTAssertEqual(outcomes["seed-denied"]?.contains("The user denied"), true, "form encoding: + is a space")
     }
 
-    func testConfigInputsReplay() throws {
+    func test_configInputs_replay() throws {
         let outcomes = try replay(.config)
         XCTAssertEqual(outcomes["seed-full.toml"], "ok: https://api.unsplash.com")
         XCTAssertEqual(outcomes["seed-http.toml"]?.contains("plain http"), true)
@@ -78,7 +78,7 @@ final class FuzzInputTests: XCTestCase {
                        outcomes["crash-toml-array-brace"] ?? "")
     }
 
-    func testTerminalRepliesReplay() throws {
+    func test_terminalReplies_replay() throws {
         let outcomes = try replay(.terminalReplies)
         XCTAssertEqual(outcomes["seed-kitty"], "kitty, 1 kitty commands")
         XCTAssertEqual(outcomes["seed-xterm"], "cells, 0 kitty commands", "Sixel, but the text area needs the terminal's size")
@@ -86,7 +86,7 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-kitty-commands"], "cells, 2 kitty commands")
     }
 
-    func testTerminalInputReplays() throws {
+    func test_terminalInput_replays() throws {
         let outcomes = try replay(.input)
         XCTAssertEqual(outcomes.count, 4)
         XCTAssertTrue(outcomes.values.allSatisfy { $0.hasSuffix("events") }, "\(outcomes)")

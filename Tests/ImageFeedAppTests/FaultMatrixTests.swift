@@ -32,8 +32,7 @@ final class FaultMatrixTests: XCTestCase {
             if timeout > 0 { Thread.sleep(forTimeInterval: Double(min(timeout, 20)) / 1_000) }
             return nil
         }
-        func wake() {}
-        func invalidate() {}
+            func invalidate() {}
         func restore() {}
         var text: String { last?.lines.joined(separator: "\n") ?? "" }
     }

@@ -16,7 +16,7 @@ final class AlbumsViewModelTests: XCTestCase {
         return state
     }
 
-    func testSubmittingANameLoadsItsAlbums() {
+    func test_submittingAName_loadsItsAlbums() {
         var state = AlbumsState()
         XCTAssertTrue(state.isEditing, "the pane opens on the prompt")
         XCTAssertEqual(VM.update(&state, .submit), [], "nothing to look up yet")
@@ -30,7 +30,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(state.albums.count, 3)
     }
 
-    func testAnAnswerForAnotherNameIsDropped() {
+    func test_anAnswerForAnotherName_isDropped() {
         var state = submitted("first")
         _ = VM.update(&state, .edit("second"))
         _ = VM.update(&state, .submit)
@@ -39,7 +39,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertTrue(state.albums.isEmpty)
     }
 
-    func testErrorsAndRetry() {
+    func test_errors_andRetry() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .failure(.notFound)))
         XCTAssertEqual(state.phase, .failed(.notFound))
@@ -47,14 +47,14 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(state.phase, .loading)
     }
 
-    func testNoAlbumsIsContentThatIsEmpty() {
+    func test_noAlbums_isContentThatIsEmpty() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: [], number: 1, perPage: 50, nextPage: nil))))
         XCTAssertEqual(state.phase, .content)
         XCTAssertTrue(state.albums.isEmpty)
     }
 
-    func testPagingNearTheEnd() {
+    func test_paging_nearTheEnd() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(50), number: 1, perPage: 50, nextPage: 2))))
         XCTAssertEqual(VM.update(&state, .showedAlbum(index: 10)), [], "far from the end")
@@ -69,7 +69,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertNil(state.nextPage)
     }
 
-    func testAReloadDropsANextPageStillOnItsWay() {
+    func test_aReload_dropsANextPageStillOnItsWay() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(50), number: 1, perPage: 50, nextPage: 2))))
         XCTAssertEqual(VM.update(&state, .showedAlbum(index: 45)), [.loadAlbums(username: "someone", page: 2)])
@@ -83,7 +83,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(state.nextPage, 2)
     }
 
-    func testOpeningAnAlbumLoadsItsPhotos() {
+    func test_openingAnAlbum_loadsItsPhotos() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(3), number: 1, perPage: 50, nextPage: nil))))
         XCTAssertEqual(VM.update(&state, .openAlbum(index: 2)), [.loadPhotos(albumID: "a2")])
@@ -99,7 +99,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(state.selected, 2, "back on the album that was open")
     }
 
-    func testAnEmptyAlbumNeedsNoRequestAndAFailedOneRetries() {
+    func test_anEmptyAlbum_needsNoRequest_andAFailedOneRetries() {
         var state = submitted()
         _ = VM.update(&state, .albumsLoaded(username: "someone", page: 1, .success(Page(items: albums(2), number: 1, perPage: 50, nextPage: nil))))
         XCTAssertEqual(VM.update(&state, .openAlbum(index: 0)), [], "Imgur said it has no photos")
@@ -112,7 +112,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(VM.update(&state, .retry), [.loadPhotos(albumID: "a1")])
     }
 
-    func testTheNamesLookedUp_newestFirst_onceEach_atMostFive() {
+    func test_theNamesLookedUp_newestFirst_onceEach_atMostFive() {
         var state = AlbumsState()
         for name in ["a", "b", "c", "B", "d", "e", "f"] {
             _ = VM.update(&state, .edit(name))
@@ -122,7 +122,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(state.recent, ["f", "e", "d", "B", "c"], "b and B are one name; the oldest goes")
     }
 
-    func testTheLastNameIsOffered_EnterTakesIt_typingReplacesIt() {
+    func test_theLastName_isOffered_EnterTakesIt_typingReplacesIt() {
         var state = AlbumsState()
         _ = VM.update(&state, .recentLoaded([" labs ", "", "nasa"]))
         XCTAssertEqual(state.recent, ["labs", "nasa"])
@@ -155,7 +155,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertFalse(typing.fieldIsOffered)
     }
 
-    func testEditingTheNameAgain() {
+    func test_editingTheName_again() {
         var state = submitted()
         _ = VM.update(&state, .editUsername)
         XCTAssertTrue(state.isEditing)
@@ -167,7 +167,7 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertFalse(state.field.contains("\n"))
     }
 
-    func testTheEffectRunnerAsksTheService() async {
+    func test_theEffectRunner_asksTheService() async {
         struct Service: AlbumService {
             func albums(username: String, page: Int) async throws(ServiceError) -> Page<Album> {
                 guard username == "known" else { throw .notFound }

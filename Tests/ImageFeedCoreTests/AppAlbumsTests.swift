@@ -4,7 +4,7 @@ import XCTest
 
 /// The Albums tab in the app: shown only with a source, in the tab cycle, and its photos in the viewer.
 final class AppAlbumsTests: XCTestCase {
-    func testTheTabCycleIncludesAlbumsOnlyWhenEnabled() {
+    func test_theTabCycle_includesAlbumsOnlyWhenEnabled() {
         var state = AppState()
         XCTAssertEqual(state.tabs, [.feed, .search, .profile])
         _ = AppViewModel.update(&state, .selectTab(.profile))
@@ -20,7 +20,7 @@ final class AppAlbumsTests: XCTestCase {
         XCTAssertEqual(state.tab, .albums)
     }
 
-    func testAnAlbumPhotoOpensInTheViewerWithoutLikes() {
+    func test_anAlbumPhoto_opensInTheViewerWithoutLikes() {
         var state = AppState()
         state.albumsEnabled = true
         _ = AppViewModel.update(&state, .selectTab(.albums))
@@ -40,7 +40,7 @@ final class AppAlbumsTests: XCTestCase {
         XCTAssertEqual(AppViewModel.update(&state, .viewer(.download)), [.viewer(.download(photo, tracked: false))])
     }
 
-    func testZToggleBetweenTheWholePhotoAndTheLargestZoom() {
+    func test_z_togglesBetweenTheWholePhotoAndTheLargestZoom() {
         var viewer = ViewerState(photo: Photo(id: "p"))
         _ = ViewerViewModel.update(&viewer, .toggleZoom)
         XCTAssertEqual(viewer.zoom, ViewerState.maximumZoom)
@@ -51,7 +51,7 @@ final class AppAlbumsTests: XCTestCase {
         XCTAssertEqual(viewer.panY, 0)
     }
 
-    func testTheUsernamesLookedUpAreReadAtStart_andForgottenOnLogOut() {
+    func test_theUsernamesLookedUp_areReadAtStart_andForgottenOnLogOut() {
         var state = AppState(session: .loggedIn)
         XCTAssertFalse(AppViewModel.update(&state, .start).contains(.loadAlbumsRecent), "no Albums tab, no names")
         state = AppState(session: .loggedIn)

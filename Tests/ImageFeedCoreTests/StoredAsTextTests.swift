@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class StoredAsTextTests: XCTestCase {
-    func testReadsAndWritesAsAURL() {
+    func test_storedAsText_readsAndWritesAsAURL() {
         var urls = PhotoURLs(small: URL(string: "https://images.example/p?w=400&fm=jpg"))
         XCTAssertEqual(urls.small, URL(string: "https://images.example/p?w=400&fm=jpg"))
         XCTAssertNil(urls.raw)
@@ -15,7 +15,7 @@ final class StoredAsTextTests: XCTestCase {
 
     /// The JSON is the one a URL property gave, so photos saved before still load: strings, nil left out,
     /// and a missing key is nil.
-    func testJSONIsUnchanged() throws {
+    func test_json_isUnchanged() throws {
         let links = PhotoLinks(html: URL(string: "https://unsplash.com/photos/a"), downloadLocation: nil)
         let json = String(decoding: try JSONEncoder().encode(links), as: UTF8.self)
         XCTAssertEqual(json, #"{"html":"https:\/\/unsplash.com\/photos\/a"}"#)
@@ -24,7 +24,7 @@ final class StoredAsTextTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode(PhotoLinks.self, from: Data(#"{"html":"http://bad host/"}"#.utf8)))
     }
 
-    func testEqualURLsAreEqualModels() {
+    func test_equalURLs_areEqualModels() {
         XCTAssertEqual(ProfileImage(medium: URL(string: "https://a.example/m")), ProfileImage(medium: URL(string: "https://a.example/m")))
         XCTAssertNotEqual(ProfileImage(medium: URL(string: "https://a.example/m")), ProfileImage(large: URL(string: "https://a.example/m")))
     }

@@ -30,7 +30,7 @@ final class ImgurRepositoryTests: XCTestCase {
         HTTPResponse(status: status, headers: headers, body: Data(text.utf8))
     }
 
-    func testAlbumsAreMappedAndTheRequestIsImgursOwn() async throws {
+    func test_albums_areMapped_andTheRequestIsImgursOwn() async throws {
         let transport = CannedTransport(Self.json("""
         {"data":[
           {"id":"a1b2c3d","title":"Trip ","description":null,"datetime":1700000000,"cover":"XyZ12ab","cover_width":640,
@@ -59,7 +59,7 @@ final class ImgurRepositoryTests: XCTestCase {
         XCTAssertNil(page.items[2].coverURL, "a cover id that is not an id is not turned into a URL")
     }
 
-    func testAFullPageHasANextPage() async throws {
+    func test_aFullPage_hasANextPage() async throws {
         let albums = (0..<50).map { #"{"id":"id\#($0)"}"# }.joined(separator: ",")
         let transport = CannedTransport(Self.json(#"{"data":[\#(albums)],"success":true,"status":200}"#))
         let page = try await repository(transport).albums(username: "u", page: 3)
@@ -68,7 +68,7 @@ final class ImgurRepositoryTests: XCTestCase {
         XCTAssertEqual(page.nextPage, 4)
     }
 
-    func testImagesBecomePhotosWithImgursThumbnails() async throws {
+    func test_images_becomePhotosWithImgursThumbnails() async throws {
         let transport = CannedTransport(Self.json("""
         {"data":[
           {"id":"Ab12Cd3","title":"Harbour","description":"Morning fog","datetime":1600000000,"type":"image/jpeg",
@@ -90,7 +90,7 @@ final class ImgurRepositoryTests: XCTestCase {
         XCTAssertEqual(photos[1].urls.small?.absoluteString, "https://elsewhere.example/x.png", "no sized variants elsewhere")
     }
 
-    func testAnimationsAreShownByTheirStill_andDownloadedWhole_andTilesAskForTheSizeThatFits() async throws {
+    func test_animations_areShownByTheirStill_andDownloadedWhole_andTilesAskForTheSizeThatFits() async throws {
         let transport = CannedTransport(Self.json("""
         {"data":[
           {"id":"Gif12Ab","title":"Wave","type":"image/gif","animated":true,"width":480,"height":270,
@@ -115,7 +115,7 @@ final class ImgurRepositoryTests: XCTestCase {
         XCTAssertEqual(still.urls.sized(width: 2000)?.absoluteString, "https://i.imgur.com/Ab12Cd3.jpg")
     }
 
-    func testErrorsAreTyped() async {
+    func test_errors_areTyped() async {
         let cases: [(HTTPResponse, ServiceError)] = [
             (Self.json(#"{"data":{"error":"Unable to find account","request":"/3/account/x/albums/0","method":"GET"},"success":false,"status":404}"#, status: 404), .notFound),
             (Self.json(#"{"data":{"error":"Too Many Requests"},"success":false,"status":429}"#, status: 429,
@@ -144,7 +144,7 @@ final class ImgurRepositoryTests: XCTestCase {
         }
     }
 
-    func testNoClientIDAndNoUsernameSayWhatToDo() async {
+    func test_noClientIDAndNoUsername_sayWhatToDo() async {
         let transport = CannedTransport()
         let unconfigured = ImgurRepository(configuration: ImgurConfiguration(clientID: ""), http: transport)
         do {

@@ -26,7 +26,7 @@ final class ImgurSandboxTests: XCTestCase {
                         http: URLSessionHTTPClient())
     }
 
-    func testAlbumsImagesAndFiles() async throws {
+    func test_sandbox_servesAlbumsImagesAndFiles() async throws {
         let albums = try await repository().albums(username: "labs", page: 1)
         XCTAssertEqual(albums.items.count, 2)
         XCTAssertNil(albums.nextPage)
@@ -62,7 +62,7 @@ final class ImgurSandboxTests: XCTestCase {
         XCTAssertEqual(missing.status, 404)
     }
 
-    func testEmptyResultsAndUnknownUsers() async throws {
+    func test_sandbox_emptyResultsAndUnknownUsers() async throws {
         let none = try await repository().albums(username: "demo", page: 1)
         XCTAssertTrue(none.items.isEmpty, "the demo account has no albums")
         let textures = try await repository().albums(username: "textures", page: 1)
@@ -84,7 +84,7 @@ final class ImgurSandboxTests: XCTestCase {
         }
     }
 
-    func testFaultInjection() async throws {
+    func test_sandbox_faultInjection() async throws {
         let faults: [(String, (ServiceError) -> Bool)] = [
             ("imgur-albums=status:500", { $0 == .server(status: 500) }),
             ("imgur-albums=status:404", { $0 == .notFound }),

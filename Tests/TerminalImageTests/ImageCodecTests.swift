@@ -129,7 +129,7 @@ enum Fixtures {
     /// RGB (158, 86, 51).
     static let adobeCMYK = "/9j/7gAOQWRvYmUAZAAAAAAA/9sAQwAIBgYHBgUIBwcHCQkICgwUDQwLCwwZEhMPFB0aHx4dGhwcICQuJyAiLCMcHCg3KSwwMTQ0NB8nOT04MjwuMzQy/8AAFAgACAAIBEMRAE0RAFkRAEsRAP/EAB8AAAEFAQEBAQEBAAAAAAAAAAABAgMEBQYHCAkKC//EALUQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+v/aAA4EQwBNAFkASwAAPwDfstftdNvm8O29kYltflQ9Bkfw4x175z0rlbXX20u6fQRZ7TbXHBbjgZPAxnPTnPTtXmcWqyaazaUYMeRNkBgB0JORxnOOOvSvf6//2Q=="
 
-    func testCMYKJPEGIsConvertedToRGB() throws {
+    func test_cmykJPEG_isConvertedToRGB() throws {
         let data = try XCTUnwrap(Data(base64Encoded: Self.adobeCMYK))
         let decoded = try ImageCodec.decode(data)
         XCTAssertEqual(decoded.image.width, 8)

@@ -71,8 +71,12 @@ final class TestBackend: TerminalBackend {
 
     func draw(_ buffer: CellBuffer) { frames.append(buffer) }
     func readInput(timeout: Int) -> InputEvent? { input.isEmpty ? nil : input.removeFirst() }
-    func wake() {}
     private(set) var invalidations = 0
     func invalidate() { invalidations += 1 }
     func restore() {}
+    /// What the app put on the terminal's clipboard.
+    private(set) var copied: [String] = []
+    func copyToClipboard(_ text: String) { copied.append(text) }
+    /// A signal the test pretends arrived.
+    var quitSignal: Int32?
 }

@@ -109,6 +109,20 @@ final class TerminalAppTests: XCTestCase {
         XCTAssertTrue(backend.frames.last?.lines.contains { $0.contains("Photo unavailable") } == true)
     }
 
+    func test_share_putsTheReferralLinkOnTheBackendsClipboard_andASignalEndsTheLoop() {
+        let backend = TestBackend(width: 60, height: 16)
+        let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer())
+        app.dispatch(.start)
+        run(app) { !app.state.feed.photos.isEmpty }
+        backend.input = [.key(.enter)]
+        run(app) { app.state.viewer != nil }
+        app.handle(.key(.character("s")))
+        XCTAssertEqual(backend.copied, ["https://unsplash.test/photos/p1-0?utm_source=image_feed&utm_medium=referral"])
+        // SIGTERM, as the backend saw it: the loop ends.
+        backend.quitSignal = 15
+        XCTAssertTrue(app.run().quitting)
+    }
+
     func test_viewer_opensAndCloses_andQuitEndsTheLoop() {
         let backend = TestBackend(width: 60, height: 16)
         let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer())

@@ -67,8 +67,8 @@ public final class TerminalApp {
         self.imageSource = imageSource
         self.performer = performer
         self.state = state
-        let wakeBackend = UnsafeSendable(backend)
-        inbox = Inbox(wake: { wakeBackend.value.wake() })
+        let waker = backend.waker
+        inbox = Inbox(wake: { waker.wake() })
         let inbox = self.inbox
         pipeline = Self.makePipeline(source: imageSource, drawer: drawer, inbox: inbox)
     }
@@ -99,13 +99,11 @@ public final class TerminalApp {
     public func run() -> AppState {
         // Two arenas, not one per thread: the picture workers' freed memory is reused instead of kept apart.
         ifm_limit_arenas(2)
-        if let curses = backend as? NcursesBackend {
-            SignalTrap.install(wakeDescriptor: curses.wakeDescriptor)
-        }
-        defer { SignalTrap.uninstall() }
+        backend.trapSignals()
+        defer { backend.releaseSignals() }
         dispatch(.start)
         while !state.quitting {
-            if SignalTrap.received != 0 {
+            if backend.quitSignal != nil {
                 state.quitting = true
                 break
             }
@@ -213,7 +211,7 @@ public final class TerminalApp {
             return
         case let .viewer(.share(url)), let .login(.copy(url)), let .detail(.viewer(.share(url))):
             // The clipboard escape goes to the terminal from this thread, between frames.
-            (backend as? NcursesBackend)?.copyToClipboard(url.absoluteString)
+            backend.copyToClipboard(url.absoluteString)
         default:
             break
         }
@@ -279,11 +277,4 @@ public final class TerminalApp {
             dispatch(wrap(.showedItem(index: index)))
         }
     }
-}
-
-/// Carries a value the compiler cannot prove thread-safe across a `@Sendable` boundary; the value's own
-/// contract must make it so (the backend's `wake` may be called from any thread).
-struct UnsafeSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -562,6 +562,26 @@ public final class NcursesBackend: TerminalBackend {
         clearok(window, true)
     }
 
+    public var waker: Waker {
+        let descriptor = wakePipe[1]
+        return Waker {
+            var byte: UInt8 = 1
+            _ = write(descriptor, &byte, 1)
+        }
+    }
+
+    public func trapSignals() {
+        SignalTrap.install(wakeDescriptor: wakePipe[1])
+    }
+
+    public func releaseSignals() {
+        SignalTrap.uninstall()
+    }
+
+    public var quitSignal: Int32? {
+        SignalTrap.received != 0 ? SignalTrap.received : nil
+    }
+
     public func wake() {
         var byte: UInt8 = 1
         _ = write(wakePipe[1], &byte, 1)

@@ -6,10 +6,38 @@ public protocol TerminalBackend: AnyObject {
     func draw(_ buffer: CellBuffer)
     /// The next input, waiting at most `timeout` milliseconds (-1: until there is some, or a wake-up).
     func readInput(timeout: Int) -> InputEvent?
-    /// Makes a waiting `readInput` return at once; safe to call from any thread.
-    func wake()
+    /// What makes a waiting `readInput` return at once; handed to other threads (picture workers, effects).
+    var waker: Waker { get }
+    /// Puts text on the clipboard of the terminal the user sits at (OSC 52), between frames.
+    func copyToClipboard(_ text: String)
+    /// While the app runs: SIGTERM, SIGHUP and SIGINT become a quit the loop sees (`quitSignal`), and a crash
+    /// gives the terminal back first. `releaseSignals` puts the defaults back.
+    func trapSignals()
+    func releaseSignals()
+    /// The signal that asked to quit, if one did.
+    var quitSignal: Int32? { get }
     /// Makes the next `draw` paint every cell, whatever the terminal is believed to show (Ctrl-L).
     func invalidate()
     /// Gives the terminal back as it was.
     func restore()
+}
+
+/// Wakes a waiting `readInput` from any thread: the one piece of a backend other threads may hold.
+public struct Waker: Sendable {
+    private let action: @Sendable () -> Void
+
+    public init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+    }
+
+    public func wake() { action() }
+}
+
+extension TerminalBackend {
+    /// A backend whose `readInput` never waits needs no waking.
+    public var waker: Waker { Waker {} }
+    public func copyToClipboard(_ text: String) {}
+    public func trapSignals() {}
+    public func releaseSignals() {}
+    public var quitSignal: Int32? { nil }
 }
