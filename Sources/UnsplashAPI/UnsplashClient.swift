@@ -164,7 +164,7 @@ public final class UnsplashClient: PhotoService, @unchecked Sendable {
             }
         }
         guard (200..<300).contains(response.status) else {
-            var error = ServiceError.from(response, withUserToken: currentToken != nil)
+            var error = ServiceError.from(response, withUserToken: currentToken != nil, now: now)
             if case let .rateLimited(limit, resetsAt) = error {
                 // Without a reset time, the end of the hour's window (at least a minute away), which the user is told.
                 let until = resetsAt ?? lock.withLock { Self.windowEnd(start: quotaWindowStart, now: now) }

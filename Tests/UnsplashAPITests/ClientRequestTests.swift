@@ -169,6 +169,16 @@ final class ClientRequestTests: XCTestCase {
         XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: nil).message.contains("within the hour"))
     }
 
+    func test_retryAfter_countsFromTheClientsClock() async {
+        struct Fixed: WallClock { var now: Date { Date(timeIntervalSince1970: 1_000_000) } }
+        let http = StubHTTPClient(status: 403, headers: ["X-Ratelimit-Limit": "50", "X-Ratelimit-Remaining": "0", "Retry-After": "120"],
+                                  json: "Rate Limit Exceeded")
+        let client = UnsplashClient(configuration: testConfiguration, http: http, clock: Fixed())
+        await assertThrows(.rateLimited(limit: 50, resetsAt: Date(timeIntervalSince1970: 1_000_120))) {
+            try await client.feed(page: 1, perPage: 30)
+        }
+    }
+
     func test_windowEnd_anHourAfterTheWindowBegan_atLeastAMinuteAway() {
         let now = Date(timeIntervalSince1970: 10_000)
         XCTAssertEqual(UnsplashClient.windowEnd(start: now.addingTimeInterval(-1800), now: now), now.addingTimeInterval(1800))

@@ -327,8 +327,9 @@ public enum AppViewModel {
                 if case let .failure(error) = result, page > 1, error != .sessionExpired {
                     effects += notify("Couldn't load more results (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
                 }
-            case .answer(_, _, .servedFromSaved):
-                noteConnection(.servedFromSaved(Date()), in: &state)
+            case let .answer(_, _, .servedFromSaved(savedAt)):
+                // The saved search's own time, as the feed's: the update reads no clock.
+                noteConnection(.servedFromSaved(savedAt), in: &state)
             default:
                 break
             }

@@ -4,14 +4,15 @@ import ImageFeedCore
 extension ServiceError {
     /// The typed error for an HTTP answer that is not a success.
     /// - Parameter withUserToken: the request carried a user's token, so a 401 means the session ended.
-    static func from(_ response: HTTPResponse, withUserToken: Bool) -> ServiceError {
+    /// - Parameter now: the client's clock, which a `Retry-After` counts from.
+    static func from(_ response: HTTPResponse, withUserToken: Bool, now: Date) -> ServiceError {
         let metadata = ResponseMetadata(headers: response)
         let detail = bodyMessage(response.body)
         switch response.status {
         case 401:
             return withUserToken ? .sessionExpired : .invalidAccessKey
         case 403 where metadata.rateLimit?.remaining == 0 || detail.localizedCaseInsensitiveContains("rate limit"):
-            return .rateLimited(limit: metadata.rateLimit?.limit, resetsAt: resetTime(response))
+            return .rateLimited(limit: metadata.rateLimit?.limit, resetsAt: resetTime(response, now: now))
         case 403:
             return .forbidden(detail.isEmpty ? "access denied" : detail)
         case 404:
@@ -25,12 +26,12 @@ extension ServiceError {
 
     /// Unsplash does not say when the hourly quota refills; a server that does (as the sandbox does)
     /// sends the time as `X-Ratelimit-Reset` (epoch seconds) or a `Retry-After` in seconds.
-    private static func resetTime(_ response: HTTPResponse) -> Date? {
+    private static func resetTime(_ response: HTTPResponse, now: Date) -> Date? {
         if let reset = response.header("X-Ratelimit-Reset").flatMap({ TimeInterval($0) }) {
             return Date(timeIntervalSince1970: reset)
         }
         if let after = response.header("Retry-After").flatMap({ TimeInterval($0) }) {
-            return Date().addingTimeInterval(after)
+            return now.addingTimeInterval(after)
         }
         return nil
     }
