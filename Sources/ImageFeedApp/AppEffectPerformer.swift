@@ -6,7 +6,8 @@ import UnsplashAPI
 /// Performs the app's effects with the real adapters: the API client, OAuth and the loopback listener,
 /// the token store, the downloader, the browser.
 public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
-    let client: UnsplashClient
+    /// The photo service and the session with it (the Unsplash client, or a stand-in).
+    let client: any PhotoService & ServiceSession
     let downloader: PhotoDownloader
     let opener: any URLOpener
     let oauth: OAuthClient?
@@ -28,7 +29,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     private let lock = NSLock()
     private var listener: LoopbackRedirectListener?
 
-    public init(client: UnsplashClient, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
+    public init(client: any PhotoService & ServiceSession, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
                 tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,

@@ -9,9 +9,9 @@ import FoundationNetworking
 /// (`links.download_location`), as the API guidelines require.
 public struct PhotoDownloader: Sendable {
     public let folder: URL
-    private let client: UnsplashClient
+    private let client: any PhotoService
 
-    public init(folder: URL, client: UnsplashClient) {
+    public init(folder: URL, client: any PhotoService) {
         self.folder = folder
         self.client = client
     }

@@ -5,7 +5,7 @@ import ImageFeedCore
 ///
 /// Every request carries `Accept-Version: v1` and `Authorization: Bearer <token>` when a user is
 /// logged in, `Client-ID <access key>` otherwise.
-public final class UnsplashClient: PhotoService, @unchecked Sendable {
+public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Sendable {
     public let configuration: UnsplashConfiguration
     private let http: any HTTPClient
     private let lock = NSLock()
