@@ -197,6 +197,12 @@ public enum AppViewModel {
         case logOut
         /// After `seconds`, send `.noticeExpired(serial)`.
         case expireNotice(serial: Int, after: Double)
+
+        /// Only waits (a notice's timer): nothing is on its way while it runs.
+        public var isTimer: Bool {
+            if case .expireNotice = self { return true }
+            return false
+        }
     }
 
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {

@@ -29,6 +29,13 @@ public final class TerminalApp {
 
         var isEmpty: Bool { lock.withLock { messages.isEmpty } }
 
+        /// Effects under way (timers left out): the app is busy until they have answered.
+        private var inFlight = 0
+        func began() { lock.withLock { inFlight += 1 } }
+        /// After the effect's answers were posted.
+        func ended() { lock.withLock { inFlight -= 1 } }
+        var isIdle: Bool { lock.withLock { messages.isEmpty && inFlight == 0 } }
+
         func take() -> [Message] {
             lock.withLock {
                 defer { messages.removeAll(keepingCapacity: true) }
@@ -170,25 +177,14 @@ public final class TerminalApp {
         dirty = true
     }
 
-    /// Whether anything is still on its way (pictures, pages, likes, a download): the benchmarks wait for
-    /// this to settle before they press a key.
-    public var isBusy: Bool { isAnimating || !inbox.isEmpty }
+    /// Whether anything is still on its way (pictures, pages, likes, a download: any effect but a timer): the
+    /// benchmarks wait for this to settle before they press a key.
+    public var isBusy: Bool { pipeline.isBusy || !inbox.isIdle }
 
-    private var isAnimating: Bool {
-        pipeline.isBusy || state.session == .splash || state.login.phase == .preparing || state.login.phase == .exchanging
-            || state.profile.phase == .loading
-            || (state.session == .loggedIn && state.feed.phase == .loading) || !state.feed.likesInFlight.isEmpty
-            || !state.favorites.likesInFlight.isEmpty
-            || (state.search.submitted != nil && state.search.results.phase == .loading)
-            || !state.search.results.likesInFlight.isEmpty
-            || { if case .loading = state.search.results.nextPage { return true } else { return false } }()
-            || state.detail?.extra == .loading || state.detail?.viewer.likeInFlight == true
-            || state.detail?.viewer.download.isRunning == true
-            || { if case .loading = state.favorites.nextPage { return true } else { return false } }()
-            || { if case .loading = state.feed.nextPage { return true } else { return false } }()
-            || state.viewer?.likeInFlight == true
-            || state.viewer?.download.isRunning == true
-    }
+    /// A spinner was on the last frame: it asked for the next one (so the loop animates while one is shown,
+    /// whatever is in flight, and no list of states needs to know which screens show spinners).
+    private var spinnerShown = false
+    private var isAnimating: Bool { spinnerShown || pipeline.isBusy }
 
     /// Told of each notice the status line shows, and whether it is an error (the log keeps the failures a key
     /// caused).
@@ -217,9 +213,12 @@ public final class TerminalApp {
         }
         let performer = self.performer
         let inbox = self.inbox
+        let counted = !effect.isTimer
+        if counted { inbox.began() }
         Task.detached {
             let events = await performer.perform(effect) { inbox.post(.event($0)) }
             for event in events { inbox.post(.event(event)) }
+            if counted { inbox.ended() }
         }
     }
 
@@ -227,7 +226,9 @@ public final class TerminalApp {
     public func drawFrame() {
         var buffer = CellBuffer(width: backend.width, height: backend.height)
         pipeline.beginFrame()
+        screen.theme.animation.reset()
         screen.render(state, ui: ui, pictures: pipeline, into: &buffer)
+        spinnerShown = screen.theme.animation.wasAsked
         pipeline.endFrame()
         backend.draw(buffer)
         dirty = false

@@ -1,3 +1,4 @@
+import Foundation
 import TerminalImage
 
 /// The looks to choose from (`theme` in the settings): for dark terminal backgrounds, light ones, or the most
@@ -44,6 +45,21 @@ public enum ThemeColor: Hashable, Sendable {
     }
 }
 
+/// Whether the frame just drawn showed a spinner: a spinner asks for its own next frame (as Bubble Tea's
+/// `Tick`), so the run loop animates exactly while one is on screen.
+public final class AnimationRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked = false
+
+    public init() {}
+
+    /// Before a frame is drawn.
+    public func reset() { lock.withLock { asked = false } }
+    func ask() { lock.withLock { asked = true } }
+    /// After: a spinner was drawn.
+    public var wasAsked: Bool { lock.withLock { asked } }
+}
+
 /// The characters and colours of the interface, for what the terminal can show.
 public struct Theme: Sendable {
     public let colorMode: ColorMode
@@ -51,6 +67,8 @@ public struct Theme: Sendable {
     public let name: ThemeName
     /// Colours the settings put in place of the theme's own.
     public let overrides: [ThemeRole: ThemeColor]
+    /// Asked by every spinner drawn with this theme (copies share it).
+    public let animation = AnimationRequest()
 
     public init(colorMode: ColorMode, unicode: Bool, name: ThemeName = .dark, overrides: [ThemeRole: ThemeColor] = [:]) {
         self.colorMode = colorMode
@@ -79,6 +97,7 @@ public struct Theme: Sendable {
     }
 
     public func spinner(_ tick: Int) -> String {
+        animation.ask()
         let frames = spinnerFrames
         return frames[((tick % frames.count) + frames.count) % frames.count]
     }
