@@ -79,7 +79,8 @@ final class RealTerminalTests: XCTestCase {
     }
 
     /// Starts `command` in a terminal window of `columns` x `rows` cells; returns the window's id.
-    func open(_ terminal: Terminal, columns: Int = 100, rows: Int = 32, command: [String]) throws -> String {
+    /// `listen`: kitty's remote control on this socket (`kitty @ get-text` reads the screen back, links and all).
+    func open(_ terminal: Terminal, columns: Int = 100, rows: Int = 32, command: [String], listen: String? = nil) throws -> String {
         let windowClass = "imagefeedtest\(Int.random(in: 1000..<9999))"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -87,7 +88,8 @@ final class RealTerminalTests: XCTestCase {
         case .kitty:
             process.arguments = ["kitty", "--class", windowClass, "--config", "NONE", "-o", "remember_window_size=no",
                                  "-o", "initial_window_width=\(columns)c", "-o", "initial_window_height=\(rows)c",
-                                 "-o", "font_size=11", "-o", "window_padding_width=0"] + command
+                                 "-o", "font_size=11", "-o", "window_padding_width=0"]
+                + (listen.map { ["-o", "allow_remote_control=yes", "--listen-on", "unix:\($0)"] } ?? []) + command
         case .xterm:
             process.arguments = ["xterm", "-class", windowClass, "-ti", "vt340", "-tn", "xterm-256color", "-bg", "black",
                                  "-fg", "white", "-fa", "DejaVu Sans Mono", "-fs", "11", "-geometry", "\(columns)x\(rows)+0+0",
@@ -258,6 +260,29 @@ final class RealTerminalTests: XCTestCase {
         }
         let score = try XCTUnwrap(best, "no photo found in the photograph")
         return (window, shot, score.psnr, score.rect, feed)
+    }
+
+    /// kitty makes the attribution's names links (OSC 8): its own record of the screen has them, with the
+    /// referral parameters Unsplash asks for.
+    func test_kitty_attributionIsLinked_withTheReferral() throws {
+        let socket = folder.url.appendingPathComponent("kitty.sock").path
+        let window = try open(.kitty, command: [CommandLineTests.executable.path, "--demo"], listen: socket)
+        Thread.sleep(forTimeInterval: 3)
+        try press(window, "Return")
+        Thread.sleep(forTimeInterval: 1.5)
+        try press(window, "a")
+        var links: Set<String> = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let text = try run(["kitty", "@", "--to", "unix:\(socket)", "get-text", "--ansi"])
+            links = Set(text.components(separatedBy: "\u{1B}]8;;").dropFirst().compactMap { part in
+                part.split(separator: "\u{1B}", maxSplits: 1).first.map(String.init)
+            }.filter { !$0.isEmpty })
+            if links.count >= 2 { break }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        XCTAssertTrue(links.contains("https://unsplash.com/?utm_source=image_feed&utm_medium=referral"), "\(links)")
+        XCTAssertTrue(links.contains { $0.contains("/@nasa?utm_source=image_feed&utm_medium=referral") }, "\(links)")
     }
 
     func test_kitty_viewer_showsThePhotoItself_andAHelpOverItLeavesNothingBehind() throws {
