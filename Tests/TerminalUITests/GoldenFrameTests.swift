@@ -1,0 +1,155 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+import TerminalUI
+import XCTest
+
+/// Whole screens compared as text with the frames kept in `Golden/` (NAME-COLSxROWS.txt), at 80x24 and at
+/// 160x48, for every screen and state a user meets. A difference fails with the lines that differ; a frame that
+/// is not there yet (or every frame, with IMAGE_FEED_RECORD_GOLDEN=1) is written, and the test says so: look at
+/// it before committing it.
+final class GoldenFrameTests: XCTestCase {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let sizes = [(80, 24), (160, 48)]
+
+    func assertGolden(_ name: String, _ state: AppState, ui: UIState = UIState(), sizes: [(Int, Int)] = GoldenFrameTests.sizes,
+                      file: StaticString = #filePath, line: UInt = #line) {
+        for (width, height) in sizes {
+            let frame = render(state, ui: ui, width: width, height: height, theme: unicodeTheme).joined(separator: "\n") + "\n"
+            let path = Self.folder.appendingPathComponent("\(name)-\(width)x\(height).txt")
+            let record = ProcessInfo.processInfo.environment["IMAGE_FEED_RECORD_GOLDEN"] == "1"
+            guard !record, let expected = try? String(contentsOf: path, encoding: .utf8) else {
+                try? FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+                try? frame.write(to: path, atomically: true, encoding: .utf8)
+                XCTFail("recorded \(path.lastPathComponent): look at it, then run again", file: file, line: line)
+                continue
+            }
+            if frame != expected {
+                XCTFail("\(name) at \(width)x\(height) differs from \(path.lastPathComponent):\n" + Self.diff(expected, frame),
+                        file: file, line: line)
+            }
+        }
+    }
+
+    /// The lines that differ, numbered: `-` as kept, `+` as drawn now.
+    static func diff(_ expected: String, _ actual: String) -> String {
+        let old = expected.components(separatedBy: "\n")
+        let new = actual.components(separatedBy: "\n")
+        var lines: [String] = []
+        for index in 0..<max(old.count, new.count) {
+            let before = index < old.count ? old[index] : "(no line)"
+            let after = index < new.count ? new[index] : "(no line)"
+            guard before != after else { continue }
+            lines.append(String(format: "%3d - |%@|", index + 1, before))
+            lines.append(String(format: "%3d + |%@|", index + 1, after))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: States
+
+    let photos = [photo("a", height: 250), photo("b", liked: true, likes: 10, author: "Bo", description: "A cat on a sofa"),
+                  photo("c", width: 300, height: 300, author: "Cy", description: nil)]
+
+    func searched() -> AppState {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .selectTab(.search))
+        _ = AppViewModel.update(&state, .focusSearch)
+        _ = AppViewModel.update(&state, .search(.typed("cats")))
+        _ = AppViewModel.update(&state, .search(.submit))
+        let page = Page(items: photos, number: 1, perPage: 30, totalItems: 3, nextPage: nil)
+        _ = AppViewModel.update(&state, .search(.answer(query: "cats", order: .relevant, .pageLoaded(page: 1, .success(page)))))
+        return state
+    }
+
+    func profile(likes: [Photo]) -> AppState {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .selectTab(.profile))
+        _ = AppViewModel.update(&state, .profile(.loaded(.success(User(id: "u", username: "dana", name: "Dana", bio: "Likes cats.",
+                                                                        location: "Lisbon", totalLikes: likes.count)))))
+        _ = AppViewModel.update(&state, .favorites(.pageLoaded(page: 1, .success(Page(items: likes, number: 1, perPage: 30,
+                                                                                     totalItems: likes.count, nextPage: nil)))))
+        return state
+    }
+
+    func albums() -> AppState {
+        var state = AppState()
+        state.albumsEnabled = true
+        _ = AppViewModel.update(&state, .selectTab(.albums))
+        _ = AppViewModel.update(&state, .albums(.edit("labs")))
+        _ = AppViewModel.update(&state, .albums(.submit))
+        let list = [Album(id: "a1", title: "Rockets", createdAt: Date(timeIntervalSince1970: 1_763_726_400),
+                          coverURL: URL(string: "https://i.test/c1l.jpg"), coverWidth: 640, coverHeight: 480, photoCount: 4),
+                    Album(id: "a2", title: nil, photoCount: 0)]
+        _ = AppViewModel.update(&state, .albums(.albumsLoaded(username: "labs", page: 1,
+                                                               .success(Page(items: list, number: 1, perPage: 50, nextPage: nil)))))
+        return state
+    }
+
+    // MARK: Frames
+
+    func test_splash_andLogin() {
+        assertGolden("splash", AppState(session: .splash))
+        assertGolden("login-start", AppState(session: .loggedOut))
+        var waiting = AppState(session: .loggedOut)
+        _ = AppViewModel.update(&waiting, .login(.logIn))
+        let request = LoginRequest(authorizeURL: URL(string: "https://unsplash.com/oauth/authorize?client_id=k&state=0123456789abcdef")!,
+                                   state: "0123456789abcdef")
+        _ = AppViewModel.update(&waiting, .login(.prepared(.success(request))))
+        assertGolden("login-qr", waiting)
+    }
+
+    func test_feed_loadingContentErrorAndEnd() {
+        var loading = AppState()
+        _ = AppViewModel.update(&loading, .start)
+        assertGolden("feed-loading", loading)
+        assertGolden("feed-content", loadedState(photos))
+        var failed = AppState()
+        _ = AppViewModel.update(&failed, .start)
+        _ = AppViewModel.update(&failed, .feed(.pageLoaded(page: 1, .failure(.server(status: 503)))))
+        assertGolden("feed-error", failed)
+        assertGolden("feed-end", loadedState(photos, next: nil), ui: { var ui = UIState(); ui.feedSelected = 2; return ui }())
+    }
+
+    func test_helpAndDialogs() {
+        var help = loadedState(photos)
+        _ = AppViewModel.update(&help, .toggleHelp)
+        assertGolden("help-feed", help)
+        var likeFailed = loadedState(photos)
+        _ = AppViewModel.update(&likeFailed, .feed(.toggleLike(photoID: "a")))
+        _ = AppViewModel.update(&likeFailed, .feed(.likeFinished(photoID: "a", liked: true, .failure(.server(status: 500)))))
+        assertGolden("dialog-like-failed", likeFailed)
+        var logout = profile(likes: [photos[1]])
+        _ = AppViewModel.update(&logout, .profile(.logOutPressed))
+        assertGolden("dialog-log-out", logout)
+    }
+
+    func test_viewerAndDetail() {
+        var viewer = loadedState(photos)
+        _ = AppViewModel.update(&viewer, .openViewer(photoID: "a"))
+        assertGolden("viewer", viewer)
+        var detail = loadedState(photos)
+        _ = AppViewModel.update(&detail, .openDetail(photoID: "b"))
+        assertGolden("detail", detail)
+    }
+
+    func test_profileAndFavorites() {
+        assertGolden("profile-favorites", profile(likes: [photos[1]]))
+        assertGolden("profile-no-favorites", profile(likes: []))
+    }
+
+    func test_search_fieldWithSuggestions_andGrid() {
+        var field = AppState()
+        _ = AppViewModel.update(&field, .selectTab(.search))
+        _ = AppViewModel.update(&field, .search(.historyLoaded(["cats", "dogs", "harbour"])))
+        _ = AppViewModel.update(&field, .focusSearch)
+        _ = AppViewModel.update(&field, .search(.typed("c")))
+        assertGolden("search-field", field)
+        assertGolden("search-grid", searched())
+    }
+
+    func test_albums_andTooSmall() {
+        assertGolden("albums", albums())
+        assertGolden("too-small", loadedState(photos), sizes: [(30, 10)])
+    }
+}
