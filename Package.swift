@@ -152,14 +152,17 @@ let package = Package(
         ),
 
         // MARK: Tests.
+        // What several test targets need: temporary folders, a stub HTTP transport.
+        .target(name: "TestSupport", dependencies: ["HTTPTransport", "ImageFeedCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
-        .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage"]),
+        .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage", "TestSupport"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "ImageFeedCore", "LocalStore", "UnsplashAPI", "UnsplashSandbox",
-                                                            "TerminalImage", "TerminalUI", "HTTPTransport"]),
-        .testTarget(name: "ImgurAPITests", dependencies: ["ImgurAPI", "HTTPTransport", "ImageFeedCore", "UnsplashSandbox", "TerminalImage"]),
+                                                            "TerminalImage", "TerminalUI", "HTTPTransport", "TestSupport"]),
+        .testTarget(name: "ImgurAPITests", dependencies: ["ImgurAPI", "HTTPTransport", "ImageFeedCore", "UnsplashSandbox", "TerminalImage",
+                                                        "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], exclude: ["input.dict"], resources: [.copy("Inputs")]),
-        .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "ImageFeedCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -3,6 +3,7 @@ import ImageFeedApp
 import UnsplashAPI
 import TerminalUI
 import TerminalImage
+import TestSupport
 import XCTest
 
 final class AppConfigurationTests: XCTestCase {

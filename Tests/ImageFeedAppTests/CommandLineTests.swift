@@ -4,6 +4,7 @@ import ImageFeedCore
 import LocalStore
 import UnsplashSandbox
 import TerminalImage
+import TestSupport
 import XCTest
 
 /// The `image-feed` binary's JSON commands, run as a script would run them, against the sandbox.

@@ -2,6 +2,7 @@ import Foundation
 import ImageFeedApp
 import TerminalUI
 import UnsplashSandbox
+import TestSupport
 import XCTest
 
 /// `image-feed doctor`: each finding with its fix, secrets never shown, the status that blocks use.

@@ -5,6 +5,7 @@ import Glibc
 @testable import ImageFeedApp
 import UnsplashAPI
 import UnsplashSandbox
+import TestSupport
 import XCTest
 
 /// The real `image-feed` binary in a real terminal (tmux), against its own demo sandbox: what a person sees

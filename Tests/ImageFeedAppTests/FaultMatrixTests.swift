@@ -5,6 +5,7 @@ import TerminalImage
 import TerminalUI
 import UnsplashAPI
 import UnsplashSandbox
+import TestSupport
 import XCTest
 
 /// Every pane and the viewer against every fault the sandbox can inject: the right state and message on

@@ -1,5 +1,6 @@
 import Foundation
 import ImageFeedApp
+import TestSupport
 import XCTest
 
 final class FileSearchHistoryStoreTests: XCTestCase {

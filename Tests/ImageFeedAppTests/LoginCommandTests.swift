@@ -2,6 +2,7 @@ import Foundation
 @testable import ImageFeedApp
 import UnsplashAPI
 import UnsplashSandbox
+import TestSupport
 import XCTest
 
 /// `image-feed login` and `image-feed logout` from the shell, against the sandbox.

@@ -3,6 +3,7 @@ import Foundation
 import ImageFeedCore
 import UnsplashAPI
 import UnsplashSandbox
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

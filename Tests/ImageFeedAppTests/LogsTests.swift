@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImageFeedApp
+import TestSupport
 import XCTest
 
 /// The log: secrets never reach it, it stays owner-only and bounded.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ImageFeedApp
 import ImageFeedCore
+import TestSupport
 import XCTest
 
 /// Downloads against the demo's own sandbox: an Unsplash photo through the download tracking, an album's

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import TerminalImage
+import TestSupport
 import XCTest
 
 /// The app in real terminal emulators under Xvfb, photographed: kitty (Kitty graphics) and xterm as a VT340

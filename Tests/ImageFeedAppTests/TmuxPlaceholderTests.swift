@@ -4,6 +4,7 @@ import Glibc
 #endif
 import TerminalImage
 import TerminalUI
+import TestSupport
 import XCTest
 
 /// Photos inside tmux, where the terminal around tmux draws Kitty's Unicode placeholders (kitty 0.28+,

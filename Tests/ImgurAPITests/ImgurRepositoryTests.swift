@@ -2,24 +2,11 @@ import Foundation
 import ImageFeedCore
 @testable import ImgurAPI
 import HTTPTransport
+import TestSupport
 import XCTest
 
-/// Canned answers, and the requests that were made.
-final class CannedTransport: HTTPClient, @unchecked Sendable {
-    var answers: [HTTPResponse]
-    private(set) var requests: [HTTPRequest] = []
-    private let lock = NSLock()
-
-    init(_ answers: HTTPResponse...) { self.answers = answers }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try lock.withLock {
-            requests.append(request)
-            guard !answers.isEmpty else { throw ServiceError.noConnection("no canned answer") }
-            return answers.removeFirst()
-        }
-    }
-}
+/// Canned answers in turn, and the requests that were made.
+typealias CannedTransport = StubHTTPClient
 
 final class ImgurRepositoryTests: XCTestCase {
     func repository(_ transport: CannedTransport) -> ImgurRepository {

@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedCore
 @testable import LocalStore
+import TestSupport
 import XCTest
 
 final class DiskImageCacheTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ImageFeedCore
 @testable import LocalStore
+import TestSupport
 import XCTest
 
 /// Seed 001's use cases for the cache, against a real SQLite file in a temporary folder.

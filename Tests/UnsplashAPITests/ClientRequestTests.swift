@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedCore
 @testable import UnsplashAPI
+import TestSupport
 import XCTest
 
 final class ClientRequestTests: XCTestCase {

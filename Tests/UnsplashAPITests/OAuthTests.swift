@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedCore
 import UnsplashAPI
+import TestSupport
 import XCTest
 
 final class OAuthTests: XCTestCase {

@@ -2,32 +2,8 @@ import Foundation
 import ImageFeedCore
 import UnsplashAPI
 import UnsplashSandbox
+import TestSupport
 import XCTest
-
-/// Answers every request with the next canned response (or error) and records the requests.
-final class StubHTTPClient: HTTPClient, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [Result<HTTPResponse, Error>]
-    private(set) var requests: [HTTPRequest] = []
-
-    init(_ answers: [Result<HTTPResponse, Error>]) {
-        self.answers = answers
-    }
-
-    convenience init(status: Int = 200, headers: [String: String] = [:], json: String) {
-        self.init([.success(HTTPResponse(status: status, headers: headers, body: Data(json.utf8)))])
-    }
-
-    var lastRequest: HTTPRequest? { lock.withLock { requests.last } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let answer: Result<HTTPResponse, Error> = lock.withLock {
-            requests.append(request)
-            return answers.count > 1 ? answers.removeFirst() : answers[0]
-        }
-        return try answer.get()
-    }
-}
 
 let testConfiguration = UnsplashConfiguration(
     apiBase: URL(string: "https://api.example.test")!, oauthBase: URL(string: "https://auth.example.test")!,

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh folder under the system's temporary folder, removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
+public final class TemporaryFolder {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -14,14 +14,16 @@ final class TemporaryFolder {
     }
 
     /// XDG variables and HOME pointed inside this folder, so nothing touches the real home.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         ["HOME": url.path,
          "XDG_CONFIG_HOME": url.appendingPathComponent("config").path,
          "XDG_STATE_HOME": url.appendingPathComponent("state").path,
          "XDG_CACHE_HOME": url.appendingPathComponent("cache").path]
     }
 
-    func write(_ text: String, to relativePath: String) throws -> URL {
+    /// Writes `text` at `relativePath` inside the folder (making the folders on the way); returns its URL.
+    @discardableResult
+    public func write(_ text: String, to relativePath: String) throws -> URL {
         let file = url.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: file, atomically: true, encoding: .utf8)
