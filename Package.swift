@@ -157,7 +157,9 @@ let package = Package(
         .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage", "TestSupport"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"],
+                    // The golden frames are read from the source tree, not bundled.
+                    exclude: ["Golden"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "ImageFeedCore", "LocalStore", "UnsplashAPI", "UnsplashSandbox",
                                                             "TerminalImage", "TerminalUI", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "ImgurAPITests", dependencies: ["ImgurAPI", "HTTPTransport", "ImageFeedCore", "UnsplashSandbox", "TerminalImage",
