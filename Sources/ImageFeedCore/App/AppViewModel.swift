@@ -564,7 +564,15 @@ public enum AppViewModel {
     /// One like or unlike that succeeded, everywhere it shows.
     private static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
         let wasFavorite = state.favorites.photo(id: photo.id) != nil
-        _ = FeedViewModel.update(&state.feed, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+        // Every list that may hold the photo, then every photo shown on its own: one rule for all of them.
+        for list in AppState.photoLists {
+            _ = FeedViewModel.update(&state[keyPath: list], .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+        }
+        state.changeShownPhoto(id: photo.id) { shown in
+            shown.likedByUser = liked
+            shown.likes = likes
+        }
+        // The favorites are the liked photos: a like adds the photo, an unlike takes it away.
         if liked {
             var favorite = photo
             favorite.likedByUser = true
@@ -572,15 +580,6 @@ public enum AppViewModel {
             _ = FeedViewModel.update(&state.favorites, .insertedElsewhere(favorite))
         } else {
             _ = FeedViewModel.update(&state.favorites, .removedElsewhere(photoID: photo.id))
-        }
-        if state.viewer?.photo.id == photo.id {
-            state.viewer?.photo.likedByUser = liked
-            state.viewer?.photo.likes = likes
-        }
-        _ = FeedViewModel.update(&state.search.results, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
-        if state.detail?.photo.id == photo.id {
-            state.detail?.viewer.photo.likedByUser = liked
-            state.detail?.viewer.photo.likes = likes
         }
         // The profile's count follows when the favorites list could not (not loaded yet).
         if case var .content(profile) = state.profile.phase, state.favorites.totalItems == nil, liked != wasFavorite,
@@ -616,5 +615,17 @@ public enum AppViewModel {
         default:
             break
         }
+    }
+}
+
+extension AppState {
+    /// Where lists of photos live: a like that succeeds anywhere reaches each of them. A new pane with a list of
+    /// photos joins here, and only here.
+    static var photoLists: [WritableKeyPath<AppState, FeedState>] { [\.feed, \.favorites, \.search.results] }
+
+    /// Changes the photo `id` wherever it is shown on its own (the viewer, the detail screen).
+    mutating func changeShownPhoto(id: String, _ change: (inout Photo) -> Void) {
+        if viewer?.photo.id == id { change(&viewer!.photo) }
+        if detail?.viewer.photo.id == id { change(&detail!.viewer.photo) }
     }
 }
