@@ -145,12 +145,14 @@ final class RealTerminalTests: XCTestCase {
         }
     }
 
-    /// The window as it looks now (tried again if `import` hung or wrote nothing).
+    /// The window as it looks now (tried again if `import` hung or wrote nothing; on a loaded machine, with
+    /// kitty drawing in software, it sometimes does several times in a row).
     func photograph(_ window: String) throws -> RGBImage {
-        for _ in 0..<3 {
+        for attempt in 0..<6 {
             let file = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
-            try run(["import", "-window", window, file.path], timeout: 15)
+            try run(["import", "-window", window, file.path], timeout: 10)
             if let data = try? Data(contentsOf: file), let decoded = try? ImageCodec.decode(data) { return decoded.image }
+            Thread.sleep(forTimeInterval: 0.5 * Double(attempt + 1))
         }
         struct NoPhotograph: Error {}
         throw NoPhotograph()
