@@ -71,7 +71,7 @@ public struct ImgurClient: Sendable {
             let reset = response.header("X-RateLimit-UserReset").flatMap { TimeInterval($0) }.map { Date(timeIntervalSince1970: $0) }
             return .rateLimited(limit: limit, resetsAt: reset)
         case 401:
-            // Not .invalidAccessKey: that one tells the user about Unsplash's key.
+            // Not .applicationKeyRefused: that one tells the user about Unsplash's key.
             return .forbidden("the Imgur client id was refused (check IMGUR_CLIENT_ID or imgur_client_id)")
         case 403:
             return .forbidden(message.isEmpty ? "access denied" : message)

@@ -11,9 +11,9 @@ func makePage(_ ids: [String], number: Int, next: Int?) -> Page<Photo> {
 }
 
 /// A feed state with one loaded page of the given photos.
-func loadedFeed(_ ids: [String] = ["a", "b", "c"], next: Int? = 2, prefetchDistance: Int = 10) -> FeedState {
-    var state = FeedState(prefetchDistance: prefetchDistance)
-    _ = FeedViewModel.update(&state, .load)
-    _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(ids, number: 1, next: next))))
+func loadedFeed(_ ids: [String] = ["a", "b", "c"], next: Int? = 2, prefetchDistance: Int = 10) -> PhotoListState {
+    var state = PhotoListState(prefetchDistance: prefetchDistance)
+    _ = PhotoListViewModel.update(&state, .load)
+    _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(ids, number: 1, next: next))))
     return state
 }

@@ -145,7 +145,7 @@ final class AlbumsScreenTests: XCTestCase {
         let tile = layout.tiles[11]
         let list = AlbumsScreen(theme: asciiTheme).listArea(screen.contentRect(width: 80, height: 20))
         XCTAssertGreaterThanOrEqual(tile.top, ui.albumsList.top)
-        XCTAssertLessThanOrEqual(tile.top + tile.boxRows + ResultsLayout.textRows, ui.albumsList.top + list.height)
+        XCTAssertLessThanOrEqual(tile.top + tile.boxRows + TileLayout.textRows, ui.albumsList.top + list.height)
     }
 
     func test_anOfferedName_showsSelected_andTypingReplacesIt() {

@@ -148,10 +148,10 @@ final class SearchScreenTests: XCTestCase {
 
     /// The grid uses a wide terminal's width: three columns from 150.
     func test_grid_hasThreeColumnsOnWideTerminals() {
-        XCTAssertEqual(ResultsLayout.gridColumns(width: 200), 3)
-        XCTAssertEqual(ResultsLayout.gridColumns(width: 120), 2)
-        XCTAssertEqual(ResultsLayout.gridColumns(width: 50), 1)
-        let layout = ResultsLayout(photos: (0..<6).map { photo("p\($0)") }, width: 200, viewportHeight: 56, layout: .grid)
+        XCTAssertEqual(TileLayout.gridColumns(width: 200), 3)
+        XCTAssertEqual(TileLayout.gridColumns(width: 120), 2)
+        XCTAssertEqual(TileLayout.gridColumns(width: 50), 1)
+        let layout = TileLayout(photos: (0..<6).map { photo("p\($0)") }, width: 200, viewportHeight: 56, layout: .grid)
         XCTAssertEqual(layout.columns, 3)
         XCTAssertEqual(Set(layout.tiles.prefix(3).map(\.top)).count, 1, "three tiles on a row")
     }

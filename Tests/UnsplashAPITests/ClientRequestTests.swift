@@ -137,7 +137,7 @@ final class ClientRequestTests: XCTestCase {
     }
 
     func test_401_withAccessKey_isInvalidAccessKey() async {
-        await assertThrows(.invalidAccessKey) {
+        await assertThrows(.applicationKeyRefused) {
             try await makeClient(StubHTTPClient(status: 401, json: #"{"errors": ["OAuth error: The access token is invalid"]}"#))
                 .feed(page: 1, perPage: 30)
         }
@@ -224,7 +224,7 @@ final class ClientRequestTests: XCTestCase {
 
     func test_everyErrorHasAMessageAPersonCanActOn() {
         let errors: [ServiceError] = [
-            .noConnection("x"), .timeout, .sessionExpired, .invalidAccessKey, .loginRequired, .notConfigured("Set X."),
+            .noConnection("x"), .timeout, .sessionExpired, .applicationKeyRefused, .loginRequired, .notConfigured("Set X."),
             .rateLimited(limit: nil, resetsAt: nil), .forbidden("x"), .notFound, .server(status: 503),
             .http(status: 418, message: ""), .malformedResponse(field: "results[2].id"), .other("x"),
         ]

@@ -128,7 +128,7 @@ final class SandboxClientTests: XCTestCase {
         var configuration = sandbox.configuration
         configuration.accessKey = "wrong"
         let client = UnsplashClient(configuration: configuration, http: sandbox.http)
-        await assertThrows(.invalidAccessKey) { try await client.feed(page: 1, perPage: 30) }
+        await assertThrows(.applicationKeyRefused) { try await client.feed(page: 1, perPage: 30) }
     }
 
     func test_revokedToken_isSessionExpired() async throws {

@@ -12,11 +12,11 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     let opener: any URLOpener
     let oauth: OAuthClient?
     let tokenStore: (any TokenStore)?
-    let historyStore: (any SearchHistoryStore)?
+    let historyStore: (any RecentEntriesStore)?
     /// The album source (Imgur); nil when none is configured.
     let albums: (any AlbumService)?
     /// The Imgur usernames looked up before (the same kind of small list as the search history).
-    let albumsRecentStore: (any SearchHistoryStore)?
+    let albumsRecentStore: (any RecentEntriesStore)?
     /// The offline store; nil runs without one.
     let saved: SavedLists?
     let redirectURI: String
@@ -30,10 +30,10 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     private var listener: LoopbackRedirectListener?
 
     public init(client: any PhotoService & ServiceSession, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
-                tokenStore: (any TokenStore)? = nil, historyStore: (any SearchHistoryStore)? = nil,
+                tokenStore: (any TokenStore)? = nil, historyStore: (any RecentEntriesStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,
-                albumsRecentStore: (any SearchHistoryStore)? = nil, searchOrderFile: URL? = nil) {
+                albumsRecentStore: (any RecentEntriesStore)? = nil, searchOrderFile: URL? = nil) {
         self.searchOrderFile = searchOrderFile
         self.historyStore = historyStore
         self.albums = albums
@@ -54,12 +54,12 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
         self.init(client: context.client,
                   downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
                   opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,
-                  historyStore: FileSearchHistoryStore(file: context.isDemo
+                  historyStore: FileRecentEntriesStore(file: context.isDemo
                       ? context.configuration.paths.state.appendingPathComponent("demo-search-history.json")
                       : context.configuration.paths.searchHistoryFile),
                   saved: context.savedLists, redirectURI: context.configuration.redirectURI,
                   albums: context.albums,
-                  albumsRecentStore: FileSearchHistoryStore(file: context.isDemo
+                  albumsRecentStore: FileRecentEntriesStore(file: context.isDemo
                       ? context.configuration.paths.state.appendingPathComponent("demo-imgur-users.json")
                       : context.configuration.paths.imgurUsersFile),
                   searchOrderFile: context.configuration.paths.state
@@ -95,13 +95,13 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
                 .map(AppViewModel.Event.feed)
         case let .feed(feedEffect):
-            events = [.feed(await FeedEffectRunner(service: client).perform(feedEffect))]
+            events = [.feed(await PhotoListEffectRunner(service: client).perform(feedEffect))]
         case let .favorites(username, .loadPage(page, perPage)):
             events = await loadPage(page, perPage: perPage, saving: .favorites) { () async throws(ServiceError) -> Page<Photo> in
                 try await self.client.likes(username: username, page: page, perPage: perPage)
             }.map(AppViewModel.Event.favorites)
         case let .favorites(_, likeEffect):
-            events = [.favorites(await FeedEffectRunner(service: client).perform(likeEffect))]
+            events = [.favorites(await PhotoListEffectRunner(service: client).perform(likeEffect))]
         case .profile(.loadProfile):
             do {
                 let profile = try await client.me()
@@ -153,7 +153,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
                 try await self.client.search(query: query, page: page, perPage: perPage, order: order)
             }.map { AppViewModel.Event.search(.answer(query: query, order: order, $0)) }
         case let .search(.results(query, order, likeEffect)):
-            events = [.search(.answer(query: query, order: order, await FeedEffectRunner(service: client).perform(likeEffect)))]
+            events = [.search(.answer(query: query, order: order, await PhotoListEffectRunner(service: client).perform(likeEffect)))]
         case let .detail(.load(photoID)):
             do {
                 events = [.detail(.loaded(.success(try await client.photo(id: photoID))))]
@@ -184,7 +184,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     /// A page from the service, saved for offline use; when the service cannot be reached, page 1 comes
     /// from the offline store if it has a young enough copy (with the time it was saved).
     private func loadPage(_ page: Int, perPage: Int, saving name: CachedListName, note: String? = nil,
-                          _ fetch: @escaping @Sendable () async throws(ServiceError) -> Page<Photo>) async -> [FeedViewModel.Event] {
+                          _ fetch: @escaping @Sendable () async throws(ServiceError) -> Page<Photo>) async -> [PhotoListViewModel.Event] {
         do {
             let loaded = try await fetch()
             saved?.save(loaded, as: name, note: note)

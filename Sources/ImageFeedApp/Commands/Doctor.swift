@@ -401,7 +401,7 @@ public enum Doctor {
 
     static func apiFailure(_ error: any Error, api: String, section: String) -> [DoctorReport.Check] {
         switch error {
-        case ServiceError.invalidAccessKey:
+        case ServiceError.applicationKeyRefused:
             return [.init(section: section, name: "Unsplash API", status: .problem, detail: "\(api) refused the access key",
                           fix: "check access_key against your application at https://unsplash.com/oauth/applications")]
         case ServiceError.rateLimited:

@@ -62,10 +62,10 @@ public struct AppState: Equatable, Sendable {
     public var session: Session
     public var login = LoginState()
     public var tab: Tab = .feed
-    public var feed: FeedState
+    public var feed: PhotoListState
     public var profile = ProfileState()
     /// The photos the user liked, under the profile.
-    public var favorites = FeedState()
+    public var favorites = PhotoListState()
     public var search = SearchState()
     public var viewer: ViewerState?
     /// The detail screen of a photo, over the pane of the list it came from.
@@ -96,13 +96,13 @@ public struct AppState: Equatable, Sendable {
 
     /// `session` is `.splash` when the app starts by checking its stored token, `.loggedIn` when it
     /// starts with a token known to be good.
-    public init(feed: FeedState = FeedState(), session: Session = .loggedIn) {
+    public init(feed: PhotoListState = PhotoListState(), session: Session = .loggedIn) {
         self.feed = feed
         self.session = session
     }
 
     /// The list a pane shows photos from.
-    public func photos(in tab: Tab) -> FeedState? {
+    public func photos(in tab: Tab) -> PhotoListState? {
         switch tab {
         case .feed: feed
         case .profile: favorites
@@ -145,8 +145,8 @@ public enum AppViewModel {
         /// the profile request checks the token, and a 401 ends the session.
         case sessionStored
         case login(LoginViewModel.Event)
-        case feed(FeedViewModel.Event)
-        case favorites(FeedViewModel.Event)
+        case feed(PhotoListViewModel.Event)
+        case favorites(PhotoListViewModel.Event)
         case profile(ProfileViewModel.Event)
         case search(SearchViewModel.Event)
         case albums(AlbumsViewModel.Event)
@@ -180,8 +180,8 @@ public enum AppViewModel {
         /// Read the saved feed, to show at once.
         case loadSavedFeed
         case login(LoginViewModel.Effect)
-        case feed(FeedViewModel.Effect)
-        case favorites(username: String, FeedViewModel.Effect)
+        case feed(PhotoListViewModel.Effect)
+        case favorites(username: String, PhotoListViewModel.Effect)
         case profile(ProfileViewModel.Effect)
         case search(SearchViewModel.Effect)
         case albums(AlbumsViewModel.Effect)
@@ -224,7 +224,7 @@ public enum AppViewModel {
         case .start:
             let histories: [Effect] = [.loadSearchHistory] + (state.albumsEnabled ? [.loadAlbumsRecent] : [])
             if state.session == .splash { return [.checkSession] + histories }
-            return FeedViewModel.update(&state.feed, .load).map(Effect.feed) + histories
+            return PhotoListViewModel.update(&state.feed, .load).map(Effect.feed) + histories
 
         case .sessionStored:
             guard state.session == .splash else { return [] }
@@ -259,7 +259,7 @@ public enum AppViewModel {
         case let .feed(feedEvent):
             noteConnection(feedEvent, in: &state)
             let before = state.feed
-            var effects = FeedViewModel.update(&state.feed, feedEvent).map(Effect.feed)
+            var effects = PhotoListViewModel.update(&state.feed, feedEvent).map(Effect.feed)
             effects += listNotice(feedEvent, before: before, name: "the feed", in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = feedEvent,
                let photo = state.feed.photo(id: photoID) ?? Optional(answer) {
@@ -271,7 +271,7 @@ public enum AppViewModel {
             noteConnection(favoritesEvent, in: &state)
             let before = state.favorites.photo(id: likedPhotoID(favoritesEvent) ?? "")
             let listBefore = state.favorites
-            var effects = favoritesEffects(FeedViewModel.update(&state.favorites, favoritesEvent), state)
+            var effects = favoritesEffects(PhotoListViewModel.update(&state.favorites, favoritesEvent), state)
             effects += listNotice(favoritesEvent, before: listBefore, name: "your favorites", in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = favoritesEvent,
                let photo = state.favorites.photo(id: photoID) ?? before ?? Optional(answer) {
@@ -295,16 +295,16 @@ public enum AppViewModel {
             case .loaded(.success):
                 // The favorites follow the profile (they are listed by username).
                 if state.favorites.photos.isEmpty {
-                    effects += favoritesEffects(FeedViewModel.update(&state.favorites, .load), state)
+                    effects += favoritesEffects(PhotoListViewModel.update(&state.favorites, .load), state)
                 }
             case .retry:
                 if case .failed = state.favorites.phase, state.profile.profile != nil {
-                    effects += favoritesEffects(FeedViewModel.update(&state.favorites, .retry), state)
+                    effects += favoritesEffects(PhotoListViewModel.update(&state.favorites, .retry), state)
                 }
             case .refresh:
                 // The favorites reload with the profile (their failure has its own notice).
                 if state.profile.profile != nil {
-                    effects += favoritesEffects(FeedViewModel.update(&state.favorites, .load), state)
+                    effects += favoritesEffects(PhotoListViewModel.update(&state.favorites, .load), state)
                 }
             case .logOutAnswered(true):
                 logOut(&state)
@@ -432,7 +432,7 @@ public enum AppViewModel {
     private static func stepViewer(by offset: Int, in state: inout AppState) -> [Effect] {
         guard let viewer = state.viewer, let source = viewer.source, viewer.modal == nil else { return [] }
         // The paged list the photo came from (an album's photos come whole, without paging).
-        let list: FeedState? = switch source {
+        let list: PhotoListState? = switch source {
         case .feed: state.feed
         case .favorites: state.favorites
         case .search: state.search.results
@@ -445,8 +445,8 @@ public enum AppViewModel {
         if offset > 0 {
             let shown = min(target, photos.count - 1)
             switch source {
-            case .feed: effects += FeedViewModel.update(&state.feed, .showedItem(index: shown)).map(Effect.feed)
-            case .favorites: effects += favoritesEffects(FeedViewModel.update(&state.favorites, .showedItem(index: shown)), state)
+            case .feed: effects += PhotoListViewModel.update(&state.feed, .showedItem(index: shown)).map(Effect.feed)
+            case .favorites: effects += favoritesEffects(PhotoListViewModel.update(&state.favorites, .showedItem(index: shown)), state)
             case .search: effects += SearchViewModel.update(&state.search, .results(.showedItem(index: shown))).map(Effect.search)
             case .album: break
             }
@@ -480,7 +480,7 @@ public enum AppViewModel {
 
     /// What a list's page answer means for the status line: a reload that failed over the photos shown, a
     /// next page that failed, or a reload the user asked for that worked.
-    private static func listNotice(_ event: FeedViewModel.Event, before: FeedState, name: String,
+    private static func listNotice(_ event: PhotoListViewModel.Event, before: PhotoListState, name: String,
                                    in state: inout AppState) -> [Effect] {
         guard case let .pageLoaded(page, result) = event, before.nextPage == .loading(page: page) else { return [] }
         switch result {
@@ -519,7 +519,7 @@ public enum AppViewModel {
         state.session = .loggedIn
         state.sessionExpiredNotice = false
         state.login = LoginState()
-        var effects = FeedViewModel.update(&state.feed, .load).map(Effect.feed)
+        var effects = PhotoListViewModel.update(&state.feed, .load).map(Effect.feed)
         if let profile {
             effects += route(&state, .profile(.loaded(.success(profile))))
         } else {
@@ -534,8 +534,8 @@ public enum AppViewModel {
         state.session = .loggedOut
         state.login = LoginState()
         state.profile = ProfileState()
-        _ = FeedViewModel.update(&state.favorites, .reset)
-        _ = FeedViewModel.update(&state.feed, .reset)
+        _ = PhotoListViewModel.update(&state.favorites, .reset)
+        _ = PhotoListViewModel.update(&state.feed, .reset)
         _ = SearchViewModel.update(&state.search, .reset)
         state.viewer = nil
         state.detail = nil
@@ -566,7 +566,7 @@ public enum AppViewModel {
         let wasFavorite = state.favorites.photo(id: photo.id) != nil
         // Every list that may hold the photo, then every photo shown on its own: one rule for all of them.
         for list in AppState.photoLists {
-            _ = FeedViewModel.update(&state[keyPath: list], .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+            _ = PhotoListViewModel.update(&state[keyPath: list], .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
         }
         state.changeShownPhoto(id: photo.id) { shown in
             shown.likedByUser = liked
@@ -577,9 +577,9 @@ public enum AppViewModel {
             var favorite = photo
             favorite.likedByUser = true
             favorite.likes = likes
-            _ = FeedViewModel.update(&state.favorites, .insertedElsewhere(favorite))
+            _ = PhotoListViewModel.update(&state.favorites, .insertedElsewhere(favorite))
         } else {
-            _ = FeedViewModel.update(&state.favorites, .removedElsewhere(photoID: photo.id))
+            _ = PhotoListViewModel.update(&state.favorites, .removedElsewhere(photoID: photo.id))
         }
         // The profile's count follows when the favorites list could not (not loaded yet).
         if case var .content(profile) = state.profile.phase, state.favorites.totalItems == nil, liked != wasFavorite,
@@ -590,17 +590,17 @@ public enum AppViewModel {
         return []
     }
 
-    private static func likedPhotoID(_ event: FeedViewModel.Event) -> String? {
+    private static func likedPhotoID(_ event: PhotoListViewModel.Event) -> String? {
         if case let .likeFinished(photoID, _, _) = event { return photoID }
         return nil
     }
 
-    private static func favoritesEffects(_ effects: [FeedViewModel.Effect], _ state: AppState) -> [Effect] {
+    private static func favoritesEffects(_ effects: [PhotoListViewModel.Effect], _ state: AppState) -> [Effect] {
         guard let username = state.profile.profile?.username else { return [] }
         return effects.map { Effect.favorites(username: username, $0) }
     }
 
-    private static func noteConnection(_ event: FeedViewModel.Event, in state: inout AppState) {
+    private static func noteConnection(_ event: PhotoListViewModel.Event, in state: inout AppState) {
         switch event {
         case .pageLoaded(_, .success), .likeFinished(_, _, .success):
             state.connection = .online
@@ -621,7 +621,7 @@ public enum AppViewModel {
 extension AppState {
     /// Where lists of photos live: a like that succeeds anywhere reaches each of them. A new pane with a list of
     /// photos joins here, and only here.
-    static var photoLists: [WritableKeyPath<AppState, FeedState>] { [\.feed, \.favorites, \.search.results] }
+    static var photoLists: [WritableKeyPath<AppState, PhotoListState>] { [\.feed, \.favorites, \.search.results] }
 
     /// Changes the photo `id` wherever it is shown on its own (the viewer, the detail screen).
     mutating func changeShownPhoto(id: String, _ change: (inout Photo) -> Void) {

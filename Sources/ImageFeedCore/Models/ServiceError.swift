@@ -8,7 +8,7 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// The stored login is no longer accepted (HTTP 401 with a user token).
     case sessionExpired
     /// The application's access key was refused (HTTP 401 without a user token).
-    case invalidAccessKey
+    case applicationKeyRefused
     /// The request needs a logged-in user and there is none.
     case loginRequired
     /// Nothing is configured to talk to the service (no access key and no token).
@@ -33,7 +33,7 @@ public enum ServiceError: Error, Hashable, Sendable {
             "The photo service did not answer in time. Try again."
         case .sessionExpired:
             "Your session has expired. Please log in again."
-        case .invalidAccessKey:
+        case .applicationKeyRefused:
             "The Unsplash access key was refused. Check UNSPLASH_ACCESS_KEY or the config file."
         case .loginRequired:
             "This needs you to be logged in. Log in first."
@@ -88,7 +88,7 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// used up (the one rule for the panes' "Press r" and the status line's "r tries again").
     public var retryHelpsNow: Bool {
         switch self {
-        case .notFound, .invalidAccessKey, .notConfigured, .loginRequired, .forbidden, .sessionExpired, .rateLimited: false
+        case .notFound, .applicationKeyRefused, .notConfigured, .loginRequired, .forbidden, .sessionExpired, .rateLimited: false
         default: true
         }
     }
@@ -99,7 +99,7 @@ public enum ServiceError: Error, Hashable, Sendable {
         case .noConnection: "no connection"
         case .timeout: "no answer in time"
         case .sessionExpired: "session expired"
-        case .invalidAccessKey: "access key refused"
+        case .applicationKeyRefused: "access key refused"
         case .loginRequired: "log in first"
         case let .notConfigured(detail): detail
         case let .rateLimited(_, resetsAt):

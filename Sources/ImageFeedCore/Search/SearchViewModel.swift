@@ -25,7 +25,7 @@ public struct SearchState: Equatable, Sendable {
     public var order: SearchOrder = .relevant
     public var layout: SearchLayout = .grid
     /// The results: paging, likes and their dialog work as in the feed.
-    public var results = FeedState()
+    public var results = PhotoListState()
 
     public static let historyLimit = 5
 
@@ -56,16 +56,16 @@ public enum SearchViewModel {
         case toggleOrder
         case toggleLayout
         /// The user's own actions on the results (paging as they scroll, likes, the like dialog).
-        case results(FeedViewModel.Event)
+        case results(PhotoListViewModel.Event)
         /// What a results effect brought back, for the query and order it was asked for.
-        case answer(query: String, order: SearchOrder, FeedViewModel.Event)
+        case answer(query: String, order: SearchOrder, PhotoListViewModel.Event)
         /// Forget the results and the history (logging out).
         case reset
     }
 
     public enum Effect: Equatable, Sendable {
         /// A results effect: load a page of `query` in `order`, or like a photo.
-        case results(query: String, order: SearchOrder, FeedViewModel.Effect)
+        case results(query: String, order: SearchOrder, PhotoListViewModel.Effect)
         case saveHistory([String])
         /// Keep the sort order for the next run.
         case saveOrder(SearchOrder)
@@ -162,7 +162,7 @@ public enum SearchViewModel {
 
         case let .results(resultsEvent):
             guard let query = state.submitted else { return [] }
-            return FeedViewModel.update(&state.results, resultsEvent).map { .results(query: query, order: state.order, $0) }
+            return PhotoListViewModel.update(&state.results, resultsEvent).map { .results(query: query, order: state.order, $0) }
 
         case let .answer(query, order, resultsEvent):
             // An answer for an earlier search (another query, or the other order) is dropped.
@@ -178,7 +178,7 @@ public enum SearchViewModel {
     /// A new search (or a new order): page 1 of the submitted query; the old results go.
     private static func reload(_ state: inout SearchState) -> [Effect] {
         guard let query = state.submitted else { return [] }
-        state.results = FeedState(perPage: state.results.perPage, prefetchDistance: state.results.prefetchDistance)
-        return FeedViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, $0) }
+        state.results = PhotoListState(perPage: state.results.perPage, prefetchDistance: state.results.prefetchDistance)
+        return PhotoListViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, $0) }
     }
 }

@@ -238,10 +238,10 @@ public final class TerminalApp {
     /// After a page arrives, the screen may already show its end: ask for the next one in time.
     private func requestNextPageIfNear() {
         guard state.session == .loggedIn, state.viewer == nil else { return }
-        let list: FeedState
-        let layout: FeedLayout
+        let list: PhotoListState
+        let layout: CardLayout
         let top: Int
-        let wrap: (FeedViewModel.Event) -> AppViewModel.Event
+        let wrap: (PhotoListViewModel.Event) -> AppViewModel.Event
         switch state.tab {
         case .albums:
             // The albums' tiles ask for the next page as the selection moves (AlbumsScreen).

@@ -24,14 +24,14 @@ public struct AlbumsScreen {
         }
     }
 
-    public func albumsLayout(_ state: AlbumsState, area: Rect) -> ResultsLayout {
+    public func albumsLayout(_ state: AlbumsState, area: Rect) -> TileLayout {
         let list = listArea(area)
-        return ResultsLayout(photos: Self.coverStandIns(state.albums), width: list.width, viewportHeight: list.height, layout: .grid)
+        return TileLayout(photos: Self.coverStandIns(state.albums), width: list.width, viewportHeight: list.height, layout: .grid)
     }
 
-    public func photosLayout(_ open: AlbumsState.OpenAlbum, area: Rect) -> ResultsLayout {
+    public func photosLayout(_ open: AlbumsState.OpenAlbum, area: Rect) -> TileLayout {
         let list = listArea(area)
-        return ResultsLayout(photos: open.photos, width: list.width, viewportHeight: list.height, layout: .grid)
+        return TileLayout(photos: open.photos, width: list.width, viewportHeight: list.height, layout: .grid)
     }
 
     // MARK: Rendering
@@ -83,7 +83,7 @@ public struct AlbumsScreen {
         let layout = albumsLayout(state, area: area)
         let standIns = Self.coverStandIns(state.albums)
         let top = ui.albumsList.top
-        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + ResultsLayout.textRows > top {
+        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + TileLayout.textRows > top {
             let album = state.albums[index]
             let offset = list.y - top
             let boxTop = tile.top + offset
@@ -103,7 +103,7 @@ public struct AlbumsScreen {
             if textY + 1 >= list.y, textY + 1 < list.maxY {
                 var details: [String] = []
                 if let count = album.photoCount { details.append("\(count) photo\(count == 1 ? "" : "s")") }
-                if let date = album.createdAt { details.append(FeedScreen.date(date)) }
+                if let date = album.createdAt { details.append(CardListScreen.date(date)) }
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }
@@ -111,7 +111,7 @@ public struct AlbumsScreen {
                 parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
             }
         }
-        let footerLine = layout.totalHeight - ResultsLayout.footerRows
+        let footerLine = layout.totalHeight - TileLayout.footerRows
         if footerLine >= top, footerLine < top + list.height {
             let y = list.y + footerLine - top
             if state.loadingMore {
@@ -182,7 +182,7 @@ public struct AlbumsScreen {
         }
         let layout = photosLayout(open, area: area)
         let top = ui.albumPhotosList.top
-        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + ResultsLayout.textRows > top {
+        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + TileLayout.textRows > top {
             let photo = open.photos[index]
             let boxTop = tile.top + list.y - top
             let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
@@ -198,7 +198,7 @@ public struct AlbumsScreen {
                 var details: [String] = []
                 if photo.isAnimated == true { details.append("animated") }
                 if photo.width > 0, photo.height > 0 { details.append("\(photo.width)x\(photo.height)") }
-                if let date = photo.createdAt { details.append(FeedScreen.date(date)) }
+                if let date = photo.createdAt { details.append(CardListScreen.date(date)) }
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }
@@ -294,7 +294,7 @@ public struct AlbumsScreen {
 
     /// Moves the selection for the arrow keys (and h/j/k/l, Home/End, g/G, PgUp/PgDn); Ctrl-E/Ctrl-Y and the
     /// wheel scroll, the selection following when it leaves the view; a click selects the tile under it.
-    private func navigate(_ input: InputEvent, count: Int, layout: ResultsLayout, list: Rect,
+    private func navigate(_ input: InputEvent, count: Int, layout: TileLayout, list: Rect,
                           position: inout ListPosition) -> GridAction {
         guard count > 0 else { return .none }
         func select(_ index: Int) { layout.select(index, in: &position) }

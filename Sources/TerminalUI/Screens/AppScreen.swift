@@ -35,8 +35,8 @@ public struct AppScreen {
         Rect(x: 0, y: 1, width: width, height: height - 2)
     }
 
-    public func feedLayout(_ app: AppState, width: Int, height: Int) -> FeedLayout {
-        FeedLayout(photos: app.feed.photos, width: width, viewportHeight: contentRect(width: width, height: height).height)
+    public func feedLayout(_ app: AppState, width: Int, height: Int) -> CardLayout {
+        CardLayout(photos: app.feed.photos, width: width, viewportHeight: contentRect(width: width, height: height).height)
     }
 
     public static func isTooSmall(width: Int, height: Int) -> Bool {
@@ -73,7 +73,7 @@ public struct AppScreen {
             } else {
                 switch app.tab {
                 case .feed:
-                    FeedScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
+                    CardListScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
                                                     area: content, pictures: pictures, into: &buffer)
                 case .search:
                     SearchScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
@@ -135,11 +135,11 @@ public struct AppScreen {
         var optional: [String] = []
         var errorOnBar = theme.error
         errorOnBar.background = theme.bar.background
-        let shownList: FeedState? = app.session != .loggedIn || app.viewer != nil ? nil
+        let shownList: PhotoListState? = app.session != .loggedIn || app.viewer != nil ? nil
             : app.tab == .search ? app.search.results : app.photos(in: app.tab)
         if let savedAt = shownList?.savedAt {
             // What is on screen came from the offline store: say so, and from when.
-            let when = FeedScreen.dateAndTime(savedAt)
+            let when = CardListScreen.dateAndTime(savedAt)
             if case .offline = app.connection {
                 needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
             } else if shownList?.nextPage == .loading(page: 1) {
@@ -424,7 +424,7 @@ public struct AppScreen {
         switch app.tab {
         case .feed:
             let layout = feedLayout(app, width: width, height: height)
-            return FeedScreen(theme: theme).handle(input, feed: app.feed, layout: layout, ui: &ui,
+            return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: layout, ui: &ui,
                                                    area: contentRect(width: width, height: height))
         case .profile:
             return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))

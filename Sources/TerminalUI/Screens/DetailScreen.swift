@@ -36,7 +36,7 @@ public struct DetailScreen {
         let likeWord = photo.likes == 1 ? "like" : "likes"
         lines.append(("\(detail.viewer.likeInFlight ? theme.spinner(tick) : heart) \(photo.likes) \(likeWord)",
                       photo.likedByUser ? theme.likedHeart : theme.unlikedHeart))
-        if let created = photo.createdAt { add("Published \(FeedScreen.date(created))", theme.muted) }
+        if let created = photo.createdAt { add("Published \(CardListScreen.date(created))", theme.muted) }
         if photo.width > 0, photo.height > 0 {
             add("\(photo.width) \(theme.unicode ? "×" : "x") \(photo.height) pixels", theme.muted)
         }
@@ -93,7 +93,7 @@ public struct DetailScreen {
                                             columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
                                width: fitted.columns, height: fitted.rows)
-        let url = FeedScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: fitted.columns))
+        let url = CardListScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: fitted.columns))
         let parts = PhotoParts(theme: theme)
         parts.drawPicture(pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows),
                           in: pictureRect, clip: area, tick: ui.tick, into: &buffer)

@@ -61,7 +61,7 @@ struct PhotoParts {
     }
 
     /// The bar left of a selected tile, from its picture box's top down `rows` lines, inside `clip`.
-    func tileSelectionBar(_ tile: ResultsLayout.Tile, boxTop: Int, rows: Int, clip: Rect, into buffer: inout CellBuffer) {
+    func tileSelectionBar(_ tile: TileLayout.Tile, boxTop: Int, rows: Int, clip: Rect, into buffer: inout CellBuffer) {
         for y in max(clip.y, boxTop)..<max(max(clip.y, boxTop), min(clip.maxY, boxTop + rows)) {
             buffer[max(0, tile.x - 2), y] = Cell(theme.selectionBar, style: theme.accent)
         }
@@ -74,7 +74,7 @@ struct PhotoParts {
     }
 
     /// The row after the last card or tile: loading the next page, its error with retry, or the end.
-    func drawNextPageRow(_ list: FeedState, texts: ListTexts, y: Int, area: Rect, tick: Int, into buffer: inout CellBuffer) {
+    func drawNextPageRow(_ list: PhotoListState, texts: ListTexts, y: Int, area: Rect, tick: Int, into buffer: inout CellBuffer) {
         switch list.nextPage {
         case .loading:
             buffer.write("\(theme.spinner(tick)) \(texts.loadingMore)\(theme.dots)", x: 2, y: y, style: theme.accent)

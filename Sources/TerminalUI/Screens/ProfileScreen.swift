@@ -47,8 +47,8 @@ public struct ProfileScreen {
         max(Self.avatarRows, headerLines(profile, width: width).count) + 5
     }
 
-    public func layout(_ app: AppState, area: Rect) -> FeedLayout {
-        FeedLayout(photos: app.favorites.photos, width: area.width, viewportHeight: area.height,
+    public func layout(_ app: AppState, area: Rect) -> CardLayout {
+        CardLayout(photos: app.favorites.photos, width: area.width, viewportHeight: area.height,
                    headerHeight: headerHeight(app.profile, width: area.width))
     }
 
@@ -97,7 +97,7 @@ public struct ProfileScreen {
             let listTop = max(area.y, offset + header)
             let messages = Rect(x: area.x, y: listTop, width: area.width, height: max(1, min(area.maxY - listTop, 6)))
             if listTop < area.maxY {
-                FeedScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
+                CardListScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
                     .render(app.favorites, layout: layout, position: ui.favoritesList, tick: ui.tick, modalFocus: ui.modalFocus,
                             area: area, messageArea: messages, pictures: pictures, into: &buffer)
             }
@@ -135,7 +135,7 @@ public struct ProfileScreen {
         var position = ui.favoritesList
         defer { ui.favoritesList = position }
         if case .key(.character("g")) = input { position = ListPosition(); return [] }
-        return FeedScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
+        return CardListScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
             .handle(input, feed: app.favorites, layout: layout(app, area: area), position: &position,
                     modalFocus: &ui.modalFocus, area: area)
     }

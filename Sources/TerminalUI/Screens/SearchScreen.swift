@@ -18,9 +18,9 @@ public struct SearchScreen {
         Rect(x: area.x, y: area.y + Self.headerRows, width: area.width, height: max(1, area.height - Self.headerRows))
     }
 
-    public func layout(_ search: SearchState, area: Rect) -> ResultsLayout {
+    public func layout(_ search: SearchState, area: Rect) -> TileLayout {
         let results = resultsArea(area)
-        return ResultsLayout(photos: search.results.photos, width: results.width, viewportHeight: results.height, layout: search.layout)
+        return TileLayout(photos: search.results.photos, width: results.width, viewportHeight: results.height, layout: search.layout)
     }
 
     static func orderName(_ order: SearchOrder) -> String {
@@ -42,7 +42,7 @@ public struct SearchScreen {
 
     private func renderField(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
         let y = area.y
-        let columns = search.layout == .grid ? ResultsLayout.gridColumns(width: area.width) : 1
+        let columns = search.layout == .grid ? TileLayout.gridColumns(width: area.width) : 1
         let settings = "sort: \(Self.orderName(search.order)) (s)   \(columns) column\(columns == 1 ? "" : "s") (v) "
         let settingsWidth = DisplayWidth.of(settings)
         let showsSettings = area.width - settingsWidth >= 30
@@ -126,26 +126,26 @@ public struct SearchScreen {
                      ("Try other words (press /).", theme.muted)], in: area, into: &buffer)
             return
         }
-        let layout = ResultsLayout(photos: results.photos, width: area.width, viewportHeight: area.height, layout: search.layout)
+        let layout = TileLayout(photos: results.photos, width: area.width, viewportHeight: area.height, layout: search.layout)
         let top = ui.searchList.top
         let bottom = top + area.height
-        for (index, tile) in layout.tiles.enumerated() where tile.top < bottom && tile.top + tile.boxRows + ResultsLayout.textRows > top {
+        for (index, tile) in layout.tiles.enumerated() where tile.top < bottom && tile.top + tile.boxRows + TileLayout.textRows > top {
             renderTile(results.photos[index], tile: tile, selected: index == ui.searchList.selected,
                        inFlight: results.likesInFlight.contains(results.photos[index].id), offset: area.y - top,
                        area: area, tick: ui.tick, pictures: pictures, into: &buffer)
         }
-        let footerLine = layout.totalHeight - ResultsLayout.footerRows
+        let footerLine = layout.totalHeight - TileLayout.footerRows
         if footerLine >= top, footerLine < bottom {
             parts.drawNextPageRow(results, texts: .search, y: area.y + footerLine - top, area: area, tick: ui.tick, into: &buffer)
         }
     }
 
-    private func renderTile(_ photo: Photo, tile: ResultsLayout.Tile, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
+    private func renderTile(_ photo: Photo, tile: TileLayout.Tile, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
                             tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let boxTop = tile.top + offset
         let pictureTop = boxTop + (tile.boxRows - tile.pictureRows) / 2
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
-        let slot = pictures.picture(for: photo, url: FeedScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: tile.pictureColumns)),
+        let slot = pictures.picture(for: photo, url: CardListScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: tile.pictureColumns)),
                                     columns: tile.pictureColumns, rows: tile.pictureRows)
         let pictureRect = Rect(x: tile.pictureX, y: pictureTop, width: tile.pictureColumns, height: tile.pictureRows)
         let parts = PhotoParts(theme: theme)

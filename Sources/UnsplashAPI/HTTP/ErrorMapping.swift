@@ -10,7 +10,7 @@ extension ServiceError {
         let detail = bodyMessage(response.body)
         switch response.status {
         case 401:
-            return withUserToken ? .sessionExpired : .invalidAccessKey
+            return withUserToken ? .sessionExpired : .applicationKeyRefused
         case 403 where metadata.rateLimit?.remaining == 0 || detail.localizedCaseInsensitiveContains("rate limit"):
             return .rateLimited(limit: metadata.rateLimit?.limit, resetsAt: resetTime(response, now: now))
         case 403:

@@ -2,23 +2,23 @@ import Foundation
 import ImageFeedCore
 import XCTest
 
-final class FeedEffectRunnerTests: XCTestCase {
+final class PhotoListEffectRunnerTests: XCTestCase {
     func test_loadPage_deliversServicePageAsEvent() async {
         let service = StubPhotoService(feedResult: .success(makePage(["a"], number: 2, next: 3)))
-        let event = await FeedEffectRunner(service: service).perform(.loadPage(page: 2, perPage: 30))
+        let event = await PhotoListEffectRunner(service: service).perform(.loadPage(page: 2, perPage: 30))
         XCTAssertEqual(event, .pageLoaded(page: 2, .success(makePage(["a"], number: 2, next: 3))))
         XCTAssertEqual(service.requests, ["feed 2 30"])
     }
 
     func test_loadPage_deliversServiceErrorAsEvent() async {
         let service = StubPhotoService(feedResult: .failure(.notFound))
-        let event = await FeedEffectRunner(service: service).perform(.loadPage(page: 1, perPage: 30))
+        let event = await PhotoListEffectRunner(service: service).perform(.loadPage(page: 1, perPage: 30))
         XCTAssertEqual(event, .pageLoaded(page: 1, .failure(.notFound)))
     }
 
     func test_setLike_deliversOutcomeAsEvent() async {
         let service = StubPhotoService(likeResult: .failure(.timeout))
-        let event = await FeedEffectRunner(service: service).perform(.setLike(photoID: "a", liked: false))
+        let event = await PhotoListEffectRunner(service: service).perform(.setLike(photoID: "a", liked: false))
         XCTAssertEqual(event, .likeFinished(photoID: "a", liked: false, .failure(.timeout)))
         XCTAssertEqual(service.requests, ["like a false"])
     }
@@ -26,17 +26,17 @@ final class FeedEffectRunnerTests: XCTestCase {
     func test_fullCycle_likeThroughRunnerTurnsHeartRed() async {
         let service = StubPhotoService(feedResult: .success(makePage(["a"], number: 1, next: nil)),
                                        likeResult: .success(makePhoto("a", liked: true, likes: 4)))
-        let runner = FeedEffectRunner(service: service)
-        var state = FeedState()
-        var pending = FeedViewModel.update(&state, .load)
+        let runner = PhotoListEffectRunner(service: service)
+        var state = PhotoListState()
+        var pending = PhotoListViewModel.update(&state, .load)
         while !pending.isEmpty {
             let event = await runner.perform(pending.removeFirst())
-            pending += FeedViewModel.update(&state, event)
+            pending += PhotoListViewModel.update(&state, event)
         }
-        pending = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
+        pending = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
         while !pending.isEmpty {
             let event = await runner.perform(pending.removeFirst())
-            pending += FeedViewModel.update(&state, event)
+            pending += PhotoListViewModel.update(&state, event)
         }
         XCTAssertTrue(state.photos[0].likedByUser)
         XCTAssertEqual(service.requests, ["feed 1 30", "like a true"])

@@ -1,5 +1,5 @@
 /// Where the last search queries are kept between runs.
-public protocol SearchHistoryStore: Sendable {
+public protocol RecentEntriesStore: Sendable {
     func loadHistory() throws -> [String]
     func saveHistory(_ queries: [String]) throws
 }

@@ -1,26 +1,26 @@
 import ImageFeedCore
 import XCTest
 
-final class FeedViewModelTests: XCTestCase {
+final class PhotoListViewModelTests: XCTestCase {
     // MARK: First page
 
     func test_initialState_isLoadingWithNothingShown() {
-        let state = FeedState()
+        let state = PhotoListState()
         XCTAssertEqual(state.phase, .loading)
         XCTAssertTrue(state.photos.isEmpty)
     }
 
     func test_load_requestsFirstPageWithThirtyPerPage() {
-        var state = FeedState()
-        XCTAssertEqual(FeedViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)])
+        var state = PhotoListState()
+        XCTAssertEqual(PhotoListViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)])
         XCTAssertEqual(state.phase, .loading)
         XCTAssertEqual(state.nextPage, .loading(page: 1))
     }
 
     func test_load_whileFirstPageIsLoading_requestsNothingMore() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        XCTAssertEqual(FeedViewModel.update(&state, .load), [])
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        XCTAssertEqual(PhotoListViewModel.update(&state, .load), [])
     }
 
     func test_firstPageSuccess_showsContent() {
@@ -32,30 +32,30 @@ final class FeedViewModelTests: XCTestCase {
     }
 
     func test_firstPageFailure_showsErrorState() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
         XCTAssertEqual(state.phase, .failed(.timeout))
         XCTAssertEqual(state.nextPage, .idle)
     }
 
     func test_retryAfterFirstPageFailure_loadsFirstPageAgain() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.server(status: 503))))
-        XCTAssertEqual(FeedViewModel.update(&state, .retry), [.loadPage(page: 1, perPage: 30)])
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .failure(.server(status: 503))))
+        XCTAssertEqual(PhotoListViewModel.update(&state, .retry), [.loadPage(page: 1, perPage: 30)])
         XCTAssertEqual(state.phase, .loading)
     }
 
     func test_reloadFailure_keepsShownPhotos_andTheStatusLineSaysWhy() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .load)
         XCTAssertEqual(state.phase, .content, "photos stay on screen while reloading")
         XCTAssertTrue(state.reloading)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .failure(.timeout)))
         XCTAssertEqual(state.photos.map(\.id), ["a"])
         XCTAssertEqual(state.nextPage, .idle, "not a \"Couldn't load more\" row under the last card")
-        XCTAssertEqual(FeedViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)], "r asks again")
+        XCTAssertEqual(PhotoListViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)], "r asks again")
 
         // The app: a notice where the user looks, and the status line says the service is failing.
         var app = AppState()
@@ -93,15 +93,15 @@ final class FeedViewModelTests: XCTestCase {
 
     func test_reloadSuccess_replacesPhotos() {
         var state = loadedFeed(["a", "b"])
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(["z", "a"], number: 1, next: 2))))
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(["z", "a"], number: 1, next: 2))))
         XCTAssertEqual(state.photos.map(\.id), ["z", "a"])
     }
 
     func test_sessionExpiredOnLoad_flagsTheSession() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.sessionExpired)))
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .failure(.sessionExpired)))
         XCTAssertTrue(state.sessionExpired)
     }
 
@@ -109,22 +109,22 @@ final class FeedViewModelTests: XCTestCase {
 
     func test_showingAnItemNearTheEnd_requestsNextPage() {
         var state = loadedFeed(["a", "b", "c"], next: 2, prefetchDistance: 2)
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 0)), [], "far from the end")
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 1)), [.loadPage(page: 2, perPage: 30)])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 0)), [], "far from the end")
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 1)), [.loadPage(page: 2, perPage: 30)])
         XCTAssertEqual(state.nextPage, .loading(page: 2))
     }
 
     func test_showingItems_whileNextPageIsLoading_neverRequestsAPageTwice() {
         var state = loadedFeed(["a", "b", "c"], next: 2)
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 2)).count, 1)
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 2)), [])
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 1)), [])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 2)).count, 1)
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 2)), [])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 1)), [])
     }
 
     func test_nextPageSuccess_appendsPhotosWithoutDuplicates() {
         var state = loadedFeed(["a", "b"], next: 2)
-        _ = FeedViewModel.update(&state, .showedItem(index: 1))
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 2, .success(makePage(["b", "c", "c"], number: 2, next: 3))))
+        _ = PhotoListViewModel.update(&state, .showedItem(index: 1))
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 2, .success(makePage(["b", "c", "c"], number: 2, next: 3))))
         XCTAssertEqual(state.photos.map(\.id), ["a", "b", "c"])
         XCTAssertEqual(state.nextPageNumber, 3)
         XCTAssertEqual(state.nextPage, .idle)
@@ -132,23 +132,23 @@ final class FeedViewModelTests: XCTestCase {
 
     func test_lastPage_stopsRequestingPages() {
         var state = loadedFeed(["a"], next: nil)
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 0)), [])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 0)), [])
     }
 
     func test_nextPageFailure_keepsPhotosAndOffersRetryForThatPage() {
         var state = loadedFeed(["a", "b"], next: 2)
-        _ = FeedViewModel.update(&state, .showedItem(index: 1))
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 2, .failure(.noConnection("offline"))))
+        _ = PhotoListViewModel.update(&state, .showedItem(index: 1))
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 2, .failure(.noConnection("offline"))))
         XCTAssertEqual(state.phase, .content)
         XCTAssertEqual(state.photos.count, 2)
         XCTAssertEqual(state.nextPage, .failed(page: 2, .noConnection("offline")))
-        XCTAssertEqual(FeedViewModel.update(&state, .showedItem(index: 1)), [], "no automatic retry into an error")
-        XCTAssertEqual(FeedViewModel.update(&state, .retry), [.loadPage(page: 2, perPage: 30)])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .showedItem(index: 1)), [], "no automatic retry into an error")
+        XCTAssertEqual(PhotoListViewModel.update(&state, .retry), [.loadPage(page: 2, perPage: 30)])
     }
 
     func test_answerForAPageNobodyWaitsFor_isIgnored() {
         var state = loadedFeed(["a"], next: 2)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 2, .success(makePage(["x"], number: 2, next: 3))))
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 2, .success(makePage(["x"], number: 2, next: 3))))
         XCTAssertEqual(state.photos.map(\.id), ["a"])
     }
 
@@ -156,29 +156,29 @@ final class FeedViewModelTests: XCTestCase {
 
     func test_toggleLike_marksRequestInFlightAndAsksToLike() {
         var state = loadedFeed(["a"])
-        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "a")), [.setLike(photoID: "a", liked: true)])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .toggleLike(photoID: "a")), [.setLike(photoID: "a", liked: true)])
         XCTAssertEqual(state.likesInFlight, ["a"])
         XCTAssertFalse(state.photos[0].likedByUser, "the heart changes only on success")
     }
 
     func test_toggleLike_onLikedPhoto_asksToUnlike() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .success(
             Page(items: [makePhoto("a", liked: true)], number: 1, perPage: 30, nextPage: nil))))
-        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "a")), [.setLike(photoID: "a", liked: false)])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .toggleLike(photoID: "a")), [.setLike(photoID: "a", liked: false)])
     }
 
     func test_secondPressWhileLikeInFlight_sendsNothing() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "a")), [])
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        XCTAssertEqual(PhotoListViewModel.update(&state, .toggleLike(photoID: "a")), [])
     }
 
     func test_likeSuccess_turnsHeartRedAndUpdatesCount() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .success(makePhoto("a", liked: true, likes: 4))))
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .success(makePhoto("a", liked: true, likes: 4))))
         XCTAssertTrue(state.photos[0].likedByUser)
         XCTAssertEqual(state.photos[0].likes, 4)
         XCTAssertTrue(state.likesInFlight.isEmpty)
@@ -187,8 +187,8 @@ final class FeedViewModelTests: XCTestCase {
 
     func test_likeFailure_showsTryAgainModalAndLeavesHeartAsItWas() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.server(status: 500))))
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.server(status: 500))))
         XCTAssertEqual(state.modal, .likeFailed(photoID: "a", liked: true, .server(status: 500)))
         XCTAssertFalse(state.photos[0].likedByUser)
         XCTAssertTrue(state.likesInFlight.isEmpty)
@@ -196,56 +196,56 @@ final class FeedViewModelTests: XCTestCase {
 
     func test_likeFailureTryAgain_repeatsTheSameRequest() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.timeout)))
-        XCTAssertEqual(FeedViewModel.update(&state, .modalTryAgain), [.setLike(photoID: "a", liked: true)])
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.timeout)))
+        XCTAssertEqual(PhotoListViewModel.update(&state, .modalTryAgain), [.setLike(photoID: "a", liked: true)])
         XCTAssertNil(state.modal)
         XCTAssertEqual(state.likesInFlight, ["a"])
     }
 
     func test_likeFailureCancel_closesModalAndChangesNothing() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.timeout)))
-        XCTAssertEqual(FeedViewModel.update(&state, .modalCancel), [])
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.timeout)))
+        XCTAssertEqual(PhotoListViewModel.update(&state, .modalCancel), [])
         XCTAssertNil(state.modal)
         XCTAssertFalse(state.photos[0].likedByUser)
     }
 
     func test_unlikeFailure_showsTryAgainModalForTheUnlike() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .success(
             Page(items: [makePhoto("a", liked: true)], number: 1, perPage: 30, nextPage: nil))))
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: false, .failure(.timeout)))
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: false, .failure(.timeout)))
         XCTAssertEqual(state.modal, .likeFailed(photoID: "a", liked: false, .timeout))
         XCTAssertTrue(state.photos[0].likedByUser)
     }
 
     func test_likeSessionExpired_flagsSessionInsteadOfTryAgain() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = FeedViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.sessionExpired)))
+        _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
+        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.sessionExpired)))
         XCTAssertTrue(state.sessionExpired)
         XCTAssertNil(state.modal)
     }
 
     func test_toggleLike_onUnknownPhoto_sendsNothing() {
         var state = loadedFeed(["a"])
-        XCTAssertEqual(FeedViewModel.update(&state, .toggleLike(photoID: "nope")), [])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .toggleLike(photoID: "nope")), [])
     }
 
     func test_likeChangedElsewhere_updatesTheHeart() {
         var state = loadedFeed(["a", "b"])
-        _ = FeedViewModel.update(&state, .likeChangedElsewhere(photoID: "b", liked: true, likes: 9))
+        _ = PhotoListViewModel.update(&state, .likeChangedElsewhere(photoID: "b", liked: true, likes: 9))
         XCTAssertTrue(state.photos[1].likedByUser)
         XCTAssertEqual(state.photos[1].likes, 9)
     }
 
     func test_modalTryAgain_withoutModal_doesNothing() {
         var state = loadedFeed(["a"])
-        XCTAssertEqual(FeedViewModel.update(&state, .modalTryAgain), [])
+        XCTAssertEqual(PhotoListViewModel.update(&state, .modalTryAgain), [])
     }
 }
 
@@ -253,32 +253,32 @@ final class SavedFeedTests: XCTestCase {
     let savedAt = Date(timeIntervalSince1970: 1_800_000_000)
 
     func test_launch_showsTheSavedFeedAtOnce_andTheServiceReplacesIt() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
         XCTAssertEqual(state.phase, .content)
         XCTAssertEqual(state.photos.map(\.id), ["old"])
         XCTAssertEqual(state.savedAt, savedAt)
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(["new"], number: 1, next: 2))))
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .success(makePage(["new"], number: 1, next: 2))))
         XCTAssertEqual(state.photos.map(\.id), ["new"])
         XCTAssertNil(state.savedAt)
     }
 
     func test_savedFeedArrivingLate_doesNotReplaceFreshPhotos() {
         var state = loadedFeed(["a"])
-        _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
+        _ = PhotoListViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
         XCTAssertEqual(state.photos.map(\.id), ["a"])
         XCTAssertNil(state.savedAt)
     }
 
     func test_offlineWhileShowingTheSavedFeed_keepsIt_andOffersRetry() {
-        var state = FeedState()
-        _ = FeedViewModel.update(&state, .load)
-        _ = FeedViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
-        _ = FeedViewModel.update(&state, .pageLoaded(page: 1, .failure(.noConnection("down"))))
+        var state = PhotoListState()
+        _ = PhotoListViewModel.update(&state, .load)
+        _ = PhotoListViewModel.update(&state, .showSaved(photos: [makePhoto("old")], savedAt: savedAt))
+        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .failure(.noConnection("down"))))
         XCTAssertEqual(state.photos.map(\.id), ["old"])
         XCTAssertEqual(state.nextPage, .idle)
-        XCTAssertEqual(FeedViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)], "r tries again")
+        XCTAssertEqual(PhotoListViewModel.update(&state, .load), [.loadPage(page: 1, perPage: 30)], "r tries again")
     }
 
     func test_servedFromSaved_marksTheFeed_andTheAppGoesOffline() {

@@ -3,7 +3,7 @@ import TerminalImage
 
 /// Where each search result goes: tiles in two columns (one on narrow terminals), or one large tile per
 /// row. A tile is a picture box with two lines under it (the description; likes and author).
-public struct ResultsLayout: Equatable, Sendable {
+public struct TileLayout: Equatable, Sendable {
     public struct Tile: Equatable, Sendable {
         /// The first line of the tile's row in the whole list.
         public var top: Int

@@ -23,14 +23,14 @@ public struct ListTexts: Sendable {
 
 /// A list of photo cards (the feed, or the favorites under the profile): cards, a row for the next page,
 /// and the like dialog.
-public struct FeedScreen {
+public struct CardListScreen {
     public let theme: Theme
     public let texts: ListTexts
     /// Turns the list's own events into the app's (the feed's or the favorites').
-    public let wrap: @Sendable (FeedViewModel.Event) -> AppViewModel.Event
+    public let wrap: @Sendable (PhotoListViewModel.Event) -> AppViewModel.Event
 
     public init(theme: Theme, texts: ListTexts = .feed,
-                wrap: @escaping @Sendable (FeedViewModel.Event) -> AppViewModel.Event = { .feed($0) }) {
+                wrap: @escaping @Sendable (PhotoListViewModel.Event) -> AppViewModel.Event = { .feed($0) }) {
         self.theme = theme
         self.texts = texts
         self.wrap = wrap
@@ -63,7 +63,7 @@ public struct FeedScreen {
 
     // MARK: Rendering
 
-    public func render(_ feed: FeedState, layout: FeedLayout, ui: UIState, area: Rect, pictures: PictureProvider,
+    public func render(_ feed: PhotoListState, layout: CardLayout, ui: UIState, area: Rect, pictures: PictureProvider,
                        into buffer: inout CellBuffer) {
         render(feed, layout: layout, position: ui.feedList, tick: ui.tick, modalFocus: ui.modalFocus, area: area,
                pictures: pictures, into: &buffer)
@@ -71,7 +71,7 @@ public struct FeedScreen {
 
     /// Draws the list; `messageArea` is where the loading, error and empty states go (the whole area for
     /// the feed, the part under the header for the favorites).
-    public func render(_ feed: FeedState, layout: FeedLayout, position: ListPosition, tick: Int, modalFocus: Int,
+    public func render(_ feed: PhotoListState, layout: CardLayout, position: ListPosition, tick: Int, modalFocus: Int,
                        area: Rect, messageArea: Rect? = nil, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let messages = messageArea ?? area
         let parts = PhotoParts(theme: theme)
@@ -105,7 +105,7 @@ public struct FeedScreen {
         }
     }
 
-    private func renderCard(_ photo: Photo, card: FeedLayout.Card, sideColumns: Int, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
+    private func renderCard(_ photo: Photo, card: CardLayout.Card, sideColumns: Int, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
                             tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let pictureTop = card.top + offset
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
@@ -180,13 +180,13 @@ public struct FeedScreen {
 
     // MARK: Input
 
-    public func handle(_ input: InputEvent, feed: FeedState, layout: FeedLayout, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+    public func handle(_ input: InputEvent, feed: PhotoListState, layout: CardLayout, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         var position = ui.feedList
         defer { ui.feedList = position }
         return handle(input, feed: feed, layout: layout, position: &position, modalFocus: &ui.modalFocus, area: area)
     }
 
-    public func handle(_ input: InputEvent, feed: FeedState, layout: FeedLayout, position ui: inout ListPosition,
+    public func handle(_ input: InputEvent, feed: PhotoListState, layout: CardLayout, position ui: inout ListPosition,
                        modalFocus: inout Int, area: Rect) -> [AppViewModel.Event] {
         if feed.modal != nil {
             return handleModal(input, focus: &modalFocus)
@@ -256,7 +256,7 @@ public struct FeedScreen {
     }
 
     /// Tells the feed how far down the user has come, so the next page is asked for in time.
-    private func showed(layout: FeedLayout, ui: ListPosition, area: Rect) -> [AppViewModel.Event] {
+    private func showed(layout: CardLayout, ui: ListPosition, area: Rect) -> [AppViewModel.Event] {
         let lastLine = ui.top + area.height - 1
         let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.isEmpty ? 0 : layout.cards.count - 1)
         return [wrap(.showedItem(index: max(index, ui.selected)))]

@@ -1,12 +1,12 @@
 /// Performs the feed's effects against a photo service and turns each outcome into an event.
-public struct FeedEffectRunner: Sendable {
+public struct PhotoListEffectRunner: Sendable {
     private let service: any PhotoService
 
     public init(service: any PhotoService) {
         self.service = service
     }
 
-    public func perform(_ effect: FeedViewModel.Effect) async -> FeedViewModel.Event {
+    public func perform(_ effect: PhotoListViewModel.Effect) async -> PhotoListViewModel.Event {
         switch effect {
         case let .loadPage(page, perPage):
             do {

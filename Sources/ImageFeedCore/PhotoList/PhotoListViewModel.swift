@@ -2,7 +2,7 @@ import Foundation
 
 /// The feed pane's rules, as a state machine: `update` decides, and returns the effects for the
 /// shell to perform; their results come back as events. No I/O, no clock, no terminal here.
-public enum FeedViewModel {
+public enum PhotoListViewModel {
     public enum Event: Equatable, Sendable {
         /// The pane is shown for the first time, or the user asked to reload it.
         case load
@@ -36,7 +36,7 @@ public enum FeedViewModel {
         case setLike(photoID: String, liked: Bool)
     }
 
-    public static func update(_ state: inout FeedState, _ event: Event) -> [Effect] {
+    public static func update(_ state: inout PhotoListState, _ event: Event) -> [Effect] {
         switch event {
         case .load:
             // Reloading starts again at page 1; what is shown stays until the new page arrives.
@@ -143,7 +143,7 @@ public enum FeedViewModel {
             return []
 
         case .reset:
-            state = FeedState(perPage: state.perPage, prefetchDistance: state.prefetchDistance)
+            state = PhotoListState(perPage: state.perPage, prefetchDistance: state.prefetchDistance)
             return []
 
         case let .showSaved(photos, savedAt):
@@ -159,7 +159,7 @@ public enum FeedViewModel {
         }
     }
 
-    private static func apply(liked: Bool, likes: Int, to photoID: String, in state: inout FeedState) {
+    private static func apply(liked: Bool, likes: Int, to photoID: String, in state: inout PhotoListState) {
         guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return }
         state.photos[index].likedByUser = liked
         state.photos[index].likes = likes

@@ -3,7 +3,7 @@ import ImageFeedCore
 
 /// The search history as a small JSON array in the state folder, written atomically, readable by its
 /// owner only. A file that cannot be read counts as no history.
-public struct FileSearchHistoryStore: SearchHistoryStore {
+public struct FileRecentEntriesStore: RecentEntriesStore {
     public let file: URL
 
     public init(file: URL) {

@@ -2,7 +2,7 @@ import ImageFeedCore
 import TerminalImage
 
 /// Where each card of the feed goes: a column of cards, each a picture with a line of details under it.
-public struct FeedLayout: Equatable, Sendable {
+public struct CardLayout: Equatable, Sendable {
     public struct Card: Equatable, Sendable {
         /// The first line of the card in the whole list.
         public var top: Int

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Everything the feed pane shows, as a value. The view renders it; `FeedViewModel.update` changes it.
-public struct FeedState: Equatable, Sendable {
+/// Everything the feed pane shows, as a value. The view renders it; `PhotoListViewModel.update` changes it.
+public struct PhotoListState: Equatable, Sendable {
     /// The pane as a whole: the first page is loading, it failed, or there is content.
     public enum Phase: Equatable, Sendable {
         case loading
