@@ -17,6 +17,8 @@ public struct AppScreen {
     public let blitter: BlitterKind?
     /// The keys, as `[keys]` in the settings rebinds them.
     public let keyMap: KeyMap
+    /// The login screens' logo and QR code, drawn once.
+    let loginPictures = LoginPictures()
 
     public init(theme: Theme, logo: RGBImage? = nil, cellAspect: Double = 2, picturesNote: String? = nil,
                 blitter: BlitterKind? = .half, keyMap: KeyMap = .standard) {
@@ -55,7 +57,7 @@ public struct AppScreen {
             return
         }
         if app.session != .loggedIn {
-            let screen = LoginScreen(theme: theme, logo: logo)
+            let screen = LoginScreen(theme: theme, logo: logo, pictures: loginPictures)
             let area = Rect(x: 0, y: 0, width: width, height: height - 1)
             if app.session == .splash {
                 screen.renderSplash(tick: ui.tick, in: area, into: &buffer)
@@ -378,7 +380,7 @@ public struct AppScreen {
             return []
         case .loggedOut:
             if case .key(.character("?")) = input, !app.login.editingPaste { return [.toggleHelp] }
-            return LoginScreen(theme: theme, logo: logo).handle(input, app: app)
+            return LoginScreen(theme: theme, logo: logo, pictures: loginPictures).handle(input, app: app)
         case .loggedIn:
             break
         }

@@ -8,10 +8,13 @@ public struct LoginScreen {
     public let theme: Theme
     /// The logo, drawn from `Assets/logo.png` when it is found.
     public let logo: RGBImage?
+    /// The logo and the QR code as drawn last, kept by whoever owns the screen (no global state).
+    let pictures: LoginPictures
 
-    public init(theme: Theme, logo: RGBImage?) {
+    public init(theme: Theme, logo: RGBImage?, pictures: LoginPictures = LoginPictures()) {
         self.theme = theme
         self.logo = logo
+        self.pictures = pictures
     }
 
     // MARK: Rendering
@@ -67,38 +70,30 @@ public struct LoginScreen {
     private func drawLogo(in area: Rect, maxRows: Int, into buffer: inout CellBuffer) -> Int {
         let rows = min(maxRows, 16)
         guard let logo, rows >= 4 else { return area.y + max(0, area.height / 2 - 4) }
-        let picture = Self.logoPicture(logo, columns: min(area.width - 4, 48), rows: rows, theme: theme)
+        let picture = Self.logoPicture(logo, columns: min(area.width - 4, 48), rows: rows, theme: theme, pictures: pictures)
         let top = area.y + max(0, (area.height - picture.rows - 7) / 2)
         buffer.draw(picture, x: area.x + (area.width - picture.columns) / 2, y: top, clip: area)
         return top + picture.rows
     }
 
-    nonisolated(unsafe) private static var logoCache: (key: [Int], picture: CellPicture)?
-    nonisolated(unsafe) private static var qrCache: (text: String, colored: Bool, picture: CellPicture?)?
-
-    /// The logo drawn to fit; kept while the size stays (only the terminal thread draws).
-    static func logoPicture(_ logo: RGBImage, columns: Int, rows: Int, theme: Theme) -> CellPicture {
+    /// The logo drawn to fit; kept while the size stays.
+    static func logoPicture(_ logo: RGBImage, columns: Int, rows: Int, theme: Theme, pictures: LoginPictures) -> CellPicture {
         let fitted = CellPicture.fittedSize(pixelWidth: logo.width, pixelHeight: logo.height, columns: columns, rows: rows)
         let key = [fitted.columns, fitted.rows, theme.colorMode.hashValue, theme.unicode ? 1 : 0]
-        if let cached = logoCache, cached.key == key { return cached.picture }
-        let picture = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
-            .render(logo, columns: fitted.columns, rows: fitted.rows)
-        logoCache = (key, picture)
-        return picture
+        return pictures.logo(key: key) {
+            HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode).render(logo, columns: fitted.columns, rows: fitted.rows)
+        }
     }
 
     /// The authorize address as a QR code, or nil when it is too long for one.
-    static func qrPicture(_ text: String, colored: Bool) -> CellPicture? {
-        if let cached = qrCache, cached.text == text, cached.colored == colored { return cached.picture }
-        let picture = (try? QRCode(text))?.picture(margin: 2, colored: colored)
-        qrCache = (text, colored, picture)
-        return picture
+    static func qrPicture(_ text: String, colored: Bool, pictures: LoginPictures) -> CellPicture? {
+        pictures.qr(text: text, colored: colored) { (try? QRCode(text))?.picture(margin: 2, colored: colored) }
     }
 
     private func renderWaiting(_ request: LoginRequest, login: LoginState, isDemo: Bool, in area: Rect,
                                into buffer: inout CellBuffer) {
         // Half blocks need Unicode; without it the code is left out (the link is enough).
-        let qr = theme.unicode ? Self.qrPicture(request.authorizeURL.absoluteString, colored: theme.hasColor) : nil
+        let qr = theme.unicode ? Self.qrPicture(request.authorizeURL.absoluteString, colored: theme.hasColor, pictures: pictures) : nil
         // The QR code goes on the right when there is room beside 44 columns of text, else under the text.
         let besideRoom = qr.map { area.width - $0.columns - 4 >= 44 && area.height >= $0.rows + 1 } ?? false
         let textWidth = besideRoom ? area.width - (qr?.columns ?? 0) - 6 : area.width - 4
@@ -260,5 +255,29 @@ public struct LoginScreen {
             default: return []
             }
         }
+    }
+}
+
+/// What the login screens draw once and show again: the logo at a size and the QR code of an address. Owned by
+/// the app's screen, so drawing keeps no global state.
+public final class LoginPictures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var logoEntry: (key: [Int], picture: CellPicture)?
+    private var qrEntry: (text: String, colored: Bool, picture: CellPicture?)?
+
+    public init() {}
+
+    func logo(key: [Int], make: () -> CellPicture) -> CellPicture {
+        if let entry = lock.withLock({ logoEntry }), entry.key == key { return entry.picture }
+        let picture = make()
+        lock.withLock { logoEntry = (key, picture) }
+        return picture
+    }
+
+    func qr(text: String, colored: Bool, make: () -> CellPicture?) -> CellPicture? {
+        if let entry = lock.withLock({ qrEntry }), entry.text == text, entry.colored == colored { return entry.picture }
+        let picture = make()
+        lock.withLock { qrEntry = (text, colored, picture) }
+        return picture
     }
 }
