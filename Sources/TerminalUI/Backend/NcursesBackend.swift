@@ -180,9 +180,6 @@ public final class NcursesBackend: TerminalBackend {
     public var width: Int { Int(getmaxx(window)) }
     public var height: Int { Int(getmaxy(window)) }
 
-    /// The write end of the wake-up pipe, for signal handlers (writing one byte is async-signal-safe).
-    public var wakeDescriptor: Int32 { wakePipe[1] }
-
     // MARK: Output
 
     public func draw(_ frame: CellBuffer) {
@@ -220,6 +217,7 @@ public final class NcursesBackend: TerminalBackend {
             }
         }
         present(buffer)
+        let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
         if let pictures, !pictures.movesWithText {
             let bytes = pictures.frame(buffer, repainted: picturesRepainted)
@@ -228,12 +226,12 @@ public final class NcursesBackend: TerminalBackend {
         }
         if hyperlinks != nil {
             // curses may scroll rows of its own accord (idlok) when several changed: their links may have moved.
-            let rowsChanged = scrolls && before.map { before in
-                before.width == buffer.width && before.height == buffer.height
-                    && (0..<buffer.height).lazy.filter { y in
-                        (0..<buffer.width).contains { before[$0, y] != buffer[$0, y] }
-                    }.prefix(2).count >= 2
-            } == true
+            // The rows' hashes, which the scroll check made anyway, say which changed.
+            var rowsChanged = false
+            if scrolls, let before, before.width == buffer.width, before.height == buffer.height {
+                let old = hashesBefore ?? Self.rowHashes(before)
+                rowsChanged = zip(old, rowHashes).lazy.filter { $0 != $1 }.prefix(2).count >= 2
+            }
             let bytes = hyperlinks!.frame(buffer, before: before, moved: scrolled || rowsChanged)
             if !bytes.isEmpty { writeDirect(bytes) }
         }
@@ -418,25 +416,25 @@ public final class NcursesBackend: TerminalBackend {
         public var fallback: String?
     }
 
-    /// Whether this machine's terminfo has the entry `name`.
-    public static func knowsEntry(_ name: String) -> Bool {
+    /// What this machine's terminfo says of the entry `name`: its colours and RGB flag; nil when it lacks it.
+    static func terminfo(_ name: String) -> (colors: Int, rgb: Bool)? {
         var count: Int32 = 0
         var rgb: Int32 = 0
-        return imagefeed_terminfo(name, &count, &rgb) == 1
+        return imagefeed_terminfo(name, &count, &rgb) == 1 ? (Int(count), rgb != 0) : nil
+    }
+
+    /// Whether this machine's terminfo has the entry `name`.
+    public static func knowsEntry(_ name: String) -> Bool {
+        terminfo(name) != nil
     }
 
     public static func plan(environment: [String: String], abilities: TerminalAbilities?, colors: ColorMode?,
                             graphics: GraphicsMode) -> Plan {
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { return Plan(entry: nil, termKnown: false, colorMode: .none, fallback: nil) }
-        func describe(_ name: String) -> (colors: Int, rgb: Bool)? {
-            var count: Int32 = 0
-            var rgb: Int32 = 0
-            return imagefeed_terminfo(name, &count, &rgb) == 1 ? (Int(count), rgb != 0) : nil
-        }
-        let termKnown = describe(term) != nil
+        let termKnown = knowsEntry(term)
         for entry in terminfoEntries(term: term, environment: environment, abilities: abilities, colors: colors, graphics: graphics) {
-            guard let found = describe(entry) else { continue }
+            guard let found = terminfo(entry) else { continue }
             var mode = (environment["NO_COLOR"] ?? "").isEmpty ? colorMode(colors: found.colors, rgb: found.rgb) : .none
             if let colors { mode = capped(mode, at: colors) }
             return Plan(entry: entry, termKnown: termKnown, colorMode: mode,
@@ -562,6 +560,7 @@ public final class NcursesBackend: TerminalBackend {
         clearok(window, true)
     }
 
+    /// One byte into the wake-up pipe's write end (async-signal-safe, so the signal trap writes there too).
     public var waker: Waker {
         let descriptor = wakePipe[1]
         return Waker {
@@ -580,11 +579,6 @@ public final class NcursesBackend: TerminalBackend {
 
     public var quitSignal: Int32? {
         SignalTrap.received != 0 ? SignalTrap.received : nil
-    }
-
-    public func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakePipe[1], &byte, 1)
     }
 
     /// The next decoded event: characters come from curses one at a time (it decodes UTF-8 and reports
