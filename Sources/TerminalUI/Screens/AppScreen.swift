@@ -405,8 +405,7 @@ public struct AppScreen {
             return []
         }
         let detail = app.shownDetail
-        if case let .key(key) = input, app.feed.modal == nil, app.favorites.modal == nil, !app.profile.confirmingLogout,
-           app.search.results.modal == nil, detail?.viewer.modal == nil {
+        if case let .key(key) = input, !Self.dialogIsOpen(app) {
             switch key {
             case .tab: return [.nextTab]
             case .backTab: return [.previousTab]

@@ -64,7 +64,7 @@ public struct DetailScreen {
 
     /// The author's block: name, @username, location and bio, beside the avatar.
     func authorLines(_ user: User, width: Int) -> [(String, CellStyle)] {
-        var lines: [(String, CellStyle)] = [("Photo by \(UntrustedText.sanitize(user.displayName)) on Unsplash", theme.title),
+        var lines: [(String, CellStyle)] = [(PhotoParts.attributionText(user), theme.title),
                                             ("@" + UntrustedText.sanitize(user.username), theme.accent)]
         if let location = user.location.map(UntrustedText.sanitize), !location.isEmpty { lines.append((location, theme.muted)) }
         if let bio = user.bio.map(UntrustedText.sanitize), !bio.isEmpty {

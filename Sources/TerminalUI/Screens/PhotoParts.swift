@@ -27,6 +27,11 @@ struct PhotoParts {
         }
     }
 
+    /// The attribution's words, the name made safe to show: "Photo by NAME on Unsplash".
+    static func attributionText(_ user: User, prefix: String = "Photo by ") -> String {
+        "\(prefix)\(UntrustedText.sanitize(user.displayName)) on Unsplash"
+    }
+
     /// "Photo by NAME on Unsplash" as Unsplash's guidelines ask (`prefix` "Photo by " or "by ", or none), at most
     /// `maxWidth` cells, with the name linked to the photographer's page and "Unsplash" to Unsplash's, both
     /// carrying the referral parameters. Returns the cells written.
@@ -34,12 +39,12 @@ struct PhotoParts {
     func attribution(_ user: User, prefix: String = "Photo by ", x: Int, y: Int, style: CellStyle, maxWidth: Int,
                      into buffer: inout CellBuffer) -> Int {
         let name = UntrustedText.sanitize(user.displayName)
-        let written = buffer.write("\(prefix)\(name) on Unsplash", x: x, y: y, style: style, maxWidth: maxWidth,
-                                   ellipsis: theme.ellipsis)
+        let text = Self.attributionText(user, prefix: prefix)
+        let written = buffer.write(text, x: x, y: y, style: style, maxWidth: maxWidth, ellipsis: theme.ellipsis)
         let nameStart = DisplayWidth.of(prefix)
         let nameWidth = DisplayWidth.of(name)
         // A link covers only what was written whole (not the ellipsis of a cut line).
-        let whole = written < DisplayWidth.of("\(prefix)\(name) on Unsplash") ? written - DisplayWidth.of(theme.ellipsis) : written
+        let whole = written < DisplayWidth.of(text) ? written - DisplayWidth.of(theme.ellipsis) : written
         if let profile = Referral.profile(user) {
             buffer.link(profile, x: x + nameStart, y: y, width: min(nameWidth, whole - nameStart))
         }

@@ -97,8 +97,7 @@ public struct ViewerScreen {
             x += buffer.write(heart, x: x, y: y, style: heartStyle)
             x += buffer.write(" \(viewer.photo.likes)  ", x: x, y: y, style: theme.bar)
             // Attribution as Unsplash's guidelines ask, then the keys if there is room for them.
-            let name = viewer.photo.user.map { UntrustedText.sanitize($0.displayName) } ?? "an unknown photographer"
-            attribution = "Photo by \(name) on Unsplash"
+            attribution = viewer.photo.user.map { PhotoParts.attributionText($0) } ?? "Photo by an unknown photographer on Unsplash"
         }
         // Where the view is, when it is not the whole photo upright: "8× zoom  90°".
         var place: [String] = []
