@@ -120,7 +120,7 @@ public struct Theme: Sendable {
 
     /// Each theme's colours, by what they are for.
     struct Swatches {
-        var heart, muted, accent, error, barBackground, barText, onAccent, dialogBackground, dialogText,
+        var heart, unliked, muted, accent, error, barBackground, barText, onAccent, dialogBackground, dialogText,
             placeholderBackground, placeholderText: Swatch
         /// Secondary text is drawn dim where colours are few.
         var dimsMuted: Bool
@@ -129,39 +129,44 @@ public struct Theme: Sendable {
 
     var swatches: Swatches {
         switch name {
-        case .dark:
-            // Blue is hard to read on black with eight colours: cyan there; a black bar would not show on black:
-            // blue there.
-            Swatches(heart: Swatch(RGB(230, 60, 70), 9), muted: Swatch(RGB(140, 140, 140), 8, 7),
-                     accent: Swatch(RGB(120, 170, 255), 12, 6), error: Swatch(RGB(255, 110, 100), 9),
-                     barBackground: Swatch(RGB(48, 48, 52), 0, 4), barText: Swatch(RGB(220, 220, 220), 7),
-                     onAccent: Swatch(RGB(20, 20, 20), 0), dialogBackground: Swatch(RGB(40, 40, 60), 4),
-                     dialogText: Swatch(RGB(235, 235, 235), 15), placeholderBackground: Swatch(RGB(60, 60, 64), 8, 7),
-                     placeholderText: Swatch(RGB(170, 170, 170), 7, 0), dimsMuted: true, boldBars: false)
-        case .light:
-            // Dark inks on light grays: what reads on a white terminal.
-            Swatches(heart: Swatch(RGB(200, 30, 50), 1), muted: Swatch(RGB(100, 100, 100), 8, 0),
-                     accent: Swatch(RGB(0, 90, 200), 4), error: Swatch(RGB(185, 25, 25), 1),
-                     barBackground: Swatch(RGB(222, 222, 228), 7), barText: Swatch(RGB(25, 25, 25), 0),
-                     onAccent: Swatch(RGB(255, 255, 255), 15, 7), dialogBackground: Swatch(RGB(238, 238, 246), 7),
-                     dialogText: Swatch(RGB(20, 20, 20), 0), placeholderBackground: Swatch(RGB(205, 205, 210), 7),
-                     placeholderText: Swatch(RGB(70, 70, 70), 8, 0), dimsMuted: false, boldBars: false)
-        case .highContrast:
-            // Black and white, yellow for what is selected, nothing dim.
-            Swatches(heart: Swatch(RGB(255, 50, 50), 9), muted: Swatch(RGB(215, 215, 215), 7),
-                     accent: Swatch(RGB(255, 220, 0), 11, 3), error: Swatch(RGB(255, 70, 70), 9),
-                     barBackground: Swatch(RGB(0, 0, 0), 0), barText: Swatch(RGB(255, 255, 255), 15, 7),
-                     onAccent: Swatch(RGB(0, 0, 0), 0), dialogBackground: Swatch(RGB(0, 0, 0), 0),
-                     dialogText: Swatch(RGB(255, 255, 255), 15, 7), placeholderBackground: Swatch(RGB(90, 90, 90), 8, 7),
-                     placeholderText: Swatch(RGB(255, 255, 255), 15, 0), dimsMuted: false, boldBars: true)
+        case .dark: Self.dark
+        case .light: Self.light
+        case .highContrast: Self.highContrast
         }
     }
+
+    // Blue is hard to read on black with eight colours: cyan there; a black bar would not show on black: blue there.
+    static let dark = Swatches(
+        heart: Swatch(RGB(230, 60, 70), 9), unliked: Swatch(RGB(150, 150, 150), 8, 7), muted: Swatch(RGB(140, 140, 140), 8, 7),
+        accent: Swatch(RGB(120, 170, 255), 12, 6), error: Swatch(RGB(255, 110, 100), 9),
+        barBackground: Swatch(RGB(48, 48, 52), 0, 4), barText: Swatch(RGB(220, 220, 220), 7),
+        onAccent: Swatch(RGB(20, 20, 20), 0), dialogBackground: Swatch(RGB(40, 40, 60), 4),
+        dialogText: Swatch(RGB(235, 235, 235), 15), placeholderBackground: Swatch(RGB(60, 60, 64), 8, 7),
+        placeholderText: Swatch(RGB(170, 170, 170), 7, 0), dimsMuted: true, boldBars: false)
+
+    // Dark inks on light grays: what reads on a white terminal.
+    static let light = Swatches(
+        heart: Swatch(RGB(200, 30, 50), 1), unliked: Swatch(RGB(100, 100, 100), 8, 0), muted: Swatch(RGB(100, 100, 100), 8, 0),
+        accent: Swatch(RGB(0, 90, 200), 4), error: Swatch(RGB(185, 25, 25), 1),
+        barBackground: Swatch(RGB(222, 222, 228), 7), barText: Swatch(RGB(25, 25, 25), 0),
+        onAccent: Swatch(RGB(255, 255, 255), 15, 7), dialogBackground: Swatch(RGB(238, 238, 246), 7),
+        dialogText: Swatch(RGB(20, 20, 20), 0), placeholderBackground: Swatch(RGB(205, 205, 210), 7),
+        placeholderText: Swatch(RGB(70, 70, 70), 8, 0), dimsMuted: false, boldBars: false)
+
+    // Black and white, yellow for what is selected, nothing dim.
+    static let highContrast = Swatches(
+        heart: Swatch(RGB(255, 50, 50), 9), unliked: Swatch(RGB(215, 215, 215), 7), muted: Swatch(RGB(215, 215, 215), 7),
+        accent: Swatch(RGB(255, 220, 0), 11, 3), error: Swatch(RGB(255, 70, 70), 9),
+        barBackground: Swatch(RGB(0, 0, 0), 0), barText: Swatch(RGB(255, 255, 255), 15, 7),
+        onAccent: Swatch(RGB(0, 0, 0), 0), dialogBackground: Swatch(RGB(0, 0, 0), 0),
+        dialogText: Swatch(RGB(255, 255, 255), 15, 7), placeholderBackground: Swatch(RGB(90, 90, 90), 8, 7),
+        placeholderText: Swatch(RGB(255, 255, 255), 15, 0), dimsMuted: false, boldBars: true)
 
     private func color(_ swatch: Swatch, _ role: ThemeRole? = nil) -> TerminalColor {
         if let role, let override = overrides[role] {
             switch (override, colorMode) {
             case (_, .none): return .standard
-            case let (.rgb(rgb), _): return color(Swatch(rgb, Palette.nearest16(rgb), Palette.nearest8(rgb)))
+            case let (.rgb(rgb), _): return fill(rgb)
             case let (.index(index), .palette256), let (.index(index), .truecolor): return .indexed(index)
             case let (.index(index), .palette16): return .indexed(index < 16 ? index : Palette.nearest16(Palette.xterm256[Int(index)]))
             case let (.index(index), .palette8): return .indexed(index < 8 ? index : Palette.nearest8(Palette.xterm256[Int(index)]))
@@ -183,7 +188,7 @@ public struct Theme: Sendable {
     /// A liked heart: red.
     public var likedHeart: CellStyle { CellStyle(foreground: color(swatches.heart, .heart), bold: true) }
     /// A heart not liked: gray.
-    public var unlikedHeart: CellStyle { CellStyle(foreground: color(swatches.muted, .muted), dim: dimsMuted) }
+    public var unlikedHeart: CellStyle { CellStyle(foreground: color(swatches.unliked, .muted), dim: dimsMuted) }
     public var accent: CellStyle { CellStyle(foreground: color(swatches.accent, .selection), bold: true) }
     public var muted: CellStyle { CellStyle(foreground: color(swatches.muted, .muted), dim: dimsMuted) }
     public var error: CellStyle { CellStyle(foreground: color(swatches.error, .error), bold: true) }
