@@ -32,9 +32,7 @@ public enum Logs {
         } catch {
             throw ConfigurationError(message: (flag != nil ? "--log-level: " : "IMAGE_FEED_LOG_LEVEL: ") + error.message)
         }
-        start(file: configuration.paths.logFile, level: chosen,
-              secrets: [configuration.accessKey, configuration.secretKey, configuration.imgurClientID,
-                        configuration.tokenOverride].compactMap { $0 })
+        start(file: configuration.paths.logFile, level: chosen, secrets: configuration.secrets)
         let logger = Logger(label: "image-feed")
         logger.info("\(ImageFeedVersion.line): \(command), pid \(ProcessInfo.processInfo.processIdentifier)")
         for warning in configuration.warnings { logger.warning("\(warning)") }

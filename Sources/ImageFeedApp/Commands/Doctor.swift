@@ -167,6 +167,7 @@ public enum Doctor {
         let graphicsSetting = configuration?.graphics
         var choice = GraphicsChoice.choose(setting: graphicsSetting, environment: environment,
                                            abilities: facts.abilities, tmux: facts.tmux)
+            .allowing(colors: colorSetting, environment: environment)
         if !facts.isTerminal, graphicsSetting == nil {
             choice = GraphicsChoice(mode: .cells, reason: "the terminal could not be asked")
         }
@@ -263,8 +264,7 @@ public enum Doctor {
         func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
             checks.append(.init(section: section, name: name, status: status, detail: detail, fix: fix))
         }
-        let paths = XDGPaths(environment: environment)
-        let file = overrides.configFile ?? environment["IMAGE_FEED_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? paths.configFile.path
+        let file = AppConfiguration.configFile(environment: environment, overrides: overrides).path
         let named = overrides.configFile != nil ? " (--config)" : environment["IMAGE_FEED_CONFIG"].map { $0.isEmpty ? "" : " (IMAGE_FEED_CONFIG)" } ?? ""
         let configuration: AppConfiguration
         do {

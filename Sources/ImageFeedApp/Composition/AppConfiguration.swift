@@ -114,10 +114,21 @@ public struct AppConfiguration: Sendable, Equatable {
         return mode
     }
 
+    /// The config file the settings are read from: `--config`, else `IMAGE_FEED_CONFIG`, else the XDG one.
+    static func configFile(environment: [String: String], overrides: Overrides) -> URL {
+        (overrides.configFile ?? environment["IMAGE_FEED_CONFIG"]).map { URL(fileURLWithPath: $0) }
+            ?? XDGPaths(environment: environment).configFile
+    }
+
+    /// The words no log may hold: the keys, the Imgur client id, a token given in the environment.
+    var secrets: [String] {
+        [accessKey, secretKey, imgurClientID, tokenOverride].compactMap { $0 }
+    }
+
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
                             overrides: Overrides = Overrides()) throws(ConfigurationError) -> AppConfiguration {
         let paths = XDGPaths(environment: environment)
-        let file = (overrides.configFile ?? environment["IMAGE_FEED_CONFIG"]).map { URL(fileURLWithPath: $0) } ?? paths.configFile
+        let file = configFile(environment: environment, overrides: overrides)
         var configuration = AppConfiguration(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
 
         if FileManager.default.fileExists(atPath: file.path) {

@@ -62,7 +62,7 @@ public final class AppContext: Sendable {
         let store = configuration.tokenOverride != nil ? nil
             : FileTokenStore(file: demo ? configuration.paths.demoTokenFile : configuration.paths.tokenFile)
         let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
-        Logs.addSecrets([configuration.accessKey, configuration.secretKey, configuration.imgurClientID, token].compactMap { $0 })
+        Logs.addSecrets(configuration.secrets + [token].compactMap { $0 })
         if demo, let token, let sandbox {
             sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername)
         }

@@ -19,15 +19,8 @@ public enum InteractiveSession {
         // One burst of questions before curses starts (their answers must not be read as keys).
         let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
         let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
-        var choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities, tmux: tmux)
-        // Pictures in pixels need colour; NO_COLOR and colors = "none" keep photos as characters too.
-        if choice.mode != .cells, !(environment["NO_COLOR"] ?? "").isEmpty || colors == ColorMode.none {
-            choice = GraphicsChoice(mode: .cells, reason: "colour is off (NO_COLOR or colors = none)")
-        }
-        // Placeholders name their picture by a colour of the 256-colour palette.
-        if choice.mode == .kittyPlaceholders, let colors, [.palette16, .palette8].contains(colors) {
-            choice = GraphicsChoice(mode: .cells, reason: "colors = \(colors) leaves too few colours to name pictures in placeholders")
-        }
+        let choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities, tmux: tmux)
+            .allowing(colors: colors, environment: environment)
         let logger = Logger(label: "terminal")
         if let abilities {
             logger.info("""

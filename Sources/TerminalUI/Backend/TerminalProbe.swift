@@ -191,6 +191,18 @@ public struct GraphicsChoice: Equatable, Sendable {
 
     public static let cells = GraphicsChoice(mode: .cells, reason: "coloured characters")
 
+    /// This choice as the colours allow it: pictures in pixels need colour (NO_COLOR and colors = "none" keep
+    /// photos as characters too), and placeholders name their picture by a colour of the 256-colour palette.
+    public func allowing(colors: ColorMode?, environment: [String: String]) -> GraphicsChoice {
+        if mode != .cells, !(environment["NO_COLOR"] ?? "").isEmpty || colors == ColorMode.none {
+            return GraphicsChoice(mode: .cells, reason: "colour is off (NO_COLOR or colors = none)")
+        }
+        if mode == .kittyPlaceholders, let colors, [.palette16, .palette8].contains(colors) {
+            return GraphicsChoice(mode: .cells, reason: "colors = \(colors) leaves too few colours to name pictures in placeholders")
+        }
+        return self
+    }
+
     /// Decides from the setting (nil: auto), the environment and the terminal's answers.
     /// `tmux`: what tmux said of the pane and the terminal it is attached to (nil outside tmux, or when it
     /// could not be asked).
