@@ -98,21 +98,16 @@ final class AppConfigurationTests: XCTestCase {
         let overridden = try AppConfiguration.load(environment: folder.environment.merging(["IMAGE_FEED_THEME": "high-contrast"]) { a, _ in a })
         XCTAssertEqual(overridden.theme, .highContrast)
 
-        try "[colors]\nsparkle = \"#ffffff\"\n".write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
-            XCTAssertEqual((error as? ConfigurationError)?.message.contains("line 2, key colors.sparkle: unknown colour"), true, "\(error)")
-        }
-        try "[colors]\nheart = \"red\"\n".write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
-            XCTAssertEqual((error as? ConfigurationError)?.message.contains("red is not a colour"), true, "\(error)")
-        }
-        try "theme = \"sepia\"\n".write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
-            XCTAssertEqual((error as? ConfigurationError)?.message.contains("line 1, key theme: sepia is not one of dark, light, high-contrast"), true, "\(error)")
-        }
-        try "[extras]\n".write(to: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
-            XCTAssertEqual((error as? ConfigurationError)?.message.contains("the only sections are [colors] and [keys]"), true, "\(error)")
+        for (text, expected) in [
+            ("[colors]\nsparkle = \"#ffffff\"\n", "line 2, key colors.sparkle: unknown colour"),
+            ("[colors]\nheart = \"red\"\n", "red is not a colour"),
+            ("theme = \"sepia\"\n", "line 1, key theme: sepia is not one of dark, light, high-contrast"),
+            ("[extras]\n", "the only sections are [colors] and [keys]"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment), text) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.message.contains(expected), true, "\(error)")
+            }
         }
     }
 

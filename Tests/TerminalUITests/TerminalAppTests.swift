@@ -109,13 +109,19 @@ final class TerminalAppTests: XCTestCase {
         XCTAssertTrue(backend.frames.last?.lines.contains { $0.contains("Photo unavailable") } == true)
     }
 
-    func test_share_putsTheReferralLinkOnTheBackendsClipboard_andASignalEndsTheLoop() {
+    /// The loop on a 60x16 test terminal, the feed loaded and its first photo opened in the viewer.
+    func appInTheViewer() -> (TerminalApp, TestBackend) {
         let backend = TestBackend(width: 60, height: 16)
         let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer())
         app.dispatch(.start)
         run(app) { !app.state.feed.photos.isEmpty }
         backend.input = [.key(.enter)]
         run(app) { app.state.viewer != nil }
+        return (app, backend)
+    }
+
+    func test_share_putsTheReferralLinkOnTheBackendsClipboard_andASignalEndsTheLoop() {
+        let (app, backend) = appInTheViewer()
         app.handle(.key(.character("s")))
         XCTAssertEqual(backend.copied, ["https://unsplash.test/photos/p1-0?utm_source=image_feed&utm_medium=referral"])
         // SIGTERM, as the backend saw it: the loop ends.
@@ -124,12 +130,7 @@ final class TerminalAppTests: XCTestCase {
     }
 
     func test_viewer_opensAndCloses_andQuitEndsTheLoop() {
-        let backend = TestBackend(width: 60, height: 16)
-        let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer())
-        app.dispatch(.start)
-        run(app) { !app.state.feed.photos.isEmpty }
-        backend.input = [.key(.enter)]
-        run(app) { app.state.viewer != nil }
+        let (app, backend) = appInTheViewer()
         run(app) { backend.frames.last?.lines.last?.contains("Photo by Ann Author on Unsplash") == true }
         XCTAssertTrue(backend.frames.last?.lines.last?.contains("Photo by Ann Author on Unsplash") == true)
         backend.input = [.key(.escape), .key(.character("q"))]
