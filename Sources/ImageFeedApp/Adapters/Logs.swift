@@ -81,7 +81,7 @@ public enum Logs {
     }
 
     // Header values and query or form parameters that carry a credential.
-    nonisolated(unsafe) private static let patterns: [(NSRegularExpression, String)] = [
+    private static let patterns: [(NSRegularExpression, String)] = [
         (try! NSRegularExpression(pattern: #"(?i)\b(Bearer|Client-ID)\s+[^\s",;]+"#), "$1 [secret]"),
         (try! NSRegularExpression(pattern: #"(?i)\b(authorization)(["']?\s*[:=]\s*["']?)[^\r\n"]+"#), "$1$2[secret]"),
         (try! NSRegularExpression(pattern: #"(?i)\b(client_id|client_secret|code|access_token|refresh_token|token|password)=[^&\s"]+"#),
