@@ -166,21 +166,4 @@ final class AlbumsViewModelTests: XCTestCase {
         XCTAssertEqual(state.field.count, 64)
         XCTAssertFalse(state.field.contains("\n"))
     }
-
-    func test_theEffectRunner_asksTheService() async {
-        struct Service: AlbumService {
-            func albums(username: String, page: Int) async throws(ServiceError) -> Page<Album> {
-                guard username == "known" else { throw .notFound }
-                return Page(items: [Album(id: "x")], number: page, perPage: 50, nextPage: nil)
-            }
-            func photos(inAlbum albumID: String) async throws(ServiceError) -> [Photo] { [Photo(id: albumID + "-1")] }
-        }
-        let runner = AlbumsEffectRunner(service: Service())
-        let found = await runner.perform(.loadAlbums(username: "known", page: 1))
-        XCTAssertEqual(found, [.albumsLoaded(username: "known", page: 1, .success(Page(items: [Album(id: "x")], number: 1, perPage: 50, nextPage: nil)))])
-        let missing = await runner.perform(.loadAlbums(username: "unknown", page: 1))
-        XCTAssertEqual(missing, [.albumsLoaded(username: "unknown", page: 1, .failure(.notFound))])
-        let photos = await runner.perform(.loadPhotos(albumID: "x"))
-        XCTAssertEqual(photos, [.photosLoaded(albumID: "x", .success([Photo(id: "x-1")]))])
-    }
 }

@@ -98,11 +98,13 @@ final class PhotoListViewModelTests: XCTestCase {
         XCTAssertEqual(state.photos.map(\.id), ["z", "a"])
     }
 
-    func test_sessionExpiredOnLoad_flagsTheSession() {
+    func test_sessionExpiredOnLoad_isAnAnswerThatFailed() {
         var state = PhotoListState()
         _ = PhotoListViewModel.update(&state, .load)
-        _ = PhotoListViewModel.update(&state, .pageLoaded(page: 1, .failure(.sessionExpired)))
-        XCTAssertTrue(state.sessionExpired)
+        let answer = PhotoListViewModel.Event.pageLoaded(page: 1, .failure(.sessionExpired))
+        _ = PhotoListViewModel.update(&state, answer)
+        XCTAssertEqual(answer.failure, .sessionExpired, "the app ends the session where this answer arrives")
+        XCTAssertNil(state.modal)
     }
 
     // MARK: Next pages
@@ -223,11 +225,12 @@ final class PhotoListViewModelTests: XCTestCase {
         XCTAssertTrue(state.photos[0].likedByUser)
     }
 
-    func test_likeSessionExpired_flagsSessionInsteadOfTryAgain() {
+    func test_likeSessionExpired_endsTheSessionInsteadOfTryAgain() {
         var state = loadedFeed(["a"])
         _ = PhotoListViewModel.update(&state, .toggleLike(photoID: "a"))
-        _ = PhotoListViewModel.update(&state, .likeFinished(photoID: "a", liked: true, .failure(.sessionExpired)))
-        XCTAssertTrue(state.sessionExpired)
+        let answer = PhotoListViewModel.Event.likeFinished(photoID: "a", liked: true, .failure(.sessionExpired))
+        _ = PhotoListViewModel.update(&state, answer)
+        XCTAssertEqual(answer.failure, .sessionExpired, "the app ends the session where this answer arrives")
         XCTAssertNil(state.modal)
     }
 

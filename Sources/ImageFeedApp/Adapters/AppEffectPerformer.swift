@@ -89,19 +89,14 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
         case let .login(loginEffect):
             events = await performLogin(loginEffect, post: post).map(AppViewModel.Event.login)
-        case let .feed(.loadPage(page, perPage)):
-            events = await loadPage(page, perPage: perPage, saving: .feed) { () async throws(ServiceError) -> Page<Photo> in
-                try await self.client.feed(page: page, perPage: perPage)
-            }
-                .map(AppViewModel.Event.feed)
-        case let .feed(feedEffect):
-            events = [.feed(await PhotoListEffectRunner(service: client).perform(feedEffect))]
-        case let .favorites(username, .loadPage(page, perPage)):
-            events = await loadPage(page, perPage: perPage, saving: .favorites) { () async throws(ServiceError) -> Page<Photo> in
-                try await self.client.likes(username: username, page: page, perPage: perPage)
+        case let .feed(listEffect):
+            events = await performList(listEffect, saving: .feed) { [client] page, perPage throws(ServiceError) in
+                try await client.feed(page: page, perPage: perPage)
+            }.map(AppViewModel.Event.feed)
+        case let .favorites(username, listEffect):
+            events = await performList(listEffect, saving: .favorites) { [client] page, perPage throws(ServiceError) in
+                try await client.likes(username: username, page: page, perPage: perPage)
             }.map(AppViewModel.Event.favorites)
-        case let .favorites(_, likeEffect):
-            events = [.favorites(await PhotoListEffectRunner(service: client).perform(likeEffect))]
         case .profile(.loadProfile):
             do {
                 let profile = try await client.me()
@@ -121,17 +116,14 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
         case let .albums(.saveRecent(names)):
             try? albumsRecentStore?.saveHistory(names)
             events = []
-        case let .albums(albumsEffect):
-            if let albums {
-                events = await AlbumsEffectRunner(service: albums).perform(albumsEffect).map(AppViewModel.Event.albums)
-            } else {
-                let missing = ServiceError.notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
-                switch albumsEffect {
-                case let .loadAlbums(username, page): events = [.albums(.albumsLoaded(username: username, page: page, .failure(missing)))]
-                case let .loadPhotos(albumID): events = [.albums(.photosLoaded(albumID: albumID, .failure(missing)))]
-                case .saveRecent: events = []
-                }
-            }
+        case let .albums(.loadAlbums(username, page)):
+            events = [.albums(.albumsLoaded(username: username, page: page, await answer { () async throws(ServiceError) in
+                try await self.albumService().albums(username: username, page: page)
+            }))]
+        case let .albums(.loadPhotos(albumID)):
+            events = [.albums(.photosLoaded(albumID: albumID, await answer { () async throws(ServiceError) in
+                try await self.albumService().photos(inAlbum: albumID)
+            }))]
         case .loadSearchHistory:
             events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
             if let file = searchOrderFile, let text = try? String(contentsOf: file, encoding: .utf8),
@@ -148,18 +140,12 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
         case let .search(.saveHistory(queries)):
             try? historyStore?.saveHistory(queries)
             events = []
-        case let .search(.results(query, order, .loadPage(page, perPage))):
-            events = await loadPage(page, perPage: perPage, saving: .search, note: query) { () async throws(ServiceError) -> Page<Photo> in
-                try await self.client.search(query: query, page: page, perPage: perPage, order: order)
+        case let .search(.results(query, order, listEffect)):
+            events = await performList(listEffect, saving: .search, note: query) { [client] page, perPage throws(ServiceError) in
+                try await client.search(query: query, page: page, perPage: perPage, order: order)
             }.map { AppViewModel.Event.search(.answer(query: query, order: order, $0)) }
-        case let .search(.results(query, order, likeEffect)):
-            events = [.search(.answer(query: query, order: order, await PhotoListEffectRunner(service: client).perform(likeEffect)))]
         case let .detail(.load(photoID)):
-            do {
-                events = [.detail(.loaded(.success(try await client.photo(id: photoID))))]
-            } catch {
-                events = [.detail(.loaded(.failure(error)))]
-            }
+            events = [.detail(.loaded(await answer { () async throws(ServiceError) in try await self.client.photo(id: photoID) }))]
         case let .detail(.viewer(viewerEffect)):
             events = await performViewer(viewerEffect) { post(.detail(.viewer($0))) }.map { AppViewModel.Event.detail(.viewer($0)) }
         case .forgetSession:
@@ -179,6 +165,43 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
             return [.noticeExpired(serial: serial)]
         }
         return events + [.rateLimit(client.rateLimit)]
+    }
+
+    /// A service call's outcome, as the events carry it.
+    private func answer<Value>(_ call: () async throws(ServiceError) -> Value) async -> Result<Value, ServiceError> {
+        do {
+            return .success(try await call())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The album source, or the error that says none is configured.
+    private func albumService() throws(ServiceError) -> any AlbumService {
+        guard let albums else {
+            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
+        }
+        return albums
+    }
+
+    /// Likes or unlikes a photo: the one path for every list, the viewer and the detail screen.
+    private func like(_ liked: Bool, photoID: String) async -> Result<Photo, ServiceError> {
+        await answer { () async throws(ServiceError) in try await client.setLike(liked, photoID: photoID) }
+    }
+
+    /// A list's effect (any list of photos: the feed, the favorites, search results): its pages come from
+    /// `fetch`, its likes from the one like path.
+    private func performList(_ effect: PhotoListViewModel.Effect, saving name: CachedListName, note: String? = nil,
+                             _ fetch: @escaping @Sendable (_ page: Int, _ perPage: Int) async throws(ServiceError) -> Page<Photo>)
+        async -> [PhotoListViewModel.Event] {
+        switch effect {
+        case let .loadPage(page, perPage):
+            return await loadPage(page, perPage: perPage, saving: name, note: note) { () async throws(ServiceError) in
+                try await fetch(page, perPage)
+            }
+        case let .setLike(photoID, liked):
+            return [.likeFinished(photoID: photoID, liked: liked, await like(liked, photoID: photoID))]
+        }
     }
 
     /// A page from the service, saved for offline use; when the service cannot be reached, page 1 comes
@@ -201,11 +224,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     private func performViewer(_ effect: ViewerViewModel.Effect, post: @escaping @Sendable (ViewerViewModel.Event) -> Void) async -> [ViewerViewModel.Event] {
         switch effect {
         case let .setLike(photoID, liked):
-            do {
-                return [.likeFinished(liked: liked, .success(try await client.setLike(liked, photoID: photoID)))]
-            } catch {
-                return [.likeFinished(liked: liked, .failure(error))]
-            }
+            return [.likeFinished(liked: liked, await like(liked, photoID: photoID))]
         case let .share(url):
             return [.shared(opened: await opener.open(url))]
         case let .download(photo, tracked):

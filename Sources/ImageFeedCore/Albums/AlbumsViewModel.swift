@@ -254,31 +254,3 @@ public enum AlbumsViewModel {
         }
     }
 }
-
-/// Runs the Albums pane's effects against an `AlbumService`.
-public struct AlbumsEffectRunner: Sendable {
-    public let service: any AlbumService
-
-    public init(service: any AlbumService) {
-        self.service = service
-    }
-
-    public func perform(_ effect: AlbumsViewModel.Effect) async -> [AlbumsViewModel.Event] {
-        switch effect {
-        case let .loadAlbums(username, page):
-            do {
-                return [.albumsLoaded(username: username, page: page, .success(try await service.albums(username: username, page: page)))]
-            } catch {
-                return [.albumsLoaded(username: username, page: page, .failure(error))]
-            }
-        case let .loadPhotos(albumID):
-            do {
-                return [.photosLoaded(albumID: albumID, .success(try await service.photos(inAlbum: albumID)))]
-            } catch {
-                return [.photosLoaded(albumID: albumID, .failure(error))]
-            }
-        case .saveRecent:
-            return [] // the app's performer keeps them (a file), not the album service
-        }
-    }
-}

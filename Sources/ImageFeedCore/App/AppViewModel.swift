@@ -50,6 +50,15 @@ public struct StatusNotice: Equatable, Sendable {
     public static let lifetime: Double = 6
 }
 
+/// A paged list a screen shows: the frame drawn says how far into it the user has come (`listShown`).
+public enum ShownList: Equatable, Sendable {
+    case feed
+    case favorites
+    case search
+    /// The Albums pane's album tiles.
+    case albums
+}
+
 /// Where the user is: the splash while a stored token is checked, the login screen, or the app.
 public enum Session: Equatable, Sendable {
     case splash
@@ -152,6 +161,9 @@ public enum AppViewModel {
         case albums(AlbumsViewModel.Event)
         case viewer(ViewerViewModel.Event)
         case selectTab(Tab)
+        /// The frame just drawn shows `list` up to `lastIndex` (its last item in view, the selection, or the
+        /// photo the viewer shows): the list's own rule decides whether its next page is due. Sent once a frame.
+        case listShown(ShownList, lastIndex: Int)
         /// `/` from anywhere: the search pane, with the keyboard in its field.
         case focusSearch
         case nextTab
@@ -209,7 +221,8 @@ public enum AppViewModel {
         let viewerNotice = state.viewer?.notice
         let detailNotice = state.detail?.viewer.notice
         var effects = route(&state, event)
-        effects += endSessionIfExpired(&state)
+        // A 401 ends the session where the answer arrives, whichever pane asked.
+        if event.failure == .sessionExpired { effects += endSession(&state) }
         // A new notice in the viewer or the detail goes after a while, as the status line's do.
         if let notice = state.viewer?.notice ?? state.detail?.viewer.notice, notice != viewerNotice, notice != detailNotice {
             state.noticeSerial += 1
@@ -389,6 +402,13 @@ public enum AppViewModel {
             state.viewer = viewer
         case let .stepViewer(offset):
             return stepViewer(by: offset, in: &state)
+        case let .listShown(list, index):
+            switch list {
+            case .feed: return PhotoListViewModel.update(&state.feed, .showedItem(index: index)).map(Effect.feed)
+            case .favorites: return favoritesEffects(PhotoListViewModel.update(&state.favorites, .showedItem(index: index)), state)
+            case .search: return SearchViewModel.update(&state.search, .results(.showedItem(index: index))).map(Effect.search)
+            case .albums: return AlbumsViewModel.update(&state.albums, .showedAlbum(index: index)).map(Effect.albums)
+            }
         case let .openDetail(photoID):
             // Album photos have no detail of their own (no Unsplash photo to ask for): `photos(in:)` has none.
             guard let photo = state.photos(in: state.tab)?.photo(id: photoID) else { return [] }
@@ -428,7 +448,8 @@ public enum AppViewModel {
         return []
     }
 
-    /// The next or previous photo in the viewer, asking for the list's next page in time (as scrolling does).
+    /// The next or previous photo in the viewer (the frame that shows it asks for the list's next page in time,
+    /// as a scrolled list's frame does).
     private static func stepViewer(by offset: Int, in state: inout AppState) -> [Effect] {
         guard let viewer = state.viewer, let source = viewer.source, viewer.modal == nil else { return [] }
         // The paged list the photo came from (an album's photos come whole, without paging).
@@ -442,15 +463,6 @@ public enum AppViewModel {
         guard let index = photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return [] }
         let target = index + offset
         var effects: [Effect] = []
-        if offset > 0 {
-            let shown = min(target, photos.count - 1)
-            switch source {
-            case .feed: effects += PhotoListViewModel.update(&state.feed, .showedItem(index: shown)).map(Effect.feed)
-            case .favorites: effects += favoritesEffects(PhotoListViewModel.update(&state.favorites, .showedItem(index: shown)), state)
-            case .search: effects += SearchViewModel.update(&state.search, .results(.showedItem(index: shown))).map(Effect.search)
-            case .album: break
-            }
-        }
         guard photos.indices.contains(target) else {
             let loading: Bool = if case .loading = list?.nextPage { true } else { false }
             state.viewer?.notice = offset < 0 ? "This is the first photo."
@@ -544,15 +556,8 @@ public enum AppViewModel {
     }
 
     /// A 401 anywhere: the token is removed, the login screen opens with a notice, nothing else is lost.
-    private static func endSessionIfExpired(_ state: inout AppState) -> [Effect] {
-        var expired = false
-        if state.feed.sessionExpired { state.feed.sessionExpired = false; expired = true }
-        if state.favorites.sessionExpired { state.favorites.sessionExpired = false; expired = true }
-        if state.viewer?.sessionExpired == true { state.viewer?.sessionExpired = false; expired = true }
-        if state.search.results.sessionExpired { state.search.results.sessionExpired = false; expired = true }
-        if state.detail?.viewer.sessionExpired == true { state.detail?.viewer.sessionExpired = false; expired = true }
-        if state.profile.phase == .failed(.sessionExpired) { state.profile.phase = .idle; expired = true }
-        guard expired, state.session == .loggedIn else { return [] }
+    private static func endSession(_ state: inout AppState) -> [Effect] {
+        guard state.session == .loggedIn else { return [] }
         state.session = .loggedOut
         state.sessionExpiredNotice = true
         state.login = LoginState()
@@ -627,5 +632,20 @@ extension AppState {
     mutating func changeShownPhoto(id: String, _ change: (inout Photo) -> Void) {
         if viewer?.photo.id == id { change(&viewer!.photo) }
         if detail?.viewer.photo.id == id { change(&detail!.viewer.photo) }
+    }
+}
+
+extension AppViewModel.Event {
+    /// The service's error, when this event is an answer that failed: each pane's events say which of theirs
+    /// are answers, and a 401 among them ends the session in one place (`AppViewModel.update`).
+    public var failure: ServiceError? {
+        switch self {
+        case let .feed(event), let .favorites(event): event.failure
+        case let .search(event): event.failure
+        case let .profile(event): event.failure
+        case let .viewer(event): event.failure
+        case let .detail(event): event.failure
+        default: nil
+        }
     }
 }

@@ -51,7 +51,6 @@ public enum PhotoDetailViewModel {
             return []
         case let .loaded(.failure(error)):
             detail.extra = .failed(error)
-            if error == .sessionExpired { detail.viewer.sessionExpired = true }
             return []
         case .retry:
             guard case .failed = detail.extra else { return [] }
@@ -59,6 +58,17 @@ public enum PhotoDetailViewModel {
             return [.load(photoID: detail.photo.id)]
         case let .viewer(viewerEvent):
             return ViewerViewModel.update(&detail.viewer, viewerEvent).map(Effect.viewer)
+        }
+    }
+}
+
+extension PhotoDetailViewModel.Event {
+    /// The service's error, when this event is an answer that failed.
+    public var failure: ServiceError? {
+        switch self {
+        case let .loaded(.failure(error)): error
+        case let .viewer(event): event.failure
+        default: nil
         }
     }
 }

@@ -34,8 +34,6 @@ public struct PhotoListState: Equatable, Sendable {
     /// Photos whose like or unlike request is running: their heart shows a spinner.
     public var likesInFlight: Set<String> = []
     public var modal: Modal?
-    /// Set when the service said the session ended; the shell takes the user to the login screen.
-    public var sessionExpired = false
     /// Page 1 is asked for again over the photos shown (`r`): they stay until it comes.
     public var reloading = false
     public let perPage: Int

@@ -81,7 +81,6 @@ public enum PhotoListViewModel {
                 state.nextPage = .idle
                 state.phase = .content
             case let .failure(error):
-                if error == .sessionExpired { state.sessionExpired = true }
                 if page == 1 && state.photos.isEmpty {
                     state.phase = .failed(error)
                     state.nextPage = .idle
@@ -106,11 +105,8 @@ public enum PhotoListViewModel {
             case let .success(updated):
                 apply(liked: liked, likes: updated.likes, to: photoID, in: &state)
             case let .failure(error):
-                if error == .sessionExpired {
-                    state.sessionExpired = true
-                } else {
-                    state.modal = .likeFailed(photoID: photoID, liked: liked, error)
-                }
+                // A 401 ends the session (the app's rule, where the answer arrives): no dialog for it.
+                if error != .sessionExpired { state.modal = .likeFailed(photoID: photoID, liked: liked, error) }
             }
             return []
 
@@ -169,5 +165,15 @@ public enum PhotoListViewModel {
     private static func uniqued(_ photos: [Photo]) -> [Photo] {
         var seen = Set<String>()
         return photos.filter { seen.insert($0.id).inserted }
+    }
+}
+
+extension PhotoListViewModel.Event {
+    /// The service's error, when this event is an answer that failed.
+    public var failure: ServiceError? {
+        switch self {
+        case let .pageLoaded(_, .failure(error)), let .likeFinished(_, _, .failure(error)): error
+        default: nil
+        }
     }
 }

@@ -61,7 +61,8 @@ public enum ProfileViewModel {
                 return []
             }
             state.refreshing = false
-            state.phase = .failed(error)
+            // A 401 ends the session: the profile is asked for again after the next login.
+            state.phase = error == .sessionExpired ? .idle : .failed(error)
         case .logOutPressed:
             state.confirmingLogout = true
         case .logOutAnswered:
@@ -69,5 +70,13 @@ public enum ProfileViewModel {
             state.confirmingLogout = false
         }
         return []
+    }
+}
+
+extension ProfileViewModel.Event {
+    /// The service's error, when this event is an answer that failed.
+    public var failure: ServiceError? {
+        if case let .loaded(.failure(error)) = self { return error }
+        return nil
     }
 }

@@ -182,3 +182,13 @@ public enum SearchViewModel {
         return PhotoListViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, $0) }
     }
 }
+
+extension SearchViewModel.Event {
+    /// The service's error, when this event is an answer that failed.
+    public var failure: ServiceError? {
+        switch self {
+        case let .results(event), let .answer(_, _, event): event.failure
+        default: nil
+        }
+    }
+}

@@ -44,7 +44,6 @@ public struct ViewerState: Equatable, Sendable {
     /// A one-line message at the bottom (the link that was copied, where a download went).
     public var notice: String?
     public var download: Download = .idle
-    public var sessionExpired = false
 
     public static let maximumZoom = 8.0
     /// An album's photo (Imgur): there is no like, and downloading it is fetching the file.
@@ -154,7 +153,7 @@ public enum ViewerViewModel {
                 state.photo.likedByUser = liked
                 state.photo.likes = updated.likes
             case .failure(.sessionExpired):
-                state.sessionExpired = true
+                break // the app ends the session where the answer arrives
             case let .failure(error):
                 state.modal = .likeFailed(liked: liked, error)
             }
@@ -183,7 +182,7 @@ public enum ViewerViewModel {
                 state.notice = replaced ? "Saved again, replacing the earlier download: \(path)" : "Saved to \(path)"
             case let .failure(error):
                 state.download = .idle
-                if error == .sessionExpired { state.sessionExpired = true } else { state.modal = .downloadFailed(error.message) }
+                if error != .sessionExpired { state.modal = .downloadFailed(error.message) }
             }
         case let .imageFailed(error):
             state.imageUnavailable = true
@@ -245,5 +244,15 @@ extension ViewerViewModel {
     static func sharedLink(_ state: ViewerState) -> URL? {
         guard let page = state.photo.links.html else { return nil }
         return state.isFromAlbum ? page : Referral.link(page)
+    }
+}
+
+extension ViewerViewModel.Event {
+    /// The service's error, when this event is an answer that failed.
+    public var failure: ServiceError? {
+        switch self {
+        case let .likeFinished(_, .failure(error)), let .downloadFinished(.failure(error), _): error
+        default: nil
+        }
     }
 }

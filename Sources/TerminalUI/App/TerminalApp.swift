@@ -232,50 +232,16 @@ public final class TerminalApp {
         pipeline.endFrame()
         backend.draw(buffer)
         dirty = false
-        requestNextPageIfNear()
+        noteShownList()
     }
 
-    /// After a page arrives, the screen may already show its end: ask for the next one in time.
-    private func requestNextPageIfNear() {
-        guard state.session == .loggedIn, state.viewer == nil else { return }
-        let list: PhotoListState
-        let layout: CardLayout
-        let top: Int
-        let wrap: (PhotoListViewModel.Event) -> AppViewModel.Event
-        switch state.tab {
-        case .albums:
-            // The albums' tiles ask for the next page as the selection moves (AlbumsScreen).
-            return
-        case .feed:
-            list = state.feed
-            layout = screen.feedLayout(state, width: backend.width, height: backend.height)
-            top = ui.feedTop
-            wrap = { .feed($0) }
-        case .profile:
-            list = state.favorites
-            layout = ProfileScreen(theme: screen.theme).layout(state, area: screen.contentRect(width: backend.width, height: backend.height))
-            top = ui.favoritesList.top
-            wrap = { .favorites($0) }
-        case .search:
-            guard state.detail?.source != .search, state.search.submitted != nil else { return }
-            let search = SearchScreen(theme: screen.theme)
-            let area = screen.contentRect(width: backend.width, height: backend.height)
-            let results = search.layout(state.search, area: area)
-            list = state.search.results
-            guard list.phase == .content, list.nextPage == .idle, list.nextPageNumber != nil, !results.tiles.isEmpty else { return }
-            let lastLine = ui.searchList.top + results.viewportHeight - 1
-            let index = results.tileIndex(atLine: lastLine).map { min(list.photos.count - 1, $0 + results.columns - 1) }
-                ?? (list.photos.count - 1)
-            if index >= list.photos.count - list.prefetchDistance {
-                dispatch(.search(.results(.showedItem(index: index))))
-            }
-            return
-        }
-        guard list.phase == .content, list.nextPage == .idle, list.nextPageNumber != nil, !layout.cards.isEmpty else { return }
-        let lastLine = top + layout.viewportHeight - 1
-        let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.count - 1)
-        if index >= list.photos.count - list.prefetchDistance {
-            dispatch(wrap(.showedItem(index: index)))
-        }
+    /// Once a frame: how far into its paged list the frame shows. The list's rule decides whether its next page
+    /// is due; only then is there anything to draw again (no frame follows a frame that changed nothing).
+    private func noteShownList() {
+        guard let shown = screen.shownEnd(state, ui: ui, width: backend.width, height: backend.height) else { return }
+        let effects = AppViewModel.update(&state, .listShown(shown.list, lastIndex: shown.lastIndex))
+        guard !effects.isEmpty else { return }
+        dirty = true
+        for effect in effects { start(effect) }
     }
 }

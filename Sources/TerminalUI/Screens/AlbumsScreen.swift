@@ -272,10 +272,7 @@ public struct AlbumsScreen {
             case .none:
                 return []
             case .moved:
-                // Tiles two rows below what shows are about to show: the next page is asked for in time.
-                let lastShown = max(position.selected, layout.tileIndex(atLine: position.top + list.height - 1) ?? 0)
-                return [.albums(.selectAlbum(index: position.selected)),
-                        .albums(.showedAlbum(index: min(state.albums.count - 1, lastShown + layout.columns * 2)))]
+                return [.albums(.selectAlbum(index: position.selected))]
             case let .clicked(index):
                 ui.albumPhotosList = ListPosition()
                 return [.albums(.selectAlbum(index: index)), .albums(.openAlbum(index: index))]

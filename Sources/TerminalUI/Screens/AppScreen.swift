@@ -279,6 +279,46 @@ public struct AppScreen {
         max(0, min(top, lines - shown))
     }
 
+    // MARK: Paging
+
+    /// How far into its paged list the frame for this state shows: the last item in view (or the selection,
+    /// if further), or the photo the viewer shows. The run loop sends it once a frame (`listShown`), and the
+    /// list's own rule decides whether the next page is due: no key handler or step computes it.
+    public func shownEnd(_ app: AppState, ui: UIState, width: Int, height: Int) -> (list: ShownList, lastIndex: Int)? {
+        guard app.session == .loggedIn, !Self.isTooSmall(width: width, height: height) else { return nil }
+        let area = contentRect(width: width, height: height)
+        if let viewer = app.viewer {
+            let list: (ShownList, PhotoListState)? = switch viewer.source {
+            case .feed: (.feed, app.feed)
+            case .favorites: (.favorites, app.favorites)
+            case .search: (.search, app.search.results)
+            case .album, nil: nil
+            }
+            guard let (name, photos) = list, let index = photos.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
+            return (name, index)
+        }
+        guard app.shownDetail == nil else { return nil }
+        switch app.tab {
+        case .feed:
+            guard let last = feedLayout(app, width: width, height: height).lastShown(top: ui.feedTop) else { return nil }
+            return (.feed, max(last, ui.feedSelected))
+        case .profile:
+            guard app.profile.profile != nil,
+                  let last = ProfileScreen(theme: theme).layout(app, area: area).lastShown(top: ui.favoritesList.top) else { return nil }
+            return (.favorites, max(last, ui.favoritesList.selected))
+        case .search:
+            guard app.search.submitted != nil,
+                  let last = SearchScreen(theme: theme).layout(app.search, area: area).lastShown(top: ui.searchList.top) else { return nil }
+            return (.search, max(last, ui.searchList.selected))
+        case .albums:
+            guard app.albums.open == nil else { return nil }
+            let layout = AlbumsScreen(theme: theme).albumsLayout(app.albums, area: area)
+            guard let last = layout.lastShown(top: ui.albumsList.top) else { return nil }
+            // Album tiles are few to a screen: two rows below what shows are asked for with it.
+            return (.albums, min(app.albums.albums.count - 1, max(last, ui.albumsList.selected) + layout.columns * 2))
+        }
+    }
+
     // MARK: Input
 
     /// Back from the viewer, the list selects the photo the viewer was on (n/p may have moved it), in view.

@@ -71,6 +71,13 @@ public struct CardLayout: Equatable, Sendable {
     }
 
     /// The scroll position that shows the card whole, moving as little as possible from `top`.
+    /// The last card with a line in view when the list's first line on screen is `top` (the last card when the
+    /// view reaches past the end); nil for an empty list.
+    public func lastShown(top: Int) -> Int? {
+        guard !cards.isEmpty else { return nil }
+        return cardIndex(atLine: top + viewportHeight - 1) ?? (cards.count - 1)
+    }
+
     public func scroll(toShow index: Int, from top: Int) -> Int {
         guard cards.indices.contains(index) else { return clampScroll(top) }
         let card = cards[index]

@@ -232,7 +232,7 @@ public struct CardListScreen {
             default:
                 return []
             }
-            return showed(layout: layout, ui: ui, area: area)
+            return []
         case let .mouse(mouse):
             switch mouse.kind {
             case .wheelDown: scroll(by: 3)
@@ -249,17 +249,10 @@ public struct CardListScreen {
                 }
                 return [.openViewer(photoID: feed.photos[index].id)]
             }
-            return showed(layout: layout, ui: ui, area: area)
+            return []
         case .resize:
             return []
         }
-    }
-
-    /// Tells the feed how far down the user has come, so the next page is asked for in time.
-    private func showed(layout: CardLayout, ui: ListPosition, area: Rect) -> [AppViewModel.Event] {
-        let lastLine = ui.top + area.height - 1
-        let index = layout.cardIndex(atLine: lastLine) ?? (layout.cards.isEmpty ? 0 : layout.cards.count - 1)
-        return [wrap(.showedItem(index: max(index, ui.selected)))]
     }
 
     private func handleModal(_ input: InputEvent, focus: inout Int) -> [AppViewModel.Event] {

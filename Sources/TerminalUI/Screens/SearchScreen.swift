@@ -247,9 +247,6 @@ public struct SearchScreen {
             position.top = layout.scroll(toShow: position.selected, from: position.top)
             return []
         }
-        // Near the end, the next page.
-        let lastLine = position.top + results.height - 1
-        let index = layout.tileIndex(atLine: lastLine).map { min(count - 1, $0 + layout.columns - 1) } ?? max(0, count - 1)
-        return [.search(.results(.showedItem(index: max(index, position.selected))))]
+        return []
     }
 }

@@ -85,6 +85,14 @@ public struct TileLayout: Equatable, Sendable {
         return nil
     }
 
+    /// The last tile of the last row with a line in view when the first line on screen is `top` (the last tile
+    /// when the view reaches past the end); nil for an empty grid.
+    public func lastShown(top: Int) -> Int? {
+        guard !tiles.isEmpty else { return nil }
+        return tileIndex(atLine: top + viewportHeight - 1).map { min(tiles.count - 1, row(of: $0) * columns + columns - 1) }
+            ?? (tiles.count - 1)
+    }
+
     public func scroll(toShow index: Int, from top: Int) -> Int {
         guard tiles.indices.contains(index) else { return clampScroll(top) }
         let tile = tiles[index]
