@@ -5,8 +5,9 @@ import TerminalImage
 /// Loads, decodes and draws the pictures the screens ask for, off the terminal thread.
 ///
 /// Only the terminal thread calls it. Each frame says which pictures are on screen (`beginFrame`, the
-/// screens' requests, `endFrame`); work for pictures no longer wanted is cancelled, and at most as many
-/// pictures are prepared at once as there are cores. Finished work comes back through `post`, and the
+/// screens' requests, `endFrame`): drawing only looks pictures up and notes what the frame shows; the work
+/// starts when the frame ends, from that list. Work for pictures no longer wanted is cancelled, and at most as
+/// many pictures are prepared at once as there are cores. Finished work comes back through `post`, and the
 /// terminal thread hands it to `deliver`. Drawn pictures are kept per photo and size.
 public final class ImagePipeline: PictureProvider {
     public struct Key: Hashable, Sendable {
@@ -81,6 +82,8 @@ public final class ImagePipeline: PictureProvider {
     private var viewerDetailLoad: Task<Void, Never>?
     private var viewerDetailAsked = false
     private var viewerShownIsCoarse = false
+    /// The viewer's photo and view the frame drew, for `endFrame` to load or draw.
+    private var viewerWanted: (photo: Photo, key: ViewerKey)?
 
     public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,
                             maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -117,6 +120,8 @@ public final class ImagePipeline: PictureProvider {
     }
 
     public func endFrame() {
+        if let viewer = viewerWanted { prepareViewer(viewer.photo, key: viewer.key) }
+        viewerWanted = nil
         for (key, task) in running where !wanted.contains(key) {
             task.cancel()
             running[key] = nil
@@ -220,24 +225,32 @@ public final class ImagePipeline: PictureProvider {
 
     // MARK: The viewer
 
+    /// What the viewer shows for this frame; what it lacks is loaded or drawn when the frame ends.
     public func viewerPicture(for photo: Photo, columns: Int, rows: Int, view: ViewTransform) -> PictureSlot {
-        if viewerPhotoID != photo.id { openViewer(photo) }
         guard columns > 0, rows > 0 else { return .failed }
         let key = ViewerKey(photoID: photo.id, columns: columns, rows: rows, view: view)
-        if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return .ready(shown.picture) }
+        viewerWanted = (photo, key)
+        let placeholder = { PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: self.blitter) }
+        // Another photo than the one loaded: it is opened when the frame ends.
+        guard viewerPhotoID == photo.id else { return .loading(placeholder()) }
+        if let shown = viewerShown, shown.key == key { return .ready(shown.picture) }
         if viewerFailed { return .failed }
-        guard let image = viewerSource else {
-            return .loading(PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter))
-        }
-        askForDetailIfZoomedPast(image, photo: photo, columns: columns, rows: rows, view: view)
+        // Until the new view is drawn, the previous one stays (no flash of the placeholder while zooming).
+        if viewerSource != nil, let shown = viewerShown, shown.key.photoID == photo.id { return .ready(shown.picture) }
+        return .loading(placeholder())
+    }
+
+    /// After the frame: loads the viewer's photo, draws the view it showed, or asks for the larger file.
+    private func prepareViewer(_ photo: Photo, key: ViewerKey) {
+        if viewerPhotoID != photo.id { openViewer(photo) }
+        if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return }
+        guard !viewerFailed, let image = viewerSource else { return }
+        askForDetailIfZoomedPast(image, photo: photo, columns: key.columns, rows: key.rows, view: key.view)
         if let shown = viewerShown, shown.key == key, viewerShownIsCoarse {
             startViewerRender(image, key: key) // drawn again from the larger file; the old one shows meanwhile
-            return .ready(shown.picture)
+        } else if viewerRender?.key != key {
+            startViewerRender(image, key: key)
         }
-        if viewerRender?.key != key { startViewerRender(image, key: key) }
-        // Until the new view is drawn, the previous one stays (no flash of the placeholder while zooming).
-        if let shown = viewerShown, shown.key.photoID == photo.id { return .ready(shown.picture) }
-        return .loading(PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: blitter))
     }
 
     private func startViewerRender(_ image: RGBImage, key: ViewerKey) {
@@ -329,6 +342,7 @@ public final class ImagePipeline: PictureProvider {
     }
 
     public func closeViewer() {
+        viewerWanted = nil
         viewerLoad?.cancel()
         viewerRender?.task.cancel()
         viewerDetailLoad?.cancel()
