@@ -352,62 +352,23 @@ public struct AppScreen {
     }
 
     /// The events a key or click means in this state; `ui` follows the selection and scrolling.
+    ///
+    /// One question decides where input goes: which context has the keyboard (`HelpScreen.context`: the login,
+    /// a text field, the viewer, a detail, a pane). Ctrl-C, resizes and the help come first, as they hold
+    /// everywhere; the user's keys are translated to the screens' own on the way (not in text fields or dialogs).
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         if case .key(.interrupt) = input { return [.quit] }
         if case .resize = input {
-            let layout = feedLayout(app, width: width, height: height)
-            ui.feedTop = layout.scroll(toShow: ui.feedSelected, from: ui.feedTop)
-            // The grids and the favorites keep their selection in view at the new size too.
-            if app.session == .loggedIn {
-                let area = contentRect(width: width, height: height)
-                if app.profile.profile != nil, !app.favorites.photos.isEmpty {
-                    let layout = ProfileScreen(theme: theme).layout(app, area: area)
-                    ui.favoritesList.selected = min(ui.favoritesList.selected, app.favorites.photos.count - 1)
-                    ui.favoritesList.top = layout.scroll(toShow: ui.favoritesList.selected, from: ui.favoritesList.top)
-                }
-                _ = SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
-                _ = AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
-            }
+            keepSelectionsInView(app, ui: &ui, width: width, height: height)
             return []
         }
-        if app.helpVisible {
-            // The arrows scroll a help longer than the terminal; any other key closes it.
-            let count = helpRows(app, width: min(width - 2, 76)).count
-            let shown = Self.helpBox(width: width, height: height, rows: count).shown
-            ui.helpTop = Self.helpTop(ui.helpTop, lines: count, shown: shown)
-            var step = 0
-            if case let .mouse(mouse) = input { step = mouse.kind == .wheelDown ? 1 : mouse.kind == .wheelUp ? -1 : 0 }
-            switch input {
-            case .key(.down), .key(.character("j")) where count > shown:
-                ui.helpTop = Self.helpTop(ui.helpTop + 1, lines: count, shown: shown)
-                return []
-            case .mouse where step != 0 && count > shown:
-                ui.helpTop = Self.helpTop(ui.helpTop + step, lines: count, shown: shown)
-                return []
-            case .key(.up), .key(.character("k")) where count > shown:
-                ui.helpTop = Self.helpTop(ui.helpTop - 1, lines: count, shown: shown)
-                return []
-            case .key(.pageDown) where count > shown:
-                ui.helpTop = Self.helpTop(ui.helpTop + shown, lines: count, shown: shown)
-                return []
-            case .key(.pageUp) where count > shown:
-                ui.helpTop = Self.helpTop(ui.helpTop - shown, lines: count, shown: shown)
-                return []
-            case .key:
-                ui.helpTop = 0
-                return [.toggleHelp]
-            case let .mouse(mouse) where mouse.kind == .press:
-                ui.helpTop = 0
-                return [.toggleHelp]
-            default:
-                return []
-            }
-        }
+        if app.helpVisible { return handleHelp(input, app: app, ui: &ui, width: width, height: height) }
+        let context = HelpScreen.context(app)
         var input = input
         // The user's keys become the ones the screens know; a key whose intent was given others does nothing.
         // Not in a text field, the pasted code's field or a dialog: keys there are text, or the dialog's own.
-        if case let .key(key) = input, let context = HelpScreen.keyContext(app), !app.login.editingPaste, !Self.dialogIsOpen(app) {
-            guard let translated = keyMap.translate(key, in: context) else { return [] }
+        if case let .key(key) = input, let keys = HelpScreen.keyContext(app), !app.login.editingPaste, !Self.dialogIsOpen(app) {
+            guard let translated = keyMap.translate(key, in: keys) else { return [] }
             input = .key(translated)
         }
         if case .key(.function(1)) = input { return [.toggleHelp] }
@@ -415,64 +376,113 @@ public struct AppScreen {
             if case .key(.character("q")) = input { return [.quit] }
             return []
         }
-        switch app.session {
-        case .splash:
-            return []
-        case .loggedOut:
+        let area = contentRect(width: width, height: height)
+        switch context {
+        case .login:
+            guard app.session == .loggedOut else { return [] } // the splash takes no keys
             if case .key(.character("?")) = input, !app.login.editingPaste { return [.toggleHelp] }
             return LoginScreen(theme: theme, logo: logo, pictures: loginPictures).handle(input, app: app)
-        case .loggedIn:
-            break
-        }
-        // Typing in the search field: every key is text, until Enter or Esc.
-        if app.tab == .search, app.search.editing, app.viewer == nil {
-            return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
-        }
-        // The same for the Albums pane's username field.
-        if app.tab == .albums, app.albums.isEditing, app.viewer == nil, case .key = input {
-            return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
-        }
-        if case .key(.character("?")) = input { return [.toggleHelp] }
-        if let viewer = app.viewer {
-            let events = ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }).handle(input, viewer: viewer, ui: &ui, width: width, height: height)
+        case .searchField:
+            // Every key is text, until Enter or Esc.
+            return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+        case .albumField where isKey(input):
+            return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+        case .viewer:
+            guard let viewer = app.viewer else { return [] }
+            if case .key(.character("?")) = input { return [.toggleHelp] }
+            let events = ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 })
+                .handle(input, viewer: viewer, ui: &ui, width: width, height: height)
             if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
             return events
-        }
-        if case let .mouse(mouse) = input, mouse.y == 0, mouse.kind == .press {
-            if let tab = tabRects(app.tabs, width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 {
-                return [.selectTab(tab)]
+        case .feed, .favorites, .search, .albums, .albumField, .detail:
+            if let events = paneKeys(input, app: app, width: width) { return events }
+            switch context {
+            case .detail:
+                guard let detail = app.shownDetail else { return [] }
+                return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
+            case .feed:
+                return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: feedLayout(app, width: width, height: height),
+                                                           ui: &ui, area: area)
+            case .favorites:
+                return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+            case .search:
+                return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+            default:
+                return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
             }
+        }
+    }
+
+    private func isKey(_ input: InputEvent) -> Bool {
+        if case .key = input { return true }
+        return false
+    }
+
+    /// What works in every pane and on a detail: `?`, the tab bar, Tab and the pane numbers, `/`, and `q` (which
+    /// quits from a pane and goes back from a sub-screen: a detail, an open album). Nil: the screen's own input.
+    private func paneKeys(_ input: InputEvent, app: AppState, width: Int) -> [AppViewModel.Event]? {
+        if case .key(.character("?")) = input { return [.toggleHelp] }
+        if case let .mouse(mouse) = input, mouse.y == 0, mouse.kind == .press {
+            guard let tab = tabRects(app.tabs, width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 else { return [] }
+            return [.selectTab(tab)]
+        }
+        guard case let .key(key) = input, !Self.dialogIsOpen(app) else { return nil }
+        let subScreen = app.shownDetail != nil || (app.tab == .albums && app.albums.open != nil)
+        switch key {
+        case .tab: return [.nextTab]
+        case .backTab: return [.previousTab]
+        case .character("1"): return [.selectTab(.feed)]
+        case .character("2"): return [.selectTab(.search)]
+        case .character("3"): return [.selectTab(.profile)]
+        case .character("4") where app.albumsEnabled: return [.selectTab(.albums)]
+        case .character("q") where !subScreen: return [.quit]
+        case .character("/"): return [.focusSearch]
+        default: return nil
+        }
+    }
+
+    /// A resize keeps each list's selection in view at the new size.
+    private func keepSelectionsInView(_ app: AppState, ui: inout UIState, width: Int, height: Int) {
+        ui.feedTop = feedLayout(app, width: width, height: height).scroll(toShow: ui.feedSelected, from: ui.feedTop)
+        guard app.session == .loggedIn else { return }
+        let area = contentRect(width: width, height: height)
+        if app.profile.profile != nil, !app.favorites.photos.isEmpty {
+            let layout = ProfileScreen(theme: theme).layout(app, area: area)
+            ui.favoritesList.selected = min(ui.favoritesList.selected, app.favorites.photos.count - 1)
+            ui.favoritesList.top = layout.scroll(toShow: ui.favoritesList.selected, from: ui.favoritesList.top)
+        }
+        _ = SearchScreen(theme: theme).handle(.resize, app: app, ui: &ui, area: area)
+        _ = AlbumsScreen(theme: theme).handle(.resize, app: app, ui: &ui, area: area)
+    }
+
+    /// The help has the keyboard: the arrows scroll a help longer than the terminal; any other key closes it.
+    private func handleHelp(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
+        let count = helpRows(app, width: min(width - 2, 76)).count
+        let shown = Self.helpBox(width: width, height: height, rows: count).shown
+        ui.helpTop = Self.helpTop(ui.helpTop, lines: count, shown: shown)
+        var step = 0
+        switch input {
+        case .key(.down), .key(.character("j")): step = 1
+        case .key(.up), .key(.character("k")): step = -1
+        case .key(.pageDown): step = shown
+        case .key(.pageUp): step = -shown
+        case let .mouse(mouse) where mouse.kind == .wheelDown: step = 1
+        case let .mouse(mouse) where mouse.kind == .wheelUp: step = -1
+        default: break
+        }
+        if step != 0, count > shown {
+            ui.helpTop = Self.helpTop(ui.helpTop + step, lines: count, shown: shown)
             return []
         }
-        let detail = app.shownDetail
-        if case let .key(key) = input, !Self.dialogIsOpen(app) {
-            switch key {
-            case .tab: return [.nextTab]
-            case .backTab: return [.previousTab]
-            case .character("1"): return [.selectTab(.feed)]
-            case .character("2"): return [.selectTab(.search)]
-            case .character("3"): return [.selectTab(.profile)]
-            case .character("4") where app.albumsEnabled: return [.selectTab(.albums)]
-            // q quits from a pane; on a sub-screen (a detail, an open album) it goes back, as Esc does.
-            case .character("q") where detail == nil && !(app.tab == .albums && app.albums.open != nil): return [.quit]
-            case .character("/"): return [.focusSearch]
-            default: break
-            }
-        }
-        if let detail {
-            return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
-        }
-        switch app.tab {
-        case .feed:
-            let layout = feedLayout(app, width: width, height: height)
-            return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: layout, ui: &ui,
-                                                   area: contentRect(width: width, height: height))
-        case .profile:
-            return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
-        case .search:
-            return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
-        case .albums:
-            return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: contentRect(width: width, height: height))
+        switch input {
+        case .key:
+            ui.helpTop = 0
+            return [.toggleHelp]
+        case let .mouse(mouse) where mouse.kind == .press:
+            ui.helpTop = 0
+            return [.toggleHelp]
+        default:
+            return []
         }
     }
 }
