@@ -225,7 +225,7 @@ enum ConfigTarget {
     static func run(_ data: Data) -> String {
         let text = String(decoding: data, as: UTF8.self)
         do {
-            let configuration = try AppConfiguration.parse(fileText: text, file: URL(fileURLWithPath: "/fuzz/config.toml"),
+            let configuration = try Settings.parse(fileText: text, file: URL(fileURLWithPath: "/fuzz/config.toml"),
                                                            environment: ["HOME": "/fuzz"])
             return "ok: \(configuration.apiBase.absoluteString)"
         } catch {

@@ -84,8 +84,8 @@ struct CacheBenchmark {
     func measureLaunch(into report: inout Report) async throws {
         let width = 120
         let height = 40
-        let configuration = try AppConfiguration.load(environment: FeedBenchmark.privateEnvironment(tag: "launch"))
-        let context = try await AppContext.make(configuration: configuration, demo: true)
+        let configuration = try Settings.load(environment: FeedBenchmark.privateEnvironment(tag: "launch"))
+        let context = try await CompositionRoot.make(configuration: configuration, demo: true)
         try await context.logInToDemo()
         try context.store?.clear()
         try context.imageCache?.clear()
@@ -95,7 +95,7 @@ struct CacheBenchmark {
             let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"])
             defer { backend.restore() }
             let app = TerminalApp(backend: backend, theme: Theme(colorMode: backend.colorMode, unicode: true),
-                                  imageSource: context.imageSource, performer: AppEffectPerformer(context: context, opener: DesktopURLOpener(environment: [:])),
+                                  imageSource: context.imageSource, performer: LiveEffectPerformer(context: context, opener: DesktopURLOpener(environment: [:])),
                                   state: AppState(session: .loggedIn))
             app.dispatch(.start)
             let deadline = now() + 30
@@ -112,7 +112,7 @@ struct CacheBenchmark {
         let launched = now()
         let store = try SQLiteStore(file: try XCTUnwrap(context.store?.file))
         let images = try DiskImageCache(folder: try XCTUnwrap(context.imageCache?.folder), store: store)
-        let performer = AppEffectPerformer(client: context.client,
+        let performer = LiveEffectPerformer(client: context.client,
                                            downloader: PhotoDownloader(folder: FileManager.default.temporaryDirectory, client: context.client),
                                            opener: DesktopURLOpener(environment: [:]),
                                            saved: SavedLists(cache: store), splashPause: 0)

@@ -24,8 +24,8 @@ struct FeedBenchmark {
         // Launch: the sandbox starts in this process and the demo logs in through OAuth, then the app
         // starts, asks for the first page and draws; then every photo in view is decoded and drawn.
         let launched = now()
-        let configuration = try AppConfiguration.load(environment: Self.privateEnvironment())
-        let context = try await AppContext.make(configuration: configuration, demo: true)
+        let configuration = try Settings.load(environment: Self.privateEnvironment())
+        let context = try await CompositionRoot.make(configuration: configuration, demo: true)
         try await context.logInToDemo()
         let loggedIn = now()
 
@@ -39,7 +39,7 @@ struct FeedBenchmark {
         }
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode)
         let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-downloads")
-        let performer = AppEffectPerformer(client: context.client,
+        let performer = LiveEffectPerformer(client: context.client,
                                            downloader: PhotoDownloader(folder: downloads, client: context.client),
                                            opener: DesktopURLOpener(environment: [:]))
         // Logged in already (the demo login above): the app starts on the feed, as after the splash.

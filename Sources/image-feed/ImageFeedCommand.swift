@@ -21,15 +21,15 @@ struct ServiceOptions: ParsableArguments {
     var logLevel: String?
 
     /// Loads the configuration and builds the app; on failure prints the reason and exits non-zero.
-    func makeContext(_ command: String) async throws -> AppContext {
+    func makeContext(_ command: String) async throws -> CompositionRoot {
         do {
-            let configuration = try AppConfiguration.load(
-                overrides: AppConfiguration.Overrides(apiBase: apiBase, configFile: config))
+            let configuration = try Settings.load(
+                overrides: Settings.Overrides(apiBase: apiBase, configFile: config))
             try Logs.startCommand(command + (demo ? " --demo" : ""), configuration: configuration, flag: logLevel)
             for warning in configuration.warnings {
                 FileHandle.standardError.write(Data("image-feed: warning: \(warning)\n".utf8))
             }
-            return try await AppContext.make(configuration: configuration, demo: demo)
+            return try await CompositionRoot.make(configuration: configuration, demo: demo)
         } catch let error as ConfigurationError {
             throw Failure(message: error.message)
         } catch {
@@ -45,7 +45,7 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 /// Runs a command's work, stops the in-process sandbox afterwards, and turns errors into messages.
-func withContext(_ options: ServiceOptions, command: String, _ work: (AppContext) async throws -> Void) async throws {
+func withContext(_ options: ServiceOptions, command: String, _ work: (CompositionRoot) async throws -> Void) async throws {
     let context = try await options.makeContext(command)
     do {
         try await work(context)
@@ -66,7 +66,7 @@ func withContext(_ options: ServiceOptions, command: String, _ work: (AppContext
 }
 
 /// `me` needs a user: the demo logs in to the sandbox; otherwise a stored or given token.
-func requireLogin(_ context: AppContext) async throws {
+func requireLogin(_ context: CompositionRoot) async throws {
     if context.isDemo {
         try await context.logInToDemo()
     } else if !context.client.isLoggedIn {
@@ -264,7 +264,7 @@ struct MeCommand: AsyncParsableCommand {
 }
 
 /// The Imgur source, or a message saying how to set it up.
-func albumService(_ context: AppContext) throws -> any AlbumService {
+func albumService(_ context: CompositionRoot) throws -> any AlbumService {
     guard let albums = context.albums else {
         throw Failure(message: "No Imgur client id is configured. Set IMGUR_CLIENT_ID (or imgur_client_id in the config file), or use --demo.")
     }
@@ -437,9 +437,9 @@ struct CacheCommand: ParsableCommand {
         var config: String?
 
         /// Prints what `work` says of the cache; a failure goes to stderr with status 1.
-        func print(_ failing: String, _ work: (AppConfiguration, Bool) throws -> String) throws {
+        func print(_ failing: String, _ work: (Settings, Bool) throws -> String) throws {
             do {
-                let configuration = try AppConfiguration.load(overrides: AppConfiguration.Overrides(configFile: config))
+                let configuration = try Settings.load(overrides: Settings.Overrides(configFile: config))
                 Swift.print(try work(configuration, demo))
             } catch let error as ConfigurationError {
                 FileHandle.standardError.write(Data("image-feed: \(error.message)\n".utf8))
@@ -493,7 +493,7 @@ struct DoctorCommand: AsyncParsableCommand {
         // A report for a script is not the place for the terminal's answers: it is asked only when shown.
         let terminal = json ? Doctor.TerminalFacts(isTerminal: false) : Doctor.TerminalFacts.ask(environment: environment)
         let report = await Doctor.report(environment: environment,
-                                         overrides: AppConfiguration.Overrides(apiBase: options.apiBase, configFile: options.config),
+                                         overrides: Settings.Overrides(apiBase: options.apiBase, configFile: options.config),
                                          demo: options.demo, network: !offline, terminal: terminal)
         print(json ? try JSONOutput.encode(report) : report.text())
         if report.blocked { throw ExitCode.failure }

@@ -6,9 +6,9 @@ import XCTest
 
 /// The one performer of the app's effects: each effect has one path, whichever pane asked for it.
 final class EffectPerformerTests: XCTestCase {
-    private func performer(_ service: StubPhotoService, albums: (any AlbumService)? = nil) throws -> (AppEffectPerformer, TemporaryFolder) {
+    private func performer(_ service: StubPhotoService, albums: (any AlbumService)? = nil) throws -> (LiveEffectPerformer, TemporaryFolder) {
         let folder = try TemporaryFolder()
-        let performer = AppEffectPerformer(client: service, downloader: PhotoDownloader(folder: folder.url, client: service),
+        let performer = LiveEffectPerformer(client: service, downloader: PhotoDownloader(folder: folder.url, client: service),
                                            opener: DesktopURLOpener(environment: [:]), albums: albums)
         return (performer, folder)
     }

@@ -65,7 +65,7 @@ final class FaultMatrixTests: XCTestCase {
         let configuration = UnsplashConfiguration(apiBase: sandbox.baseURL, oauthBase: sandbox.baseURL,
                                                   accessKey: SandboxSettings.demoAccessKey)
         let client = UnsplashClient(configuration: configuration, http: http, token: token)
-        let performer = AppEffectPerformer(client: client, downloader: PhotoDownloader(folder: folder.url, client: client),
+        let performer = LiveEffectPerformer(client: client, downloader: PhotoDownloader(folder: folder.url, client: client),
                                            opener: DesktopURLOpener(environment: [:]))
         let backend = DrawingBackend()
         let app = TerminalApp(backend: backend, theme: Theme(colorMode: .none, unicode: false),

@@ -94,7 +94,7 @@ final class LoginFlowTests: XCTestCase {
         defer { Task { await sandbox.stop() } }
         let folder = try TemporaryFolder()
         let port = try EndToEndTests.freePort()
-        var configuration = try AppConfiguration.load(environment: folder.environment)
+        var configuration = try Settings.load(environment: folder.environment)
         configuration.apiBase = sandbox.baseURL
         configuration.oauthBase = sandbox.baseURL
         configuration.accessKey = SandboxSettings.demoAccessKey
@@ -102,7 +102,7 @@ final class LoginFlowTests: XCTestCase {
         configuration.redirectURI = "http://127.0.0.1:\(port)/callback"
         let store = FileTokenStore(file: configuration.paths.tokenFile)
         let client = UnsplashClient(configuration: configuration.unsplash, http: http)
-        let performer = AppEffectPerformer(client: client, downloader: PhotoDownloader(folder: folder.url, client: client),
+        let performer = LiveEffectPerformer(client: client, downloader: PhotoDownloader(folder: folder.url, client: client),
                                            opener: DesktopURLOpener(environment: [:]),
                                            oauth: OAuthClient(configuration: configuration.unsplash, http: http),
                                            tokenStore: store, redirectURI: configuration.redirectURI)
@@ -135,9 +135,9 @@ final class LoginFlowTests: XCTestCase {
 
     func test_performer_withoutAccessKey_saysWhatToConfigure() async throws {
         let folder = try TemporaryFolder()
-        let configuration = try AppConfiguration.load(environment: folder.environment)
+        let configuration = try Settings.load(environment: folder.environment)
         let client = UnsplashClient(configuration: configuration.unsplash, http: http)
-        let performer = AppEffectPerformer(client: client, downloader: PhotoDownloader(folder: folder.url, client: client),
+        let performer = LiveEffectPerformer(client: client, downloader: PhotoDownloader(folder: folder.url, client: client),
                                            opener: DesktopURLOpener(environment: [:]),
                                            oauth: OAuthClient(configuration: configuration.unsplash, http: http))
         let events = await performer.perform(.login(.prepare)) { _ in }

@@ -9,7 +9,7 @@ import XCTest
 final class PhotoDownloaderTests: XCTestCase {
     func test_anAlbumPhoto_isFetchedAsItIs_andNamedForItsSource() async throws {
         let folder = try TemporaryFolder()
-        let context = try await AppContext.make(configuration: try AppConfiguration.load(environment: folder.environment), demo: true)
+        let context = try await CompositionRoot.make(configuration: try Settings.load(environment: folder.environment), demo: true)
         do {
             let albums = try XCTUnwrap(context.albums, "the demo has an album source")
             let album = try await albums.albums(username: "labs", page: 1).items[0]

@@ -66,7 +66,7 @@ final class KeyMapTests: XCTestCase {
         var state = loadedState([photo("a"), photo("b")])
         XCTAssertTrue(HelpScreen.lines(state, keyMap: map).contains { $0.keys == "x" && $0.what == "like / unlike" })
         XCTAssertTrue(HelpScreen.lines(state).contains { $0.keys == "l  Space" && $0.what == "like / unlike" })
-        let screen = AppScreen(theme: asciiTheme, keyMap: map)
+        let screen = RootScreen(theme: asciiTheme, keyMap: map)
         var ui = UIState()
         XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 60, height: 20),
                        [.feed(.toggleLike(photoID: "a"))])

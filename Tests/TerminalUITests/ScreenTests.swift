@@ -147,7 +147,7 @@ final class ScreenTests: XCTestCase {
         var state = loadedState([photo("a", width: 100, height: 200)])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
         var ui = UIState()
-        let screen = AppScreen(theme: asciiTheme)
+        let screen = RootScreen(theme: asciiTheme)
         XCTAssertEqual(screen.handle(.mouse(MouseEvent(x: 5, y: 5, kind: .press)), app: state, ui: &ui, width: 40, height: 12),
                        [.viewer(.toggleBar)])
         XCTAssertEqual(screen.handle(.key(.character("i")), app: state, ui: &ui, width: 40, height: 12), [.viewer(.toggleBar)])
@@ -169,10 +169,10 @@ final class ScreenTests: XCTestCase {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
         var ui = UIState()
-        XCTAssertEqual(AppScreen(theme: asciiTheme, blitter: .half).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16), [])
+        XCTAssertEqual(RootScreen(theme: asciiTheme, blitter: .half).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16), [])
         XCTAssertEqual(ui.blitter, .quadrant)
         ui = UIState()
-        let events = AppScreen(theme: asciiTheme, blitter: nil).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16)
+        let events = RootScreen(theme: asciiTheme, blitter: nil).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16)
         XCTAssertNil(ui.blitter)
         guard case let .viewer(.tell(text))? = events.first else { return XCTFail("b said nothing: \(events)") }
         XCTAssertTrue(text.contains("pixels"), text)
@@ -243,7 +243,7 @@ final class ScreenTests: XCTestCase {
     func test_help_scrollsOnASmallTerminal() {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .toggleHelp)
-        let screen = AppScreen(theme: asciiTheme)
+        let screen = RootScreen(theme: asciiTheme)
         var ui = UIState()
         var text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
         XCTAssertTrue(text.contains("j/k more"), text)

@@ -126,7 +126,7 @@ final class SearchScreenTests: XCTestCase {
     }
 
     func test_keys_inTheFieldAreText_andOutsideAreCommands() {
-        let screen = AppScreen(theme: asciiTheme)
+        let screen = RootScreen(theme: asciiTheme)
         var ui = UIState()
         var state = AppState()
         _ = AppViewModel.update(&state, .focusSearch)

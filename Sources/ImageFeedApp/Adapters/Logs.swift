@@ -23,7 +23,7 @@ public enum Logs {
 
     /// Starts the log for a command: the level from `flag`, else `IMAGE_FEED_LOG_LEVEL`, else info; a first line
     /// with the version and the command; the settings' warnings.
-    public static func startCommand(_ command: String, configuration: AppConfiguration, flag: String?,
+    public static func startCommand(_ command: String, configuration: Settings, flag: String?,
                                     environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) {
         let name = flag ?? environment["IMAGE_FEED_LOG_LEVEL"].flatMap { $0.isEmpty ? nil : $0 } ?? "info"
         let chosen: Logger.Level?

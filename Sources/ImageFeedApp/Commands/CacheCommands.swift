@@ -5,11 +5,11 @@ import LocalStore
 /// `image-feed cache info` and `image-feed cache clear`: what the offline store holds, and emptying it.
 public enum CacheCommands {
     /// The cache folder the app uses (the demo has its own inside it).
-    public static func folder(_ configuration: AppConfiguration, demo: Bool) -> URL {
+    public static func folder(_ configuration: Settings, demo: Bool) -> URL {
         demo ? configuration.paths.cache.appendingPathComponent("demo") : configuration.paths.cache
     }
 
-    public static func info(_ configuration: AppConfiguration, demo: Bool, now: Date = Date()) throws -> String {
+    public static func info(_ configuration: Settings, demo: Bool, now: Date = Date()) throws -> String {
         let folder = folder(configuration, demo: demo)
         let storeFile = folder.appendingPathComponent("store.sqlite")
         guard FileManager.default.fileExists(atPath: storeFile.path) else {
@@ -39,7 +39,7 @@ public enum CacheCommands {
         return lines.joined(separator: "\n")
     }
 
-    public static func clear(_ configuration: AppConfiguration, demo: Bool) throws -> String {
+    public static func clear(_ configuration: Settings, demo: Bool) throws -> String {
         let folder = folder(configuration, demo: demo)
         let storeFile = folder.appendingPathComponent("store.sqlite")
         guard FileManager.default.fileExists(atPath: storeFile.path) else { return "Nothing to clear." }

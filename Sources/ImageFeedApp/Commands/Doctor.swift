@@ -119,10 +119,10 @@ public enum Doctor {
     /// The whole report. `overrides`: the `--config` and `--api-base` flags. `demo`: checks the demo sandbox's
     /// set-up instead of Unsplash's. `network`: false leaves out the checks that ask the API (each costs a
     /// request of the hour's quota).
-    public static func report(environment: [String: String], overrides: AppConfiguration.Overrides = .init(),
+    public static func report(environment: [String: String], overrides: Settings.Overrides = .init(),
                               demo: Bool = false, network: Bool = true, terminal: TerminalFacts) async -> DoctorReport {
         var checks = program(environment: environment)
-        var configuration: AppConfiguration?
+        var configuration: Settings?
         var settingsChecks: [DoctorReport.Check]
         (configuration, settingsChecks) = settings(environment: environment, overrides: overrides, demo: demo)
         checks += self.terminal(environment: environment, configuration: configuration, facts: terminal)
@@ -152,7 +152,7 @@ public enum Doctor {
 
     // MARK: - The terminal
 
-    static func terminal(environment: [String: String], configuration: AppConfiguration?,
+    static func terminal(environment: [String: String], configuration: Settings?,
                          facts: TerminalFacts) -> [DoctorReport.Check] {
         let section = "Terminal"
         var checks: [DoctorReport.Check] = []
@@ -232,8 +232,8 @@ public enum Doctor {
                 fix: "export LANG=C.UTF-8 (or another UTF-8 locale)")
         }
         if let size = facts.size {
-            if size.columns < AppScreen.minimumWidth || size.rows < AppScreen.minimumHeight {
-                add("Size", .warning, "\(size.columns)x\(size.rows): ImageFeed needs \(AppScreen.minimumWidth)x\(AppScreen.minimumHeight)",
+            if size.columns < RootScreen.minimumWidth || size.rows < RootScreen.minimumHeight {
+                add("Size", .warning, "\(size.columns)x\(size.rows): ImageFeed needs \(RootScreen.minimumWidth)x\(RootScreen.minimumHeight)",
                     fix: "make the window larger")
             } else {
                 add("Size", .ok, "\(size.columns)x\(size.rows)")
@@ -257,18 +257,18 @@ public enum Doctor {
     /// The settings that are secrets: the report says whether they are set, never what they are.
     static let secretSettings: Set<String> = ["access_key", "secret_key", "imgur_client_id", "token"]
 
-    static func settings(environment: [String: String], overrides: AppConfiguration.Overrides,
-                         demo: Bool) -> (AppConfiguration?, [DoctorReport.Check]) {
+    static func settings(environment: [String: String], overrides: Settings.Overrides,
+                         demo: Bool) -> (Settings?, [DoctorReport.Check]) {
         let section = "Settings"
         var checks: [DoctorReport.Check] = []
         func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
             checks.append(.init(section: section, name: name, status: status, detail: detail, fix: fix))
         }
-        let file = AppConfiguration.configFile(environment: environment, overrides: overrides).path
+        let file = Settings.configFile(environment: environment, overrides: overrides).path
         let named = overrides.configFile != nil ? " (--config)" : environment["IMAGE_FEED_CONFIG"].map { $0.isEmpty ? "" : " (IMAGE_FEED_CONFIG)" } ?? ""
-        let configuration: AppConfiguration
+        let configuration: Settings
         do {
-            configuration = try AppConfiguration.load(environment: environment, overrides: overrides)
+            configuration = try Settings.load(environment: environment, overrides: overrides)
         } catch {
             add("Config file", .problem, "\(file)\(named): \(error.message)", fix: "correct the file (or the variable) as the message says")
             return (nil, checks)
@@ -276,7 +276,7 @@ public enum Doctor {
         if FileManager.default.fileExists(atPath: file) {
             add("Config file", .ok, "\(file)\(named), valid")
             let mode = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0
-            if AppConfiguration.secretKeyExposure(file: URL(fileURLWithPath: file), configuration: configuration) != nil {
+            if Settings.secretKeyExposure(file: URL(fileURLWithPath: file), configuration: configuration) != nil {
                 add("Config file mode", .warning,
                     String(format: "%o: the file holds the secret key and other users can read it", mode),
                     fix: "chmod 600 \(file)")
@@ -287,7 +287,7 @@ public enum Doctor {
         if demo {
             add("Demo", .info, "--demo: the sandbox's keys and addresses stand in for the keys and API settings below")
         }
-        for key in AppConfiguration.fileKeys.keys.sorted() + ["token"] {
+        for key in Settings.fileKeys.keys.sorted() + ["token"] {
             let origin = configuration.origins[key]
             guard let value = display(key, configuration) else {
                 if key != "token" { add(key, .info, "not set") }
@@ -307,7 +307,7 @@ public enum Doctor {
     }
 
     /// What doctor shows of a setting: secrets only as "set"; nil when it is not set.
-    static func display(_ key: String, _ configuration: AppConfiguration) -> String? {
+    static func display(_ key: String, _ configuration: Settings) -> String? {
         let value: String? = switch key {
         case "access_key": configuration.accessKey
         case "secret_key": configuration.secretKey
@@ -337,7 +337,7 @@ public enum Doctor {
 
     // MARK: - The account and the API
 
-    static func account(configuration: AppConfiguration, demo: Bool, network: Bool) async -> [DoctorReport.Check] {
+    static func account(configuration: Settings, demo: Bool, network: Bool) async -> [DoctorReport.Check] {
         let section = "Account"
         var checks: [DoctorReport.Check] = []
         func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
@@ -363,9 +363,9 @@ public enum Doctor {
             add("Unsplash API", .info, "\(configuration.apiBase.absoluteString): not asked (--offline)")
             return checks + imgur(configuration: configuration, demo: demo)
         }
-        let context: AppContext
+        let context: CompositionRoot
         do {
-            context = try await AppContext.make(configuration: configuration, demo: demo)
+            context = try await CompositionRoot.make(configuration: configuration, demo: demo)
         } catch {
             add("Unsplash API", .problem, "cannot be set up: \(error)")
             return checks
@@ -416,7 +416,7 @@ public enum Doctor {
         }
     }
 
-    static func imgur(configuration: AppConfiguration, demo: Bool) -> [DoctorReport.Check] {
+    static func imgur(configuration: Settings, demo: Bool) -> [DoctorReport.Check] {
         if demo {
             return [.init(section: "Account", name: "Imgur", status: .ok, detail: "the demo sandbox serves its albums: the Albums tab shows")]
         }
@@ -430,7 +430,7 @@ public enum Doctor {
 
     // MARK: - Files
 
-    static func storage(configuration: AppConfiguration, demo: Bool) -> [DoctorReport.Check] {
+    static func storage(configuration: Settings, demo: Bool) -> [DoctorReport.Check] {
         let section = "Files"
         var checks: [DoctorReport.Check] = []
         let cache = CacheCommands.folder(configuration, demo: demo)

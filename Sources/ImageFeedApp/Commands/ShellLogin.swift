@@ -11,7 +11,7 @@ public enum ShellLogin {
 
     /// Prints the authorize link and its QR code, then waits for the browser's redirect on the loopback
     /// listener or a code pasted on standard input, whichever comes first; stores the token.
-    public static func logIn(context: AppContext, colors: Bool, timeout: TimeInterval = 600) async throws -> String {
+    public static func logIn(context: CompositionRoot, colors: Bool, timeout: TimeInterval = 600) async throws -> String {
         guard let store = context.tokenStore, !context.isDemo else {
             throw Failure(description: context.isDemo ? "The demo logs in by itself; there is nothing to store."
                 : "IMAGE_FEED_TOKEN is set, so no login is stored; unset it to log in.")
@@ -84,7 +84,7 @@ public enum ShellLogin {
     }
 
     /// Removes the stored token.
-    public static func logOut(context: AppContext) throws -> String {
+    public static func logOut(context: CompositionRoot) throws -> String {
         guard let store = context.tokenStore, !context.isDemo else {
             throw Failure(description: context.isDemo ? "The demo stores nothing to log out of."
                 : "IMAGE_FEED_TOKEN is set; unset it to log out.")

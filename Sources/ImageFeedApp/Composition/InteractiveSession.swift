@@ -13,7 +13,7 @@ public enum InteractiveSession {
     /// `graphics`: how photos are drawn (nil: as the terminal answers when asked).
     /// `blitter`: the characters photos are drawn with when they are not pixels (nil: the setting's).
     /// `themeName`: the interface's colours (nil: the setting's).
-    public static func run(context: AppContext, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
+    public static func run(context: CompositionRoot, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
                            blitter: BlitterKind? = nil, themeName: ThemeName? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
@@ -39,7 +39,7 @@ public enum InteractiveSession {
         logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: themeName ?? context.configuration.theme,
                           overrides: context.configuration.themeColors)
-        let performer = AppEffectPerformer(context: context, opener: DesktopURLOpener())
+        let performer = LiveEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
@@ -59,7 +59,7 @@ public enum InteractiveSession {
     }
 
     /// Without an access key nothing can be asked of Unsplash: the first screen says how to go on.
-    static func setupProblem(_ context: AppContext) -> String? {
+    static func setupProblem(_ context: CompositionRoot) -> String? {
         guard !context.isDemo, (context.configuration.accessKey ?? "").isEmpty,
               (context.configuration.tokenOverride ?? "").isEmpty else { return nil }
         return "No Unsplash access key is configured. To try ImageFeed without one, run image-feed --demo. "

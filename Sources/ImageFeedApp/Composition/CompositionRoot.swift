@@ -6,8 +6,8 @@ import UnsplashAPI
 import UnsplashSandbox
 
 /// The composition root: real adapters wired into the ports, once, for the whole run.
-public final class AppContext: Sendable {
-    public let configuration: AppConfiguration
+public final class CompositionRoot: Sendable {
+    public let configuration: Settings
     public let client: UnsplashClient
     public let oauth: OAuthClient
     /// Where the token lives; nil when `IMAGE_FEED_TOKEN` supplies it or in the demo (nothing is stored).
@@ -22,7 +22,7 @@ public final class AppContext: Sendable {
     /// Imgur's albums, when a client id is configured (or the demo's sandbox serves them).
     public let albums: (any AlbumService)?
 
-    init(configuration: AppConfiguration, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
+    init(configuration: Settings, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
          sandbox: RunningSandbox?, http: any HTTPClient, store: SQLiteStore? = nil, imageCache: DiskImageCache? = nil,
          albums: (any AlbumService)? = nil) {
         self.albums = albums
@@ -38,7 +38,7 @@ public final class AppContext: Sendable {
 
     /// Builds the app on the configured service, or with `demo`, on a sandbox started in this process
     /// on a free loopback port with the demo application's keys.
-    public static func make(configuration: AppConfiguration, demo: Bool) async throws -> AppContext {
+    public static func make(configuration: Settings, demo: Bool) async throws -> CompositionRoot {
         var configuration = configuration
         var sandbox: RunningSandbox?
         if demo {
@@ -80,7 +80,7 @@ public final class AppContext: Sendable {
                 apiBase: configuration.imgurAPIBase, imageBase: configuration.imgurImageBase,
                 pageBase: configuration.imgurPageBase, clientID: clientID), http: http)
         }
-        return AppContext(configuration: configuration, client: client, oauth: oauth, tokenStore: store,
+        return CompositionRoot(configuration: configuration, client: client, oauth: oauth, tokenStore: store,
                           sandbox: sandbox, http: http, store: local, imageCache: images, albums: albums)
     }
 

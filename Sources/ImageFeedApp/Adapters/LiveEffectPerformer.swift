@@ -5,7 +5,7 @@ import UnsplashAPI
 
 /// Performs the app's effects with the real adapters: the API client, OAuth and the loopback listener,
 /// the token store, the downloader, the browser.
-public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
+public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
     /// The photo service and the session with it (the Unsplash client, or a stand-in).
     let client: any PhotoService & ServiceSession
     let downloader: PhotoDownloader
@@ -31,7 +31,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
 
     public init(client: any PhotoService & ServiceSession, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
                 tokenStore: (any TokenStore)? = nil, historyStore: (any RecentEntriesStore)? = nil,
-                saved: SavedLists? = nil, redirectURI: String = AppConfiguration.defaultRedirectURI,
+                saved: SavedLists? = nil, redirectURI: String = Settings.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,
                 albumsRecentStore: (any RecentEntriesStore)? = nil, searchOrderFile: URL? = nil) {
         self.searchOrderFile = searchOrderFile
@@ -50,7 +50,7 @@ public final class AppEffectPerformer: EffectPerformer, @unchecked Sendable {
     }
 
     /// Everything the app context provides.
-    public convenience init(context: AppContext, opener: any URLOpener) {
+    public convenience init(context: CompositionRoot, opener: any URLOpener) {
         self.init(client: context.client,
                   downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
                   opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// The Albums tab in the app: shown only with a source, in the tab cycle, and its photos in the viewer.
-final class AppAlbumsTests: XCTestCase {
+final class AlbumsPaneTests: XCTestCase {
     func test_theTabCycle_includesAlbumsOnlyWhenEnabled() {
         var state = AppState()
         XCTAssertEqual(state.tabs, [.feed, .search, .profile])

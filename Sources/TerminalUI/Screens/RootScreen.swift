@@ -3,7 +3,7 @@ import ImageFeedCore
 import TerminalImage
 
 /// Draws the whole app for a state, and turns keys and clicks into the app's events.
-public struct AppScreen {
+public struct RootScreen {
     public static let minimumWidth = 40
     public static let minimumHeight = 12
 

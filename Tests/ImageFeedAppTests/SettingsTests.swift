@@ -6,10 +6,10 @@ import TerminalImage
 import TestSupport
 import XCTest
 
-final class AppConfigurationTests: XCTestCase {
+final class SettingsTests: XCTestCase {
     func test_defaults_withoutFileOrEnvironment() throws {
         let folder = try TemporaryFolder()
-        let configuration = try AppConfiguration.load(environment: folder.environment)
+        let configuration = try Settings.load(environment: folder.environment)
         XCTAssertEqual(configuration.apiBase.absoluteString, "https://api.unsplash.com")
         XCTAssertEqual(configuration.oauthBase.absoluteString, "https://unsplash.com")
         XCTAssertNil(configuration.accessKey)
@@ -27,7 +27,7 @@ final class AppConfigurationTests: XCTestCase {
             api_base = "https://file.example.test"
             redirect_uri = "urn:ietf:wg:oauth:2.0:oob"
             """, to: "config/image-feed/config.toml")
-        let fromFile = try AppConfiguration.load(environment: folder.environment)
+        let fromFile = try Settings.load(environment: folder.environment)
         XCTAssertEqual(fromFile.accessKey, "file-key")
         XCTAssertEqual(fromFile.secretKey, "file-secret")
         XCTAssertEqual(fromFile.apiBase.absoluteString, "https://file.example.test")
@@ -37,13 +37,13 @@ final class AppConfigurationTests: XCTestCase {
         environment["UNSPLASH_ACCESS_KEY"] = "env-key"
         environment["IMAGE_FEED_API_BASE"] = "https://env.example.test"
         environment["IMAGE_FEED_TOKEN"] = "env-token"
-        let fromEnvironment = try AppConfiguration.load(environment: environment)
+        let fromEnvironment = try Settings.load(environment: environment)
         XCTAssertEqual(fromEnvironment.accessKey, "env-key")
         XCTAssertEqual(fromEnvironment.secretKey, "file-secret")
         XCTAssertEqual(fromEnvironment.apiBase.absoluteString, "https://env.example.test")
         XCTAssertEqual(fromEnvironment.tokenOverride, "env-token")
 
-        let fromFlags = try AppConfiguration.load(environment: environment,
+        let fromFlags = try Settings.load(environment: environment,
                                                   overrides: .init(apiBase: "http://127.0.0.1:9999"))
         XCTAssertEqual(fromFlags.apiBase.absoluteString, "http://127.0.0.1:9999")
     }
@@ -51,14 +51,14 @@ final class AppConfigurationTests: XCTestCase {
     func test_colors_fromTheFile_theEnvironment_andTheirErrors() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("colors = \"256\"\n", to: "config/image-feed/config.toml")
-        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment).colors, .palette256)
+        XCTAssertEqual(try Settings.load(environment: folder.environment).colors, .palette256)
         var environment = folder.environment
         environment["IMAGE_FEED_COLORS"] = "truecolor"
-        XCTAssertEqual(try AppConfiguration.load(environment: environment).colors, .truecolor)
+        XCTAssertEqual(try Settings.load(environment: environment).colors, .truecolor)
         environment["IMAGE_FEED_COLORS"] = "auto"
-        XCTAssertNil(try AppConfiguration.load(environment: environment).colors)
+        XCTAssertNil(try Settings.load(environment: environment).colors)
         _ = try folder.write("\ncolors = \"many\"\n", to: "config/image-feed/config.toml")
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment)) { error in
             let message = (error as? ConfigurationError)?.message ?? ""
             XCTAssertTrue(message.contains("\(file.path), line 2, key colors"), message)
             XCTAssertTrue(message.contains("auto, truecolor, 256, 16, 8, none"), message)
@@ -69,15 +69,15 @@ final class AppConfigurationTests: XCTestCase {
         let folder = try TemporaryFolder()
         let file = try folder.write("access_key = \"a\"\nsecret_key = \"b\"\n", to: "config/image-feed/config.toml")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
-        let exposed = try AppConfiguration.load(environment: folder.environment)
+        let exposed = try Settings.load(environment: folder.environment)
         XCTAssertEqual(exposed.warnings, ["chmod 600 \(file.path): it holds the secret key and other users can read it"])
         XCTAssertFalse(exposed.warnings.joined().contains("\"b\""))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment).warnings, [])
+        XCTAssertEqual(try Settings.load(environment: folder.environment).warnings, [])
         // Without the secret key in it, a readable file is nothing to warn about.
         try "access_key = \"a\"\n".write(to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
-        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment.merging(["UNSPLASH_SECRET_KEY": "b"]) { a, _ in a }).warnings, [])
+        XCTAssertEqual(try Settings.load(environment: folder.environment.merging(["UNSPLASH_SECRET_KEY": "b"]) { a, _ in a }).warnings, [])
     }
 
     func test_theme_andTheColorsTable() throws {
@@ -90,12 +90,12 @@ final class AppConfigurationTests: XCTestCase {
             heart = "#ff0000"
             selection = 33
             """, to: "config/image-feed/config.toml")
-        let configuration = try AppConfiguration.load(environment: folder.environment)
+        let configuration = try Settings.load(environment: folder.environment)
         XCTAssertEqual(configuration.theme, .light)
         XCTAssertEqual(configuration.colors, .palette256)
         XCTAssertEqual(configuration.themeColors, [.heart: .rgb(RGB(255, 0, 0)), .selection: .index(33)])
         XCTAssertEqual(configuration.origins["colors"], "\(file.path), line 3")
-        let overridden = try AppConfiguration.load(environment: folder.environment.merging(["IMAGE_FEED_THEME": "high-contrast"]) { a, _ in a })
+        let overridden = try Settings.load(environment: folder.environment.merging(["IMAGE_FEED_THEME": "high-contrast"]) { a, _ in a })
         XCTAssertEqual(overridden.theme, .highContrast)
 
         for (text, expected) in [
@@ -105,7 +105,7 @@ final class AppConfigurationTests: XCTestCase {
             ("[extras]\n", "the only sections are [colors] and [keys]"),
         ] {
             try text.write(to: file, atomically: true, encoding: .utf8)
-            XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment), text) { error in
+            XCTAssertThrowsError(try Settings.load(environment: folder.environment), text) { error in
                 XCTAssertEqual((error as? ConfigurationError)?.message.contains(expected), true, "\(error)")
             }
         }
@@ -119,7 +119,7 @@ final class AppConfigurationTests: XCTestCase {
             viewer.zoom-in = "+ ="
             "feed.details" = "I"
             """, to: "config/image-feed/config.toml")
-        let configuration = try AppConfiguration.load(environment: folder.environment)
+        let configuration = try Settings.load(environment: folder.environment)
         XCTAssertEqual(configuration.keyMap.translate(.character("x"), in: .feed), .character("l"))
         XCTAssertEqual(configuration.keyMap.translate(.character("="), in: .viewer), .character("+"))
         XCTAssertEqual(configuration.keyMap.translate(.character("I"), in: .feed), .character("i"))
@@ -131,7 +131,7 @@ final class AppConfigurationTests: XCTestCase {
             ("[keys]\nlike = \"Hyper-X\"\n", "line 2, key keys.like: Hyper-X is not a key"),
         ] {
             try text.write(to: file, atomically: true, encoding: .utf8)
-            XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment), text) { error in
+            XCTAssertThrowsError(try Settings.load(environment: folder.environment), text) { error in
                 XCTAssertEqual((error as? ConfigurationError)?.message.contains(expected), true, "\(error)")
             }
         }
@@ -140,7 +140,7 @@ final class AppConfigurationTests: XCTestCase {
     func test_badFile_namesFileLineAndKey() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("access_key = \"k\"\n\nsecret_key = 42\n", to: "config/image-feed/config.toml")
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment)) { error in
             let message = (error as? ConfigurationError)?.message ?? ""
             XCTAssertTrue(message.contains(file.path), message)
             XCTAssertTrue(message.contains("line 3"), message)
@@ -151,7 +151,7 @@ final class AppConfigurationTests: XCTestCase {
     func test_unknownKey_isNamedWithItsLine() throws {
         let folder = try TemporaryFolder()
         _ = try folder.write("access_key = \"k\"\nacess_key = \"typo\"\n", to: "config/image-feed/config.toml")
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment)) { error in
             let message = (error as? ConfigurationError)?.message ?? ""
             XCTAssertTrue(message.contains("line 2, key acess_key"), message)
             XCTAssertTrue(message.contains("access_key"), "lists the known settings: \(message)")
@@ -161,7 +161,7 @@ final class AppConfigurationTests: XCTestCase {
     func test_syntaxError_namesFileAndLine() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("access_key = \"k\"\nsecret_key = \"unterminated\n", to: "config/image-feed/config.toml")
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment)) { error in
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment)) { error in
             let message = (error as? ConfigurationError)?.message ?? ""
             XCTAssertTrue(message.hasPrefix(file.path + ", line 2"), message)
         }
@@ -171,10 +171,10 @@ final class AppConfigurationTests: XCTestCase {
         let folder = try TemporaryFolder()
         var environment = folder.environment
         environment["IMAGE_FEED_API_BASE"] = "http://api.unsplash.com"
-        XCTAssertThrowsError(try AppConfiguration.load(environment: environment)) { error in
+        XCTAssertThrowsError(try Settings.load(environment: environment)) { error in
             XCTAssertTrue(((error as? ConfigurationError)?.message ?? "").contains("plain http"))
         }
-        XCTAssertThrowsError(try AppConfiguration.load(environment: folder.environment,
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment,
                                                        overrides: .init(apiBase: "http://192.168.1.2:8080")))
     }
 
@@ -183,8 +183,8 @@ final class AppConfigurationTests: XCTestCase {
         let file = try folder.write("access_key = \"elsewhere\"\n", to: "other.toml")
         var environment = folder.environment
         environment["IMAGE_FEED_CONFIG"] = file.path
-        XCTAssertEqual(try AppConfiguration.load(environment: environment).accessKey, "elsewhere")
-        XCTAssertEqual(try AppConfiguration.load(environment: folder.environment,
+        XCTAssertEqual(try Settings.load(environment: environment).accessKey, "elsewhere")
+        XCTAssertEqual(try Settings.load(environment: folder.environment,
                                                  overrides: .init(configFile: file.path)).accessKey, "elsewhere")
     }
 
@@ -207,8 +207,8 @@ final class AppConfigurationTests: XCTestCase {
         cache_max_age_days = 2.5e0
 
         """
-        XCTAssertNoThrow(try AppConfiguration.parse(fileText: fine, file: file, environment: [:]))
-        let configuration = try AppConfiguration.parse(fileText: fine, file: file, environment: [:])
+        XCTAssertNoThrow(try Settings.parse(fileText: fine, file: file, environment: [:]))
+        let configuration = try Settings.parse(fileText: fine, file: file, environment: [:])
         XCTAssertEqual(configuration.accessKey, "a\u{8} é \"q\"") // \\b is a backspace in TOML
         XCTAssertEqual(configuration.secretKey, "C:\\raw")
         XCTAssertEqual(configuration.imageCacheMegabytes, 1_000)
@@ -226,7 +226,7 @@ final class AppConfigurationTests: XCTestCase {
             ("access_key = \"x\" y\n", "unexpected text after the value"),
         ]
         for (text, expected) in refused {
-            XCTAssertThrowsError(try AppConfiguration.parse(fileText: text, file: file, environment: [:]), text) { error in
+            XCTAssertThrowsError(try Settings.parse(fileText: text, file: file, environment: [:]), text) { error in
                 let message = (error as? ConfigurationError)?.message ?? ""
                 XCTAssertTrue(message.contains(expected) && message.contains("line "), "\(text): \(error)")
             }

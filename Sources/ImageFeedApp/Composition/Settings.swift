@@ -6,7 +6,7 @@ import TOMLKit
 import UnsplashAPI
 
 /// Settings from the config file, overridden by the environment, overridden by flags.
-public struct AppConfiguration: Sendable, Equatable {
+public struct Settings: Sendable, Equatable {
     public static let defaultRedirectURI = "http://127.0.0.1:8765/callback"
 
     public var accessKey: String?
@@ -126,10 +126,10 @@ public struct AppConfiguration: Sendable, Equatable {
     }
 
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
-                            overrides: Overrides = Overrides()) throws(ConfigurationError) -> AppConfiguration {
+                            overrides: Overrides = Overrides()) throws(ConfigurationError) -> Settings {
         let paths = XDGPaths(environment: environment)
         let file = configFile(environment: environment, overrides: overrides)
-        var configuration = AppConfiguration(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
+        var configuration = Settings(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
 
         if FileManager.default.fileExists(atPath: file.path) {
             let text: String
@@ -183,7 +183,7 @@ public struct AppConfiguration: Sendable, Equatable {
     }
 
     /// A warning when `file` holds the secret key and users other than its owner may read it.
-    static func secretKeyExposure(file: URL, configuration: AppConfiguration) -> String? {
+    static func secretKeyExposure(file: URL, configuration: Settings) -> String? {
         guard configuration.origins["secret_key"]?.hasPrefix(file.path + ",") == true,
               let mode = try? FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int,
               mode & 0o077 != 0 else { return nil }
@@ -193,9 +193,9 @@ public struct AppConfiguration: Sendable, Equatable {
     /// The settings a config file's text gives over the defaults (no environment, no flags);
     /// `file` only names the file in messages.
     public static func parse(fileText text: String, file: URL,
-                             environment: [String: String]) throws(ConfigurationError) -> AppConfiguration {
+                             environment: [String: String]) throws(ConfigurationError) -> Settings {
         let paths = XDGPaths(environment: environment)
-        var configuration = AppConfiguration(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
+        var configuration = Settings(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
         try configuration.apply(fileText: text, file: file)
         try configuration.unsplash.validate()
         return configuration
