@@ -110,14 +110,24 @@ public struct AppState: Equatable, Sendable {
         self.session = session
     }
 
-    /// The list a pane shows photos from.
+    /// The paged list a pane shows photos from (nil for the Albums pane: album photos come whole).
     public func photos(in tab: Tab) -> PhotoListState? {
-        switch tab {
+        pagedList(ViewerState.Source(tab: tab))
+    }
+
+    /// The paged list behind the photos of a source (an album's photos come whole, without paging).
+    public func pagedList(_ source: ViewerState.Source) -> PhotoListState? {
+        switch source {
         case .feed: feed
-        case .profile: favorites
+        case .favorites: favorites
         case .search: search.results
-        case .albums: nil
+        case .album: nil
         }
+    }
+
+    /// The photos a source shows, in order: its list's, or the open album's.
+    public func photos(from source: ViewerState.Source) -> [Photo] {
+        pagedList(source)?.photos ?? (source == .album ? albums.open?.photos ?? [] : [])
     }
 
     /// The detail screen, when one is open over the pane shown.
@@ -386,19 +396,14 @@ public enum AppViewModel {
             let index = tabs.firstIndex(of: state.tab) ?? 0
             return route(&state, .selectTab(tabs[(index + tabs.count - 1) % tabs.count]))
         case let .openViewer(photoID):
-            if state.tab == .albums {
-                // An album's photo: not an Unsplash photo, so no like and no download tracking.
-                guard let photo = state.albums.open?.photos.first(where: { $0.id == photoID }) else { return [] }
-                var viewer = ViewerState(photo: photo)
-                viewer.isFromAlbum = true
-                viewer.source = .album
-                state.viewer = viewer
-                return []
-            }
+            let source = ViewerState.Source(tab: state.tab)
             let detailPhoto = state.detail?.photo.id == photoID ? state.detail?.photo : nil
-            guard let photo = detailPhoto ?? state.photos(in: state.tab)?.photo(id: photoID) ?? state.feed.photo(id: photoID) else { return [] }
+            guard let photo = detailPhoto ?? state.photos(from: source).first(where: { $0.id == photoID })
+                ?? state.feed.photo(id: photoID) else { return [] }
             var viewer = ViewerState(photo: photo)
-            viewer.source = ViewerState.Source(tab: state.tab)
+            viewer.source = source
+            // An album's photo is not an Unsplash photo: no like, and no download tracking.
+            viewer.isFromAlbum = source == .album
             state.viewer = viewer
         case let .stepViewer(offset):
             return stepViewer(by: offset, in: &state)
@@ -452,14 +457,8 @@ public enum AppViewModel {
     /// as a scrolled list's frame does).
     private static func stepViewer(by offset: Int, in state: inout AppState) -> [Effect] {
         guard let viewer = state.viewer, let source = viewer.source, viewer.modal == nil else { return [] }
-        // The paged list the photo came from (an album's photos come whole, without paging).
-        let list: PhotoListState? = switch source {
-        case .feed: state.feed
-        case .favorites: state.favorites
-        case .search: state.search.results
-        case .album: nil
-        }
-        let photos = list?.photos ?? state.albums.open?.photos ?? []
+        let list = state.pagedList(source)
+        let photos = state.photos(from: source)
         guard let index = photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return [] }
         let target = index + offset
         var effects: [Effect] = []

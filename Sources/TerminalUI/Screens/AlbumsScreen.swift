@@ -329,3 +329,30 @@ public struct AlbumsScreen {
         }
     }
 }
+
+extension AlbumsScreen: PaneScreen {
+    func hints(_ app: AppState) -> [String] {
+        if app.albums.isEditing { return ["Enter show albums", "Esc done", "Tab panes"] }
+        if app.albums.open != nil { return ["Esc back", "? help", "Enter full screen", "u user", "r retry", "↑↓←→ move"] }
+        return ["? help", "q quit", "u user", "Enter open", "r retry", "Tab panes", "↑↓←→ move"]
+    }
+
+    func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
+        guard app.albums.open == nil else { return nil }
+        let layout = albumsLayout(app.albums, area: area)
+        guard let last = layout.lastShown(top: ui.albumsList.top) else { return nil }
+        // Album tiles are few to a screen: two rows below what shows are asked for with it.
+        return (.albums, min(app.albums.albums.count - 1, max(last, ui.albumsList.selected) + layout.columns * 2))
+    }
+
+    func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
+        guard let open = app.albums.open, let index = open.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        photosLayout(open, area: area).select(index, in: &ui.albumPhotosList)
+    }
+
+    func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {
+        _ = handle(.resize, app: app, ui: &ui, area: area)
+    }
+
+    func showsSubScreen(_ app: AppState) -> Bool { app.albums.open != nil }
+}

@@ -140,3 +140,26 @@ public struct ProfileScreen {
                     modalFocus: &ui.modalFocus, area: area)
     }
 }
+
+extension ProfileScreen: PaneScreen {
+    func hints(_ app: AppState) -> [String] {
+        ["? help", "q quit", "Enter open", "l unlike", "o log out", "r refresh", "Tab panes", "↑↓ move"]
+    }
+
+    func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
+        guard app.profile.profile != nil else { return nil }
+        return layout(app, area: area).lastShown(top: ui.favoritesList.top).map { (.favorites, max($0, ui.favoritesList.selected)) }
+    }
+
+    func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
+        guard let index = app.favorites.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        ui.favoritesList.selected = index
+        ui.favoritesList.top = layout(app, area: area).scroll(toShow: index, from: ui.favoritesList.top)
+    }
+
+    func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {
+        guard app.profile.profile != nil, !app.favorites.photos.isEmpty else { return }
+        ui.favoritesList.selected = min(ui.favoritesList.selected, app.favorites.photos.count - 1)
+        ui.favoritesList.top = layout(app, area: area).scroll(toShow: ui.favoritesList.selected, from: ui.favoritesList.top)
+    }
+}

@@ -38,7 +38,17 @@ public struct RootScreen {
     }
 
     public func feedLayout(_ app: AppState, width: Int, height: Int) -> CardLayout {
-        CardLayout(photos: app.feed.photos, width: width, viewportHeight: contentRect(width: width, height: height).height)
+        FeedPane(theme: theme).layout(app, area: contentRect(width: width, height: height))
+    }
+
+    /// The pane of a tab: the one place that names the panes (each one's drawing, keys, hints and paging are its own).
+    func pane(_ tab: Tab) -> any PaneScreen {
+        switch tab {
+        case .feed: FeedPane(theme: theme)
+        case .search: SearchScreen(theme: theme)
+        case .profile: ProfileScreen(theme: theme)
+        case .albums: AlbumsScreen(theme: theme)
+        }
     }
 
     public static func isTooSmall(width: Int, height: Int) -> Bool {
@@ -73,17 +83,7 @@ public struct RootScreen {
             if let detail = app.shownDetail {
                 DetailScreen(theme: theme).render(detail, ui: ui, area: content, pictures: pictures, into: &buffer)
             } else {
-                switch app.tab {
-                case .feed:
-                    CardListScreen(theme: theme).render(app.feed, layout: feedLayout(app, width: width, height: height), ui: ui,
-                                                    area: content, pictures: pictures, into: &buffer)
-                case .search:
-                    SearchScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-                case .profile:
-                    ProfileScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-                case .albums:
-                    AlbumsScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-                }
+                pane(app.tab).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             }
             renderStatusLine(app, into: &buffer)
         }
@@ -192,25 +192,12 @@ public struct RootScreen {
     /// The keys to show in the status line, the ones that matter most first (help, leaving, back); at 80
     /// columns the last ones give way.
     func hints(_ app: AppState) -> [String] {
-        switch (app.session, app.tab) {
-        case (.splash, _): return ["Ctrl-C quit"]
-        case (.loggedOut, _): return ["? help", "Ctrl-C quit"]
-        case (.loggedIn, .profile):
-            return ["? help", "q quit", "Enter open", "l unlike", "o log out", "r refresh", "Tab panes", "↑↓ move"]
-        case (.loggedIn, .search) where app.search.editing:
-            return ["Enter search", "Esc done", "↑↓ earlier queries"]
-        case (.loggedIn, _) where app.shownDetail != nil:
+        switch app.session {
+        case .splash: return ["Ctrl-C quit"]
+        case .loggedOut: return ["? help", "Ctrl-C quit"]
+        case .loggedIn where app.shownDetail != nil && !(app.tab == .search && app.search.editing):
             return ["Esc back", "? help", "Enter full screen", "l like", "s link", "d download"]
-        case (.loggedIn, .search):
-            return ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
-        case (.loggedIn, .albums) where app.albums.isEditing:
-            return ["Enter show albums", "Esc done", "Tab panes"]
-        case (.loggedIn, .albums) where app.albums.open != nil:
-            return ["Esc back", "? help", "Enter full screen", "u user", "r retry", "↑↓←→ move"]
-        case (.loggedIn, .albums):
-            return ["? help", "q quit", "u user", "Enter open", "r retry", "Tab panes", "↑↓←→ move"]
-        case (.loggedIn, _):
-            return ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move"]
+        case .loggedIn: return pane(app.tab).hints(app)
         }
     }
 
@@ -298,51 +285,15 @@ public struct RootScreen {
             return (name, index)
         }
         guard app.shownDetail == nil else { return nil }
-        switch app.tab {
-        case .feed:
-            guard let last = feedLayout(app, width: width, height: height).lastShown(top: ui.feedTop) else { return nil }
-            return (.feed, max(last, ui.feedSelected))
-        case .profile:
-            guard app.profile.profile != nil,
-                  let last = ProfileScreen(theme: theme).layout(app, area: area).lastShown(top: ui.favoritesList.top) else { return nil }
-            return (.favorites, max(last, ui.favoritesList.selected))
-        case .search:
-            guard app.search.submitted != nil,
-                  let last = SearchScreen(theme: theme).layout(app.search, area: area).lastShown(top: ui.searchList.top) else { return nil }
-            return (.search, max(last, ui.searchList.selected))
-        case .albums:
-            guard app.albums.open == nil else { return nil }
-            let layout = AlbumsScreen(theme: theme).albumsLayout(app.albums, area: area)
-            guard let last = layout.lastShown(top: ui.albumsList.top) else { return nil }
-            // Album tiles are few to a screen: two rows below what shows are asked for with it.
-            return (.albums, min(app.albums.albums.count - 1, max(last, ui.albumsList.selected) + layout.columns * 2))
-        }
+        return pane(app.tab).shownEnd(app, ui: ui, area: area)
     }
 
     // MARK: Input
 
     /// Back from the viewer, the list selects the photo the viewer was on (n/p may have moved it), in view.
     private func followViewer(_ viewer: ViewerState, app: AppState, ui: inout UIState, width: Int, height: Int) {
-        let area = contentRect(width: width, height: height)
-        let id = viewer.photo.id
-        switch viewer.source {
-        case .feed:
-            guard let index = app.feed.photos.firstIndex(where: { $0.id == id }) else { return }
-            ui.feedSelected = index
-            ui.feedTop = feedLayout(app, width: width, height: height).scroll(toShow: index, from: ui.feedTop)
-        case .favorites:
-            guard let index = app.favorites.photos.firstIndex(where: { $0.id == id }) else { return }
-            ui.favoritesList.selected = index
-            ui.favoritesList.top = ProfileScreen(theme: theme).layout(app, area: area).scroll(toShow: index, from: ui.favoritesList.top)
-        case .search:
-            guard let index = app.search.results.photos.firstIndex(where: { $0.id == id }) else { return }
-            SearchScreen(theme: theme).layout(app.search, area: area).select(index, in: &ui.searchList)
-        case .album:
-            guard let open = app.albums.open, let index = open.photos.firstIndex(where: { $0.id == id }) else { return }
-            AlbumsScreen(theme: theme).photosLayout(open, area: area).select(index, in: &ui.albumPhotosList)
-        case nil:
-            break
-        }
+        guard let tab = Tab(viewer.source) else { return }
+        pane(tab).select(photoID: viewer.photo.id, app: app, ui: &ui, area: contentRect(width: width, height: height))
     }
 
     /// A dialog has the keyboard (its buttons' keys are its own).
@@ -396,20 +347,11 @@ public struct RootScreen {
             return events
         case .feed, .favorites, .search, .albums, .albumField, .detail:
             if let events = paneKeys(input, app: app, width: width) { return events }
-            switch context {
-            case .detail:
+            if context == .detail {
                 guard let detail = app.shownDetail else { return [] }
                 return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
-            case .feed:
-                return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: feedLayout(app, width: width, height: height),
-                                                           ui: &ui, area: area)
-            case .favorites:
-                return ProfileScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
-            case .search:
-                return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
-            default:
-                return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
             }
+            return pane(app.tab).handle(input, app: app, ui: &ui, area: area)
         }
     }
 
@@ -427,7 +369,7 @@ public struct RootScreen {
             return [.selectTab(tab)]
         }
         guard case let .key(key) = input, !Self.dialogIsOpen(app) else { return nil }
-        let subScreen = app.shownDetail != nil || (app.tab == .albums && app.albums.open != nil)
+        let subScreen = app.shownDetail != nil || pane(app.tab).showsSubScreen(app)
         switch key {
         case .tab: return [.nextTab]
         case .backTab: return [.previousTab]
@@ -443,16 +385,10 @@ public struct RootScreen {
 
     /// A resize keeps each list's selection in view at the new size.
     private func keepSelectionsInView(_ app: AppState, ui: inout UIState, width: Int, height: Int) {
-        ui.feedTop = feedLayout(app, width: width, height: height).scroll(toShow: ui.feedSelected, from: ui.feedTop)
-        guard app.session == .loggedIn else { return }
         let area = contentRect(width: width, height: height)
-        if app.profile.profile != nil, !app.favorites.photos.isEmpty {
-            let layout = ProfileScreen(theme: theme).layout(app, area: area)
-            ui.favoritesList.selected = min(ui.favoritesList.selected, app.favorites.photos.count - 1)
-            ui.favoritesList.top = layout.scroll(toShow: ui.favoritesList.selected, from: ui.favoritesList.top)
+        for tab in Tab.allCases where tab == .feed || app.session == .loggedIn {
+            pane(tab).keepSelectionInView(app, ui: &ui, area: area)
         }
-        _ = SearchScreen(theme: theme).handle(.resize, app: app, ui: &ui, area: area)
-        _ = AlbumsScreen(theme: theme).handle(.resize, app: app, ui: &ui, area: area)
     }
 
     /// The help has the keyboard: the arrows scroll a help longer than the terminal; any other key closes it.

@@ -250,3 +250,24 @@ public struct SearchScreen {
         return []
     }
 }
+
+extension SearchScreen: PaneScreen {
+    func hints(_ app: AppState) -> [String] {
+        app.search.editing ? ["Enter search", "Esc done", "↑↓ earlier queries"]
+            : ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
+    }
+
+    func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
+        guard app.search.submitted != nil else { return nil }
+        return layout(app.search, area: area).lastShown(top: ui.searchList.top).map { (.search, max($0, ui.searchList.selected)) }
+    }
+
+    func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
+        guard let index = app.search.results.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        layout(app.search, area: area).select(index, in: &ui.searchList)
+    }
+
+    func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {
+        _ = handle(.resize, app: app, ui: &ui, area: area)
+    }
+}
