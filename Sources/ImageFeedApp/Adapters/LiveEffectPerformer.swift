@@ -113,17 +113,8 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             events = await performViewer(viewerEffect) { post(.viewer($0)) }.map(AppViewModel.Event.viewer)
         case .loadAlbumsRecent:
             events = [.albums(.recentLoaded((try? albumsRecentStore?.loadHistory()) ?? []))]
-        case let .albums(.saveRecent(names)):
-            try? albumsRecentStore?.saveHistory(names)
-            events = []
-        case let .albums(.loadAlbums(username, page)):
-            events = [.albums(.albumsLoaded(username: username, page: page, await answer { () async throws(ServiceError) in
-                try await self.albumService().albums(username: username, page: page)
-            }))]
-        case let .albums(.loadPhotos(albumID)):
-            events = [.albums(.photosLoaded(albumID: albumID, await answer { () async throws(ServiceError) in
-                try await self.albumService().photos(inAlbum: albumID)
-            }))]
+        case let .albums(albumsEffect):
+            events = await performAlbums(albumsEffect).map(AppViewModel.Event.albums)
         case .loadSearchHistory:
             events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
             if let file = searchOrderFile, let text = try? String(contentsOf: file, encoding: .utf8),
@@ -168,20 +159,12 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
     }
 
     /// A service call's outcome, as the events carry it.
-    private func answer<Value>(_ call: () async throws(ServiceError) -> Value) async -> Result<Value, ServiceError> {
+    func answer<Value>(_ call: () async throws(ServiceError) -> Value) async -> Result<Value, ServiceError> {
         do {
             return .success(try await call())
         } catch {
             return .failure(error)
         }
-    }
-
-    /// The album source, or the error that says none is configured.
-    private func albumService() throws(ServiceError) -> any AlbumService {
-        guard let albums else {
-            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
-        }
-        return albums
     }
 
     /// Likes or unlikes a photo: the one path for every list, the viewer and the detail screen.

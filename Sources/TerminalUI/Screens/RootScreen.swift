@@ -333,11 +333,9 @@ public struct RootScreen {
             guard app.session == .loggedOut else { return [] } // the splash takes no keys
             if case .key(.character("?")) = input, !app.login.editingPaste { return [.toggleHelp] }
             return LoginScreen(theme: theme, logo: logo, pictures: loginPictures).handle(input, app: app)
-        case .searchField:
-            // Every key is text, until Enter or Esc.
-            return SearchScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
-        case .albumField where isKey(input):
-            return AlbumsScreen(theme: theme).handle(input, app: app, ui: &ui, area: area)
+        case .searchField where isKey(input), .albumField where isKey(input):
+            // A pane's text field: every key is text, until Enter or Esc (a click still reaches the tab bar).
+            return pane(app.tab).handle(input, app: app, ui: &ui, area: area)
         case .viewer:
             guard let viewer = app.viewer else { return [] }
             if case .key(.character("?")) = input { return [.toggleHelp] }
@@ -345,7 +343,7 @@ public struct RootScreen {
                 .handle(input, viewer: viewer, ui: &ui, width: width, height: height)
             if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
             return events
-        case .feed, .favorites, .search, .albums, .albumField, .detail:
+        case .feed, .favorites, .search, .searchField, .albums, .albumField, .detail:
             if let events = paneKeys(input, app: app, width: width) { return events }
             if context == .detail {
                 guard let detail = app.shownDetail else { return [] }
@@ -373,10 +371,10 @@ public struct RootScreen {
         switch key {
         case .tab: return [.nextTab]
         case .backTab: return [.previousTab]
-        case .character("1"): return [.selectTab(.feed)]
-        case .character("2"): return [.selectTab(.search)]
-        case .character("3"): return [.selectTab(.profile)]
-        case .character("4") where app.albumsEnabled: return [.selectTab(.albums)]
+        case let .character(digit) where digit.wholeNumberValue.map({ (1...9).contains($0) }) == true:
+            // The pane of that number, as the tab bar shows it.
+            guard let tab = Tab(rawValue: digit.wholeNumberValue! - 1), app.tabs.contains(tab) else { return nil }
+            return [.selectTab(tab)]
         case .character("q") where !subScreen: return [.quit]
         case .character("/"): return [.focusSearch]
         default: return nil
