@@ -73,43 +73,35 @@ public enum Palette {
         let palette = candidates.map { (index: UInt8($0), lab: OKLab(xterm256[$0])) }
             .sorted { $0.lab.lightness < $1.lab.lightness || ($0.lab.lightness == $1.lab.lightness && $0.index < $1.index) }
         let lightness = palette.map(\.lab.lightness)
-        var table = [UInt8](repeating: 0, count: 32 * 32 * 32)
-        for red in 0..<32 {
-            for green in 0..<32 {
-                for blue in 0..<32 {
-                    // The centre of the 8x8x8 block this entry stands for.
-                    let lab = OKLab(RGB(UInt8(red << 3 | 4), UInt8(green << 3 | 4), UInt8(blue << 3 | 4)))
-                    // The first candidate at least as light.
-                    var low = 0
-                    var high = palette.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if lightness[middle] < lab.lightness { low = middle + 1 } else { high = middle }
-                    }
-                    var best = palette[min(low, palette.count - 1)].index
-                    var bestDistance = Float.greatestFiniteMagnitude
-                    func consider(_ position: Int) -> Bool {
-                        let candidate = palette[position]
-                        let step = candidate.lab.lightness - lab.lightness
-                        guard step * step <= bestDistance else { return false }
-                        let distance = lab.distanceSquared(to: candidate.lab)
-                        if distance < bestDistance || (distance == bestDistance && candidate.index < best) {
-                            bestDistance = distance
-                            best = candidate.index
-                        }
-                        return true
-                    }
-                    var up = low
-                    var down = low - 1
-                    while up < palette.count || down >= 0 {
-                        if up < palette.count, !consider(up) { up = palette.count } else { up += 1 }
-                        if down >= 0, !consider(down) { down = -1 } else { down -= 1 }
-                    }
-                    table[red << 10 | green << 5 | blue] = best
-                }
+        return OKLab.bucketTable { lab -> UInt8 in
+            // The first candidate at least as light.
+            var low = 0
+            var high = palette.count
+            while low < high {
+                let middle = (low + high) / 2
+                if lightness[middle] < lab.lightness { low = middle + 1 } else { high = middle }
             }
+            var best = palette[min(low, palette.count - 1)].index
+            var bestDistance = Float.greatestFiniteMagnitude
+            func consider(_ position: Int) -> Bool {
+                let candidate = palette[position]
+                let step = candidate.lab.lightness - lab.lightness
+                guard step * step <= bestDistance else { return false }
+                let distance = lab.distanceSquared(to: candidate.lab)
+                if distance < bestDistance || (distance == bestDistance && candidate.index < best) {
+                    bestDistance = distance
+                    best = candidate.index
+                }
+                return true
+            }
+            var up = low
+            var down = low - 1
+            while up < palette.count || down >= 0 {
+                if up < palette.count, !consider(up) { up = palette.count } else { up += 1 }
+                if down >= 0, !consider(down) { down = -1 } else { down -= 1 }
+            }
+            return best
         }
-        return table
     }
 }
 
@@ -118,6 +110,21 @@ public struct OKLab: Sendable {
     public var lightness: Float
     public var a: Float
     public var b: Float
+
+    /// A lookup table at 5 bits a channel (`red << 10 | green << 5 | blue`): each entry is `entry` of the centre
+    /// of the 8x8x8 block of colours it stands for.
+    static func bucketTable<Entry>(_ entry: (OKLab) -> Entry) -> [Entry] {
+        var table: [Entry] = []
+        table.reserveCapacity(32 * 32 * 32)
+        for red in 0..<32 {
+            for green in 0..<32 {
+                for blue in 0..<32 {
+                    table.append(entry(OKLab(RGB(UInt8(red << 3 | 4), UInt8(green << 3 | 4), UInt8(blue << 3 | 4)))))
+                }
+            }
+        }
+        return table
+    }
 
     public init(_ color: RGB) {
         let red = SRGB.toLinear[Int(color.red)]

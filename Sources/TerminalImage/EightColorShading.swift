@@ -39,27 +39,18 @@ enum EightColorShading {
     }
 
     /// The mixture nearest to each colour, at 5 bits a channel (built once, on first use).
-    private static let lookup: [UInt16] = {
-        var table = [UInt16](repeating: 0, count: 32 * 32 * 32)
-        for red in 0..<32 {
-            for green in 0..<32 {
-                for blue in 0..<32 {
-                    let lab = OKLab(RGB(UInt8(red << 3 | 4), UInt8(green << 3 | 4), UInt8(blue << 3 | 4)))
-                    var best = 0
-                    var bestDistance = Float.greatestFiniteMagnitude
-                    for (index, mixture) in mixtures.enumerated() {
-                        let distance = lab.distanceSquared(to: mixture.lab)
-                        if distance < bestDistance {
-                            bestDistance = distance
-                            best = index
-                        }
-                    }
-                    table[red << 10 | green << 5 | blue] = UInt16(best)
-                }
+    private static let lookup: [UInt16] = OKLab.bucketTable { lab in
+        var best = 0
+        var bestDistance = Float.greatestFiniteMagnitude
+        for (index, mixture) in mixtures.enumerated() {
+            let distance = lab.distanceSquared(to: mixture.lab)
+            if distance < bestDistance {
+                bestDistance = distance
+                best = index
             }
         }
-        return table
-    }()
+        return UInt16(best)
+    }
 
     static func nearestMixture(_ color: RGB) -> Mixture {
         mixtures[Int(lookup[Int(color.red >> 3) << 10 | Int(color.green >> 3) << 5 | Int(color.blue >> 3)])]

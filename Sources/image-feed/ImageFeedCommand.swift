@@ -244,7 +244,7 @@ struct SearchCommand: AsyncParsableCommand {
         try await withContext(options, command: "search") { context in
             let result = try await context.client.search(query: query, page: page, perPage: perPage,
                                                          order: SearchOrder(rawValue: orderBy) ?? .relevant)
-            print(try JSONOutput.encode(JSONOutput.PageDocument(result)))
+            print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "photos")))
         }
     }
 }
@@ -296,7 +296,7 @@ struct AlbumsCommand: AsyncParsableCommand {
             } catch ServiceError.notFound {
                 throw Failure(message: "No Imgur user \(username).")
             }
-            print(try JSONOutput.encode(JSONOutput.AlbumPageDocument(result)))
+            print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "albums")))
         }
     }
 }

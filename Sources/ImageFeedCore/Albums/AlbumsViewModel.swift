@@ -111,12 +111,7 @@ public enum AlbumsViewModel {
             state.isEditing = false
             state.fieldIsOffered = false
             state.username = name
-            state.phase = .loading
-            state.albums = []
-            state.nextPage = nil
-            state.loadingMore = false
-            state.moreFailed = nil
-            state.selected = 0
+            startFirstPage(&state)
             state.open = nil
             // Remembered newest first, once whatever the case.
             let lowered = name.lowercased()
@@ -244,13 +239,19 @@ public enum AlbumsViewModel {
                 return [.loadAlbums(username: username, page: next)]
             }
             // A reload from the first page: a next page still on its way is dropped when it comes.
-            state.phase = .loading
-            state.albums = []
-            state.nextPage = nil
-            state.loadingMore = false
-            state.moreFailed = nil
-            state.selected = 0
+            startFirstPage(&state)
             return [.loadAlbums(username: username, page: 1)]
         }
+    }
+
+    /// The albums listed again from the first page: what was shown goes, and a next page still on its way is
+    /// dropped when it comes.
+    private static func startFirstPage(_ state: inout AlbumsState) {
+        state.phase = .loading
+        state.albums = []
+        state.nextPage = nil
+        state.loadingMore = false
+        state.moreFailed = nil
+        state.selected = 0
     }
 }

@@ -127,23 +127,10 @@ public struct AlbumsScreen {
 
     private func renderHeader(_ state: AlbumsState, area: Rect, into buffer: inout CellBuffer) {
         let y = area.y
-        let label = "Imgur user "
-        buffer.write(label, x: area.x + 1, y: y, style: theme.title)
-        let fieldX = area.x + 1 + DisplayWidth.of(label)
-        let fieldWidth = max(8, min(40, area.width - fieldX - 2))
-        var fieldStyle = theme.modal
-        fieldStyle.underline = !theme.hasColor
-        buffer.fill(Rect(x: fieldX, y: y, width: fieldWidth, height: 1), with: Cell(" ", style: fieldStyle))
-        if state.field.isEmpty, !state.isEditing {
-            var hint = fieldStyle
-            hint.dim = true
-            buffer.write("press u to type a name", x: fieldX + 1, y: y, style: hint, maxWidth: fieldWidth - 1)
-        } else {
-            // An offered name shows selected, as text that typing will replace.
-            TextFieldView(theme: theme).draw(state.field, cursor: state.isEditing ? state.fieldCursor : nil,
-                                             selected: state.fieldIsOffered && state.isEditing, x: fieldX + 1, y: y,
-                                             width: fieldWidth - 1, style: fieldStyle, into: &buffer)
-        }
+        // An offered name shows selected, as text that typing will replace.
+        TextFieldView(theme: theme).drawLabelled("Imgur user ", text: state.field, cursor: state.isEditing ? state.fieldCursor : nil,
+                                                 selected: state.fieldIsOffered && state.isEditing, hint: "press u to type a name",
+                                                 x: area.x + 1, y: y, fieldWidth: { max(8, min(40, area.width - $0 - 2)) }, into: &buffer)
         var summary: String?
         if let open = state.open {
             var text = UntrustedText.sanitize(open.album.displayTitle)
@@ -298,19 +285,12 @@ public struct AlbumsScreen {
         func scroll(by lines: Int) { layout.scroll(by: lines, in: &position) }
         switch input {
         case let .key(key):
-            switch key {
-            case .down, .character("j"): select(position.selected + layout.columns)
-            case .up, .character("k"): select(position.selected - layout.columns)
-            case .right, .character("l"): select(position.selected + 1)
-            case .left, .character("h"): select(position.selected - 1)
-            case .pageDown: select(position.selected + layout.columns * 2)
-            case .pageUp: select(position.selected - layout.columns * 2)
-            case .lineDown: scroll(by: 1)
-            case .lineUp: scroll(by: -1)
-            case .home, .character("g"): select(0)
-            case .end, .character("G"): select(count - 1)
-            default: return .none
-            }
+            // h and l move sideways here too (nothing is liked in an album).
+            let sideways: Key = key == .character("l") ? .right : key == .character("h") ? .left : key
+            guard let motion = ListMotion(sideways, grid: true) else { return .none }
+            let selected = position.selected
+            motion.apply(selected: selected, count: count, columns: layout.columns, select: select, scroll: { scroll(by: $0) },
+                         page: { select(selected + $0 * layout.columns * 2) })
             return .moved
         case let .mouse(mouse):
             switch mouse.kind {

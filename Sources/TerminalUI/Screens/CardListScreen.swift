@@ -110,11 +110,9 @@ public struct CardListScreen {
         let pictureTop = card.top + offset
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
         // The picture, or what stands for it; only its visible rows are copied.
-        let slot = pictures.picture(for: photo, url: Self.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: card.pictureColumns)),
-                                    columns: card.pictureColumns, rows: card.pictureRows)
-        let pictureRect = Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows)
         let parts = PhotoParts(theme: theme)
-        parts.drawPicture(slot, in: pictureRect, clip: area, tick: tick, into: &buffer)
+        parts.drawThumbnail(photo, in: Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows),
+                            clip: area, tick: tick, pictures: pictures, into: &buffer)
         // The details line: heart and likes, author, date, caption.
         let detailsY = pictureTop + card.pictureRows
         if visible(detailsY) {
@@ -209,15 +207,12 @@ public struct CardListScreen {
         let selectedID = feed.photos[safe: ui.selected]?.id
         switch input {
         case let .key(key):
+            if let motion = ListMotion(key, grid: false) {
+                motion.apply(selected: ui.selected, count: count, columns: 1, select: select, scroll: { scroll(by: $0) },
+                             page: { scroll(by: $0 * area.height) })
+                return []
+            }
             switch key {
-            case .down, .character("j"): select(ui.selected + 1)
-            case .up, .character("k"): select(ui.selected - 1)
-            case .lineDown: scroll(by: 1)
-            case .lineUp: scroll(by: -1)
-            case .pageDown: scroll(by: area.height)
-            case .pageUp: scroll(by: -area.height)
-            case .home, .character("g"): select(0)
-            case .end, .character("G"): select(count - 1)
             case .enter:
                 if let selectedID { return [.openViewer(photoID: selectedID)] }
             case .character("i"):
@@ -234,22 +229,20 @@ public struct CardListScreen {
             }
             return []
         case let .mouse(mouse):
-            switch mouse.kind {
-            case .wheelDown: scroll(by: 3)
-            case .wheelUp: scroll(by: -3)
-            case .press:
-                guard area.contains(x: mouse.x, y: mouse.y),
-                      let index = layout.cardIndex(atLine: ui.top + mouse.y - area.y) else { return [] }
-                ui.selected = index
-                let card = layout.cards[index]
-                let detailsY = area.y + card.top + card.pictureRows - ui.top
-                // A click on the heart likes; anywhere else on the card opens the viewer.
-                if mouse.y == detailsY, mouse.x >= card.pictureX, mouse.x < card.pictureX + 3 {
-                    return [wrap(.toggleLike(photoID: feed.photos[index].id))]
-                }
-                return [.openViewer(photoID: feed.photos[index].id)]
+            if let motion = ListMotion(mouse) {
+                motion.apply(selected: ui.selected, count: count, columns: 1, select: select, scroll: { scroll(by: $0) }, page: { _ in })
+                return []
             }
-            return []
+            guard area.contains(x: mouse.x, y: mouse.y),
+                  let index = layout.cardIndex(atLine: ui.top + mouse.y - area.y) else { return [] }
+            ui.selected = index
+            let card = layout.cards[index]
+            let detailsY = area.y + card.top + card.pictureRows - ui.top
+            // A click on the heart likes; anywhere else on the card opens the viewer.
+            if mouse.y == detailsY, mouse.x >= card.pictureX, mouse.x < card.pictureX + 3 {
+                return [wrap(.toggleLike(photoID: feed.photos[index].id))]
+            }
+            return [.openViewer(photoID: feed.photos[index].id)]
         case .resize:
             return []
         }

@@ -7,6 +7,14 @@ import TerminalImage
 struct PhotoParts {
     let theme: Theme
 
+    /// A photo's thumbnail in `rect` (the file with enough pixels for its cells), or what stands for it; only the
+    /// rows inside `clip` are drawn.
+    func drawThumbnail(_ photo: Photo, in rect: Rect, clip: Rect, tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let slot = pictures.picture(for: photo, url: CardListScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: rect.width)),
+                                    columns: rect.width, rows: rect.height)
+        drawPicture(slot, in: rect, clip: clip, tick: tick, into: &buffer)
+    }
+
     /// The picture, or what stands for it (the BlurHash with a spinner, or "Photo unavailable"); only
     /// the rows inside `clip` are drawn.
     func drawPicture(_ slot: PictureSlot, in rect: Rect, clip: Rect, tick: Int, into buffer: inout CellBuffer) {

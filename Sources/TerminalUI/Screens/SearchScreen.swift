@@ -46,22 +46,10 @@ public struct SearchScreen {
         let settings = "sort: \(Self.orderName(search.order)) (s)   \(columns) column\(columns == 1 ? "" : "s") (v) "
         let settingsWidth = DisplayWidth.of(settings)
         let showsSettings = area.width - settingsWidth >= 30
-        let label = "Search "
-        buffer.write(label, x: area.x + 1, y: y, style: theme.title)
-        let fieldX = area.x + 1 + DisplayWidth.of(label)
-        let fieldWidth = max(8, area.width - fieldX - (showsSettings ? settingsWidth + 2 : 1))
-        var fieldStyle = theme.modal
-        fieldStyle.underline = !theme.hasColor
-        buffer.fill(Rect(x: fieldX, y: y, width: fieldWidth, height: 1), with: Cell(" ", style: fieldStyle))
-        if search.query.isEmpty, !search.editing {
-            var hint = fieldStyle
-            hint.dim = true
-            buffer.write("press / to search", x: fieldX + 1, y: y, style: hint, maxWidth: fieldWidth - 1)
-        } else {
-            TextFieldView(theme: theme).draw(search.query, cursor: search.editing ? search.queryCursor : nil,
-                                             selected: search.querySelected, x: fieldX + 1, y: y, width: fieldWidth - 1,
-                                             style: fieldStyle, into: &buffer)
-        }
+        TextFieldView(theme: theme).drawLabelled("Search ", text: search.query, cursor: search.editing ? search.queryCursor : nil,
+                                                 selected: search.querySelected, hint: "press / to search", x: area.x + 1, y: y,
+                                                 fieldWidth: { max(8, area.width - $0 - (showsSettings ? settingsWidth + 2 : 1)) },
+                                                 into: &buffer)
         if showsSettings {
             buffer.write(settings, x: area.maxX - settingsWidth, y: y, style: theme.muted)
         }
@@ -145,11 +133,9 @@ public struct SearchScreen {
         let boxTop = tile.top + offset
         let pictureTop = boxTop + (tile.boxRows - tile.pictureRows) / 2
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
-        let slot = pictures.picture(for: photo, url: CardListScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: tile.pictureColumns)),
-                                    columns: tile.pictureColumns, rows: tile.pictureRows)
-        let pictureRect = Rect(x: tile.pictureX, y: pictureTop, width: tile.pictureColumns, height: tile.pictureRows)
         let parts = PhotoParts(theme: theme)
-        parts.drawPicture(slot, in: pictureRect, clip: area, tick: tick, into: &buffer)
+        parts.drawThumbnail(photo, in: Rect(x: tile.pictureX, y: pictureTop, width: tile.pictureColumns, height: tile.pictureRows),
+                            clip: area, tick: tick, pictures: pictures, into: &buffer)
         // The description, then likes and author; what the photo lacks is left out.
         let textY = boxTop + tile.boxRows
         if visible(textY), let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty {
@@ -204,17 +190,12 @@ public struct SearchScreen {
         let selectedID = search.results.photos[safe: position.selected]?.id
         switch input {
         case let .key(key):
+            if let motion = ListMotion(key, grid: true) {
+                motion.apply(selected: position.selected, count: count, columns: layout.columns, select: select,
+                             scroll: { scroll(by: $0) }, page: { scroll(by: $0 * results.height) })
+                return []
+            }
             switch key {
-            case .down, .character("j"): select(position.selected + layout.columns)
-            case .up, .character("k"): select(position.selected - layout.columns)
-            case .right: select(position.selected + 1)
-            case .left: select(position.selected - 1)
-            case .lineDown: scroll(by: 1)
-            case .lineUp: scroll(by: -1)
-            case .pageDown: scroll(by: results.height)
-            case .pageUp: scroll(by: -results.height)
-            case .home, .character("g"): select(0)
-            case .end, .character("G"): select(count - 1)
             case .enter:
                 if let selectedID { return [.openDetail(photoID: selectedID)] }
                 return [.search(.focus)]
@@ -233,16 +214,16 @@ public struct SearchScreen {
                 return []
             }
         case let .mouse(mouse):
-            switch mouse.kind {
-            case .wheelDown: scroll(by: 3)
-            case .wheelUp: scroll(by: -3)
-            case .press:
-                if mouse.y == area.y { return [.search(.focus)] }
-                guard results.contains(x: mouse.x, y: mouse.y),
-                      let index = layout.tileIndex(atLine: position.top + mouse.y - results.y, x: mouse.x) else { return [] }
-                position.selected = index
-                return [.openDetail(photoID: search.results.photos[index].id)]
+            if let motion = ListMotion(mouse) {
+                motion.apply(selected: position.selected, count: count, columns: layout.columns, select: select,
+                             scroll: { scroll(by: $0) }, page: { _ in })
+                return []
             }
+            if mouse.y == area.y { return [.search(.focus)] }
+            guard results.contains(x: mouse.x, y: mouse.y),
+                  let index = layout.tileIndex(atLine: position.top + mouse.y - results.y, x: mouse.x) else { return [] }
+            position.selected = index
+            return [.openDetail(photoID: search.results.photos[index].id)]
         case .resize:
             position.top = layout.scroll(toShow: position.selected, from: position.top)
             return []

@@ -22,6 +22,25 @@ struct TextFieldView {
         }
     }
 
+    /// A labelled field on one line at `x`: the label, the field's box (`fieldWidth` gets the column it starts
+    /// at), and in it the text with its cursor while it has the keyboard, or, empty and idle, a dimmed hint.
+    func drawLabelled(_ label: String, text: String, cursor: Int?, selected: Bool, hint: String, x: Int, y: Int,
+                      fieldWidth: (Int) -> Int, into buffer: inout CellBuffer) {
+        buffer.write(label, x: x, y: y, style: theme.title)
+        let fieldX = x + DisplayWidth.of(label)
+        let width = fieldWidth(fieldX)
+        var fieldStyle = theme.modal
+        fieldStyle.underline = !theme.hasColor
+        buffer.fill(Rect(x: fieldX, y: y, width: width, height: 1), with: Cell(" ", style: fieldStyle))
+        if text.isEmpty, cursor == nil {
+            var dimmed = fieldStyle
+            dimmed.dim = true
+            buffer.write(hint, x: fieldX + 1, y: y, style: dimmed, maxWidth: width - 1)
+        } else {
+            draw(text, cursor: cursor, selected: selected, x: fieldX + 1, y: y, width: width - 1, style: fieldStyle, into: &buffer)
+        }
+    }
+
     func draw(_ text: String, cursor: Int?, selected: Bool, x: Int, y: Int, width: Int, style: CellStyle,
               into buffer: inout CellBuffer) {
         let characters = Array(UntrustedText.sanitize(text))
