@@ -5,7 +5,7 @@ import ImageFeedCore
 ///
 /// Every request carries `Accept-Version: v1` and `Authorization: Bearer <token>` when a user is
 /// logged in, `Client-ID <access key>` otherwise.
-public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Sendable {
+public final class UnsplashClient: PhotoService, ExploreService, ServiceSession, @unchecked Sendable {
     public let configuration: UnsplashConfiguration
     private let http: any HTTPClient
     private let lock = NSLock()
@@ -42,9 +42,7 @@ public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Send
     // MARK: PhotoService
 
     public func feed(page: Int, perPage: Int) async throws(ServiceError) -> Page<Photo> {
-        let (response, metadata) = try await get(["photos"], query: pageQuery(page, perPage))
-        let list = try UnsplashJSON.decode(LossyList<PhotoDTO>.self, from: response.body)
-        return try makePage(list, page: page, perPage: perPage, metadata: metadata)
+        try await photoPage(["photos"], page: page, perPage: perPage)
     }
 
     public func photo(id: String) async throws(ServiceError) -> Photo {
@@ -70,24 +68,16 @@ public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Send
     }
 
     public func likes(username: String, page: Int, perPage: Int) async throws(ServiceError) -> Page<Photo> {
-        let (response, metadata) = try await get(["users", username, "likes"], query: pageQuery(page, perPage))
-        let list = try UnsplashJSON.decode(LossyList<PhotoDTO>.self, from: response.body)
-        return try makePage(list, page: page, perPage: perPage, metadata: metadata)
+        try await photoPage(["users", username, "likes"], page: page, perPage: perPage)
     }
 
-    public func search(query: String, page: Int, perPage: Int, order: SearchOrder) async throws(ServiceError) -> Page<Photo> {
-        let items = [URLQueryItem(name: "query", value: query)] + pageQuery(page, perPage)
-            + [URLQueryItem(name: "order_by", value: order.rawValue)]
-        let (response, metadata) = try await get(["search", "photos"], query: items)
-        let results = try UnsplashJSON.decode(SearchResultsDTO.self, from: response.body)
-        let size = clampedPageSize(perPage)
-        var pageResult = try makePage(results.results, page: page, perPage: size, metadata: metadata)
-        pageResult.totalItems = results.total ?? metadata.total
-        if let totalPages = results.totalPages {
-            pageResult.totalPages = totalPages
-            pageResult.nextPage = page < totalPages ? page + 1 : nil
-        }
-        return pageResult
+    public func search(query: String, page: Int, perPage: Int, order: SearchOrder,
+                       filters: SearchFilters) async throws(ServiceError) -> Page<Photo> {
+        var items = [URLQueryItem(name: "order_by", value: order.rawValue)]
+        if let orientation = filters.orientation { items.append(URLQueryItem(name: "orientation", value: orientation.rawValue)) }
+        if let color = filters.color { items.append(URLQueryItem(name: "color", value: color.rawValue)) }
+        if filters.contentFilter != .low { items.append(URLQueryItem(name: "content_filter", value: filters.contentFilter.rawValue)) }
+        return try await searchPage(["search", "photos"], query: query, extra: items, page: page, perPage: perPage, as: PhotoDTO.self) { $0.photo }
     }
 
     public func trackDownload(of photo: Photo) async throws(ServiceError) -> URL {
@@ -98,7 +88,81 @@ public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Send
         return file
     }
 
+    // MARK: ExploreService
+
+    public func photos(from source: PhotoListSource, page: Int, perPage: Int) async throws(ServiceError) -> Page<Photo> {
+        switch source {
+        case let .userPhotos(username, order):
+            return try await photoPage(["users", username, "photos"], page: page, perPage: perPage, extra: [("order_by", order.rawValue)])
+        case let .userLikes(username):
+            return try await likes(username: username, page: page, perPage: perPage)
+        case let .topicPhotos(slug, order):
+            return try await photoPage(["topics", slug, "photos"], page: page, perPage: perPage, extra: [("order_by", order.rawValue)])
+        case let .collectionPhotos(id):
+            return try await photoPage(["collections", id, "photos"], page: page, perPage: perPage)
+        }
+    }
+
+    public func userCollections(username: String, page: Int, perPage: Int) async throws(ServiceError) -> Page<PhotoCollection> {
+        let (response, metadata) = try await get(["users", username, "collections"], query: pageQuery(page, perPage))
+        let list = try UnsplashJSON.decode(LossyList<CollectionDTO>.self, from: response.body)
+        return try makePage(list, page: page, perPage: perPage, metadata: metadata) { $0.collection }
+    }
+
+    public func collection(id: String) async throws(ServiceError) -> PhotoCollection {
+        let (response, _) = try await get(["collections", id])
+        return try UnsplashJSON.decode(CollectionDTO.self, from: response.body).collection
+    }
+
+    public func topics(page: Int, perPage: Int) async throws(ServiceError) -> Page<Topic> {
+        let (response, metadata) = try await get(["topics"], query: pageQuery(page, perPage))
+        let list = try UnsplashJSON.decode(LossyList<TopicDTO>.self, from: response.body)
+        return try makePage(list, page: page, perPage: perPage, metadata: metadata) { $0.topic }
+    }
+
+    public func topic(slug: String) async throws(ServiceError) -> Topic {
+        let (response, _) = try await get(["topics", slug])
+        return try UnsplashJSON.decode(TopicDTO.self, from: response.body).topic
+    }
+
+    public func searchUsers(query: String, page: Int, perPage: Int) async throws(ServiceError) -> Page<User> {
+        try await searchPage(["search", "users"], query: query, page: page, perPage: perPage, as: UserDTO.self) { $0.user }
+    }
+
+    public func searchCollections(query: String, page: Int, perPage: Int) async throws(ServiceError) -> Page<PhotoCollection> {
+        try await searchPage(["search", "collections"], query: query, page: page, perPage: perPage, as: CollectionDTO.self) { $0.collection }
+    }
+
+    public func setInCollection(_ add: Bool, photoID: String, collectionID: String) async throws(ServiceError) {
+        guard isLoggedIn else { throw .loginRequired }
+        _ = try await send(add ? .post : .delete, url(["collections", collectionID, add ? "add" : "remove"],
+                                                      query: [URLQueryItem(name: "photo_id", value: photoID)]))
+    }
+
     // MARK: Requests
+
+    /// A page of photos from a listing route.
+    private func photoPage(_ path: [String], page: Int, perPage: Int, extra: [(String, String)] = []) async throws(ServiceError) -> Page<Photo> {
+        let (response, metadata) = try await get(path, query: pageQuery(page, perPage) + extra.map { URLQueryItem(name: $0.0, value: $0.1) })
+        let list = try UnsplashJSON.decode(LossyList<PhotoDTO>.self, from: response.body)
+        return try makePage(list, page: page, perPage: perPage, metadata: metadata) { $0.photo }
+    }
+
+    /// A page of a search route: the results, with the total and the number of pages the answer gives.
+    private func searchPage<DTO: Decodable, Item>(_ path: [String], query: String, extra: [URLQueryItem] = [], page: Int, perPage: Int,
+                                                  as type: DTO.Type, _ item: (DTO) -> Item) async throws(ServiceError) -> Page<Item> {
+        let items = [URLQueryItem(name: "query", value: query)] + pageQuery(page, perPage) + extra
+        let (response, metadata) = try await get(path, query: items)
+        let results = try UnsplashJSON.decode(SearchAnswerDTO<DTO>.self, from: response.body)
+        let size = clampedPageSize(perPage)
+        var pageResult = try makePage(results.results, page: page, perPage: size, metadata: metadata, item)
+        pageResult.totalItems = results.total ?? metadata.total
+        if let totalPages = results.totalPages {
+            pageResult.totalPages = totalPages
+            pageResult.nextPage = page < totalPages ? page + 1 : nil
+        }
+        return pageResult
+    }
 
     private func pageQuery(_ page: Int, _ perPage: Int) -> [URLQueryItem] {
         [URLQueryItem(name: "page", value: String(max(1, page))),
@@ -182,8 +246,8 @@ public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Send
         max((start ?? now).addingTimeInterval(3600), now.addingTimeInterval(60))
     }
 
-    private func makePage(_ list: LossyList<PhotoDTO>, page: Int, perPage: Int,
-                          metadata: ResponseMetadata) throws(ServiceError) -> Page<Photo> {
+    private func makePage<DTO, Item>(_ list: LossyList<DTO>, page: Int, perPage: Int, metadata: ResponseMetadata,
+                                     _ item: (DTO) -> Item) throws(ServiceError) -> Page<Item> {
         // A page whose every item is unreadable is a malformed response, not an empty page.
         if list.elements.isEmpty, let first = list.failures.first {
             throw .malformedResponse(field: first)
@@ -198,7 +262,7 @@ public final class UnsplashClient: PhotoService, ServiceSession, @unchecked Send
         } else {
             nextPage = list.elements.count + list.failures.count < size ? nil : page + 1
         }
-        return Page(items: list.elements.map(\.photo), number: page, perPage: size, totalItems: metadata.total,
+        return Page(items: list.elements.map(item), number: page, perPage: size, totalItems: metadata.total,
                     totalPages: totalPages, nextPage: nextPage, skippedItems: list.failures.count)
     }
 }

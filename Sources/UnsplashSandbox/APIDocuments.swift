@@ -118,6 +118,67 @@ enum APIDocuments {
         var location: Location?
         var tags: [Tag]?
         var downloads: Int?
+        var views: Int?
+        var topics: [TopicLink]?
+    }
+
+    struct TopicLink: Encodable {
+        var id: String
+        var slug: String
+        var title: String
+    }
+
+    struct CollectionLinks: Encodable {
+        var `self`: String
+        var html: String
+        var photos: String
+    }
+
+    struct Collection: Encodable {
+        var id: String
+        var title: String
+        @Null var description: String?
+        var publishedAt: String
+        var lastCollectedAt: String
+        var updatedAt: String
+        var totalPhotos: Int
+        var `private`: Bool
+        var shareKey: String
+        @Null var coverPhoto: Photo?
+        var user: User
+        var links: CollectionLinks
+    }
+
+    struct TopicLinks: Encodable {
+        var `self`: String
+        var html: String
+        var photos: String
+    }
+
+    struct Topic: Encodable {
+        var id: String
+        var slug: String
+        var title: String
+        @Null var description: String?
+        var publishedAt: String
+        var updatedAt: String
+        var featured: Bool
+        var totalPhotos: Int
+        var status: String
+        @Null var coverPhoto: Photo?
+        var links: TopicLinks
+    }
+
+    struct Results<Item: Encodable>: Encodable {
+        var total: Int
+        var totalPages: Int
+        var results: [Item]
+    }
+
+    struct CollectionAnswer: Encodable {
+        var photo: Photo
+        var collection: Collection
+        var user: User
     }
 
     struct LikeAnswer: Encodable {

@@ -12,11 +12,13 @@ public struct SandboxCatalog: Sendable {
         public var location: String?
         /// A file in `Assets/avatars`.
         public var avatar: String?
+        public var portfolioURL: String?
 
         enum CodingKeys: String, CodingKey {
             case username, name, bio, location, avatar
             case firstName = "first_name"
             case lastName = "last_name"
+            case portfolioURL = "portfolio_url"
         }
 
         /// A stable id derived from the username.
@@ -80,13 +82,34 @@ public struct SandboxCatalog: Sendable {
         public var baseLikes: Int
     }
 
+    /// A topic: the feed's items whose photo has one of its tags.
+    public struct TopicEntry: Codable, Sendable, Equatable {
+        public var slug: String
+        public var title: String
+        public var description: String?
+        public var tags: [String]
+
+        public var id: String { SandboxCatalog.identifier(seed: "topic-" + slug) }
+    }
+
+    /// A user's collection: the catalog's photos (each once) that have one of its tags.
+    public struct CollectionEntry: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var owner: String
+        public var description: String?
+        public var tags: [String]
+    }
+
     struct File: Codable {
         var demoUsername: String
         var users: [UserEntry]
         var photos: [PhotoEntry]
+        var topics: [TopicEntry]?
+        var collections: [CollectionEntry]?
 
         enum CodingKeys: String, CodingKey {
-            case users, photos
+            case users, photos, topics, collections
             case demoUsername = "demo_username"
         }
     }
@@ -94,6 +117,8 @@ public struct SandboxCatalog: Sendable {
     public let assets: URL
     public let demoUsername: String
     public let users: [UserEntry]
+    public let topics: [TopicEntry]
+    public let collections: [CollectionEntry]
     /// Newest first, as the editorial feed is.
     public let feed: [FeedItem]
     private let feedIndex: [String: Int]
@@ -109,9 +134,14 @@ public struct SandboxCatalog: Sendable {
         for photo in file.photos where !file.users.contains(where: { $0.username == photo.author }) {
             throw SandboxError.catalog("\(photo.file) names an unknown author \(photo.author)")
         }
+        for collection in file.collections ?? [] where !file.users.contains(where: { $0.username == collection.owner }) {
+            throw SandboxError.catalog("the collection \(collection.id) names an unknown owner \(collection.owner)")
+        }
         self.assets = assets
         demoUsername = file.demoUsername
         users = file.users
+        topics = file.topics ?? []
+        collections = file.collections ?? []
         // The newest photo is a fixed day, so every run (and every test) sees the same feed.
         let newest = Date(timeIntervalSince1970: 1_763_726_400) // 2025-11-21T12:00:00Z
         var items: [FeedItem] = []
@@ -139,6 +169,44 @@ public struct SandboxCatalog: Sendable {
         "encore", "the long view", "a quiet one", "re-edit", "from the vault", "extended", "b-side",
         "director's cut", "reprint", "found again", "yet again", "last call",
     ]
+
+    /// A user's photos: the feed's items by them.
+    public func photos(by username: String) -> [FeedItem] {
+        feed.filter { $0.entry.author.lowercased() == username.lowercased() }
+    }
+
+    public func topic(slug: String) -> TopicEntry? {
+        topics.first { $0.slug == slug || $0.id == slug }
+    }
+
+    /// A topic's photos: every item of the feed whose photo has one of the topic's tags.
+    public func photos(in topic: TopicEntry) -> [FeedItem] {
+        feed.filter { !Set($0.entry.tags).isDisjoint(with: topic.tags) }
+    }
+
+    public func collection(id: String) -> CollectionEntry? {
+        collections.first { $0.id == id }
+    }
+
+    public func collections(of username: String) -> [CollectionEntry] {
+        collections.filter { $0.owner.lowercased() == username.lowercased() }
+    }
+
+    /// A collection's photos as the catalog makes it: each catalog photo with one of its tags, once (its first
+    /// item in the feed).
+    public func photos(in collection: CollectionEntry) -> [FeedItem] {
+        feed.prefix(feedPhotoCount).filter { !Set($0.entry.tags).isDisjoint(with: collection.tags) }
+    }
+
+    /// The topics whose tags a photo has.
+    public func topics(of entry: PhotoEntry) -> [TopicEntry] {
+        topics.filter { !Set(entry.tags).isDisjoint(with: $0.tags) }
+    }
+
+    /// How many distinct photos the catalog has (the feed's first round).
+    var feedPhotoCount: Int {
+        Set(feed.map(\.entry.file)).count
+    }
 
     public func item(id: String) -> FeedItem? {
         feedIndex[id].map { feed[$0] }

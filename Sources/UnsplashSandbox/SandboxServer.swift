@@ -80,6 +80,7 @@ public final class SandboxServer: Sendable {
         router.get("/p/:id") { request, context in
             self.photoPage(id: context.parameters.get("id") ?? "", request: request)
         }
+        addExploreRoutes(to: router)
         addImgurRoutes(to: router)
         router.get("/oauth/authorize") { request, _ in await self.authorize(request) }
         router.post("/oauth/authorize") { request, _ in await self.decide(request) }
@@ -133,7 +134,7 @@ public final class SandboxServer: Sendable {
     }
 
     /// Runs an API handler with authentication, the hourly quota, its headers, and injected faults.
-    private func api(_ request: Request, route: String,
+    func api(_ request: Request, route: String,
                      _ handler: (Caller) throws -> Response) async -> Response {
         let faults = state.takeFaults(for: route)
         await waitOutLatency(faults)
@@ -281,7 +282,7 @@ public final class SandboxServer: Sendable {
 
     // MARK: Handlers
 
-    private func pageParameters(_ request: Request) -> (page: Int, perPage: Int) {
+    func pageParameters(_ request: Request) -> (page: Int, perPage: Int) {
         let query = Self.query(request)
         let page = query["page"].flatMap { Int($0) }.map { max(1, $0) } ?? 1
         let perPage = query["per_page"].flatMap { Int($0) }.map { min(max(1, $0), 30) } ?? 10
@@ -304,7 +305,7 @@ public final class SandboxServer: Sendable {
     }
 
     /// A page of photos with `X-Total`, `X-Per-Page` and a `Link` header, as Unsplash sends them.
-    private func paged(_ items: [SandboxCatalog.FeedItem], page: Int, perPage: Int, request: Request, caller: Caller) -> Response {
+    func paged(_ items: [SandboxCatalog.FeedItem], page: Int, perPage: Int, request: Request, caller: Caller) -> Response {
         let start = min((page - 1) * perPage, items.count)
         let slice = items[start..<min(start + perPage, items.count)]
         let liked = caller.username.map(state.likes(of:)) ?? []
@@ -317,7 +318,7 @@ public final class SandboxServer: Sendable {
         return response
     }
 
-    private func linkHeader(request: Request, page: Int, lastPage: Int) -> String {
+    func linkHeader(request: Request, page: Int, lastPage: Int) -> String {
         func link(_ number: Int, _ relation: String) -> String {
             var components = URLComponents()
             var items = Self.query(request).filter { $0.key != "page" }.sorted { $0.key < $1.key }
@@ -372,10 +373,11 @@ public final class SandboxServer: Sendable {
             throw APIFailure(status: .badRequest, message: "query is missing")
         }
         let (page, perPage) = pageParameters(request)
+        let filters = try SearchFilterQuery(query)
         let latest = query["order_by"] == "latest"
         let words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
         var scored: [(item: SandboxCatalog.FeedItem, score: Int, position: Int)] = []
-        for (position, item) in catalog.feed.enumerated() {
+        for (position, item) in catalog.feed.enumerated() where filters.admits(item.entry) {
             let author = catalog.user(username: item.entry.author)
             let fields: [(String, Int)] = [
                 (item.entry.tags.joined(separator: " "), 3), (item.description ?? "", 2),
@@ -484,7 +486,9 @@ public final class SandboxServer: Sendable {
                                       position: $0.position.map { APIDocuments.Position(latitude: $0.latitude, longitude: $0.longitude) })
             } : nil,
             tags: detailed ? entry.tags.map { APIDocuments.Tag(title: $0) } : nil,
-            downloads: detailed ? state.downloads(of: item.id) : nil
+            downloads: detailed ? item.baseLikes * 3 + state.downloads(of: item.id) : nil,
+            views: detailed ? item.baseLikes * 97 + 1_000 : nil,
+            topics: detailed ? catalog.topics(of: entry).map { APIDocuments.TopicLink(id: $0.id, slug: $0.slug, title: $0.title) } : nil
         )
     }
 
@@ -499,10 +503,10 @@ public final class SandboxServer: Sendable {
         return APIDocuments.User(
             id: user.id, updatedAt: APIDocuments.timestamp(Date(timeIntervalSince1970: 1_763_726_400)),
             username: user.username, name: user.name, firstName: user.firstName, lastName: user.lastName,
-            bio: user.bio, location: user.location, portfolioUrl: nil,
+            bio: user.bio, location: user.location, portfolioUrl: user.portfolioURL,
             totalLikes: state.likedPhotoIDs(of: user.username).count,
             totalPhotos: catalog.feed.filter { $0.entry.author == user.username }.count,
-            totalCollections: 0,
+            totalCollections: catalog.collections(of: user.username).count,
             profileImage: APIDocuments.ProfileImage(
                 small: avatar.map { $0 + "&h=32&w=32" }, medium: avatar.map { $0 + "&h=64&w=64" },
                 large: avatar.map { $0 + "&h=128&w=128" }),

@@ -35,6 +35,35 @@ public final class SandboxState: @unchecked Sendable {
         faultRules = faults
     }
 
+    // MARK: Collections
+
+    /// Photos users added to collections, newest first, and the catalog's photos they took out.
+    private var collectionAdded: [String: [String]] = [:]
+    private var collectionRemoved: [String: Set<String>] = [:]
+
+    /// A collection's photo ids: what was added (newest first), then the catalog's own, less what was taken out.
+    func collectionPhotoIDs(_ id: String, catalog: [String]) -> [String] {
+        lock.withLock {
+            let added = collectionAdded[id] ?? []
+            let removed = collectionRemoved[id] ?? []
+            return (added + catalog.filter { !added.contains($0) }).filter { !removed.contains($0) }
+        }
+    }
+
+    func setInCollection(_ add: Bool, photoID: String, collectionID: String) {
+        lock.withLock {
+            var added = collectionAdded[collectionID] ?? []
+            added.removeAll { $0 == photoID }
+            if add {
+                added.insert(photoID, at: 0)
+                collectionRemoved[collectionID]?.remove(photoID)
+            } else {
+                collectionRemoved[collectionID, default: []].insert(photoID)
+            }
+            collectionAdded[collectionID] = added
+        }
+    }
+
     // MARK: Likes
 
     func likes(of username: String) -> Set<String> {

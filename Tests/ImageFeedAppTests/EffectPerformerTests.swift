@@ -112,6 +112,6 @@ final class StubPhotoService: PhotoService, ServiceSession, @unchecked Sendable 
     func me() async throws(ServiceError) -> Profile { throw .loginRequired }
     func user(username: String) async throws(ServiceError) -> User { throw .notFound }
     func likes(username: String, page: Int, perPage: Int) async throws(ServiceError) -> Page<Photo> { throw .notFound }
-    func search(query: String, page: Int, perPage: Int, order: SearchOrder) async throws(ServiceError) -> Page<Photo> { throw .notFound }
+    func search(query: String, page: Int, perPage: Int, order: SearchOrder, filters: SearchFilters) async throws(ServiceError) -> Page<Photo> { throw .notFound }
     func trackDownload(of photo: Photo) async throws(ServiceError) -> URL { throw .notFound }
 }

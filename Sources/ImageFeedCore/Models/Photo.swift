@@ -24,6 +24,11 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     /// An animation (an Imgur GIF or MP4) shown by its still picture; `links.download` is the animation itself.
     /// nil: a still photo.
     public var isAnimated: Bool?
+    /// How often the photo was seen and downloaded, where the service says (a photo's own answer has them).
+    public var views: Int?
+    public var downloads: Int?
+    /// The topics the photo is featured in, by title and slug.
+    public var topics: [TopicLink]?
 
     public init(
         id: String, createdAt: Date? = nil, updatedAt: Date? = nil, width: Int = 0, height: Int = 0,
@@ -59,6 +64,19 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     /// The text to show under a photo: its description, else the generated alt description.
     public var caption: String? {
         description ?? altDescription
+    }
+}
+
+/// A topic a photo is featured in: enough to name it and open it.
+public struct TopicLink: Hashable, Codable, Sendable {
+    public var id: String
+    public var slug: String
+    public var title: String
+
+    public init(id: String, slug: String, title: String) {
+        self.id = id
+        self.slug = slug
+        self.title = title
     }
 }
 

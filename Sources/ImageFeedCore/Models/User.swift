@@ -13,14 +13,16 @@ public struct User: Identifiable, Hashable, Codable, Sendable {
     public var profileImage: ProfileImage
     public var totalLikes: Int?
     public var totalPhotos: Int?
+    public var totalCollections: Int?
     /// The person's page, for attribution links.
     @StoredAsText public var htmlLink: URL?
 
     public init(
         id: String, username: String, name: String? = nil, firstName: String? = nil, lastName: String? = nil,
         bio: String? = nil, location: String? = nil, portfolioURL: URL? = nil, profileImage: ProfileImage = ProfileImage(),
-        totalLikes: Int? = nil, totalPhotos: Int? = nil, htmlLink: URL? = nil
+        totalLikes: Int? = nil, totalPhotos: Int? = nil, htmlLink: URL? = nil, totalCollections: Int? = nil
     ) {
+        self.totalCollections = totalCollections
         self.id = id
         self.username = username
         self.name = name

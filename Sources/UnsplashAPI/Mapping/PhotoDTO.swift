@@ -3,7 +3,7 @@ import ImageFeedCore
 
 /// A photo as Unsplash's JSON has it, read leniently, mapped to the app's `Photo`.
 struct PhotoDTO: Decodable {
-    let photo: Photo
+    private(set) var photo: Photo
 
     init(from decoder: Decoder) throws {
         let json = try decoder.container(keyedBy: AnyKey.self)
@@ -31,6 +31,11 @@ struct PhotoDTO: Decodable {
             location: json.nested("location").flatMap(Self.location),
             tags: tags
         )
+        // A photo's own answer (`GET /photos/:id`) says how often it was seen and downloaded, and its topics.
+        photo.views = json.integer("views")
+        photo.downloads = json.integer("downloads")
+        let topics = (json.optional("topics", as: LossyList<TopicLinkDTO>.self)?.elements ?? []).map(\.link)
+        photo.topics = topics.isEmpty ? nil : topics
     }
 
     private static func exif(_ json: KeyedDecodingContainer<AnyKey>) -> Exif {
@@ -73,28 +78,64 @@ struct UserDTO: Decodable {
             profileImage: ProfileImage(small: image?.url("small"), medium: image?.url("medium"), large: image?.url("large")),
             totalLikes: json.integer("total_likes"),
             totalPhotos: json.integer("total_photos"),
-            htmlLink: links?.url("html")
+            htmlLink: links?.url("html"),
+            totalCollections: json.integer("total_collections")
         )
     }
 }
 
-/// `GET /search/photos`: `{"total": …, "total_pages": …, "results": [photo, …]}`.
-struct SearchResultsDTO: Decodable {
-    let total: Int?
-    let totalPages: Int?
-    let results: LossyList<PhotoDTO>
-
-    enum CodingKeys: String, CodingKey {
-        case total
-        case totalPages = "total_pages"
-        case results
-    }
+/// A topic as a photo names it: `{"id", "slug", "title"}`.
+struct TopicLinkDTO: Decodable {
+    let link: TopicLink
 
     init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        total = (try? container.decodeIfPresent(Int.self, forKey: .total)) ?? nil
-        totalPages = (try? container.decodeIfPresent(Int.self, forKey: .totalPages)) ?? nil
-        results = try container.decode(LossyList<PhotoDTO>.self, forKey: .results)
+        let json = try decoder.container(keyedBy: AnyKey.self)
+        let slug = try json.required("slug")
+        link = TopicLink(id: json.text("id") ?? slug, slug: slug, title: json.text("title") ?? slug)
+    }
+}
+
+/// A collection: `{"id", "title", "description", "total_photos", "private", "cover_photo", "user", "links"}`.
+struct CollectionDTO: Decodable {
+    let collection: PhotoCollection
+
+    init(from decoder: Decoder) throws {
+        let json = try decoder.container(keyedBy: AnyKey.self)
+        // Ids are strings in the API's answers; some older ones sent numbers.
+        let id = try json.text("id") ?? json.integer("id").map(String.init) ?? json.required("id")
+        collection = PhotoCollection(
+            id: id, title: json.text("title") ?? "Untitled", description: json.text("description"),
+            totalPhotos: json.integer("total_photos"), isPrivate: json.optional("private", as: Bool.self) ?? false,
+            publishedAt: json.date("published_at"), coverPhoto: json.optional("cover_photo", as: PhotoDTO.self)?.photo,
+            user: json.optional("user", as: UserDTO.self)?.user, htmlLink: json.nested("links")?.url("html"))
+    }
+}
+
+/// A topic: `{"id", "slug", "title", "description", "total_photos", "cover_photo", "links"}`.
+struct TopicDTO: Decodable {
+    let topic: Topic
+
+    init(from decoder: Decoder) throws {
+        let json = try decoder.container(keyedBy: AnyKey.self)
+        let slug = try json.required("slug")
+        topic = Topic(id: json.text("id") ?? slug, slug: slug, title: json.text("title") ?? slug,
+                      description: json.text("description"), totalPhotos: json.integer("total_photos"),
+                      coverPhoto: json.optional("cover_photo", as: PhotoDTO.self)?.photo,
+                      htmlLink: json.nested("links")?.url("html"))
+    }
+}
+
+/// `GET /search/photos`, `/search/users` and `/search/collections`: `{"total", "total_pages", "results": […]}`.
+struct SearchAnswerDTO<Item: Decodable>: Decodable {
+    let total: Int?
+    let totalPages: Int?
+    let results: LossyList<Item>
+
+    init(from decoder: Decoder) throws {
+        let json = try decoder.container(keyedBy: AnyKey.self)
+        total = json.integer("total")
+        totalPages = json.integer("total_pages")
+        results = try json.decode(LossyList<Item>.self, forKey: AnyKey("results"))
     }
 }
 
