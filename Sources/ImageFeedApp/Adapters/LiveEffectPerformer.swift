@@ -26,6 +26,10 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
     let splashPause: TimeInterval
     /// Where the search's sort order is kept between runs (nil: not kept).
     let searchOrderFile: URL?
+    /// Unsplash's routes for exploring (photographers, topics, collections); nil where the service has none.
+    let explore: (any ExploreService)?
+    /// Where the feed's topic is kept between runs (nil: not kept).
+    let feedTopicFile: URL?
     private let lock = NSLock()
     private var listener: LoopbackRedirectListener?
 
@@ -33,8 +37,11 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
                 tokenStore: (any TokenStore)? = nil, historyStore: (any RecentEntriesStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = Settings.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,
-                albumsRecentStore: (any RecentEntriesStore)? = nil, searchOrderFile: URL? = nil) {
+                albumsRecentStore: (any RecentEntriesStore)? = nil, searchOrderFile: URL? = nil,
+                explore: (any ExploreService)? = nil, feedTopicFile: URL? = nil) {
         self.searchOrderFile = searchOrderFile
+        self.explore = explore
+        self.feedTopicFile = feedTopicFile
         self.historyStore = historyStore
         self.albums = albums
         self.albumsRecentStore = albumsRecentStore
@@ -63,7 +70,8 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
                       ? context.configuration.paths.state.appendingPathComponent("demo-imgur-users.json")
                       : context.configuration.paths.imgurUsersFile),
                   searchOrderFile: context.configuration.paths.state
-                      .appendingPathComponent(context.isDemo ? "demo-search-order" : "search-order"))
+                      .appendingPathComponent(context.isDemo ? "demo-search-order" : "search-order"),
+                  explore: context.client, feedTopicFile: context.feedTopicFile)
     }
 
     deinit {
@@ -115,6 +123,8 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             events = [.albums(.recentLoaded((try? albumsRecentStore?.loadHistory()) ?? []))]
         case let .albums(albumsEffect):
             events = await performAlbums(albumsEffect).map(AppViewModel.Event.albums)
+        case let .browse(browseEffect):
+            events = await performBrowse(browseEffect).map(AppViewModel.Event.browse)
         case .loadSearchHistory:
             events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
             if let file = searchOrderFile, let text = try? String(contentsOf: file, encoding: .utf8),
@@ -131,10 +141,11 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         case let .search(.saveHistory(queries)):
             try? historyStore?.saveHistory(queries)
             events = []
-        case let .search(.results(query, order, listEffect)):
-            events = await performList(listEffect, saving: .search, note: query) { [client] page, perPage throws(ServiceError) in
-                try await client.search(query: query, page: page, perPage: perPage, order: order)
-            }.map { AppViewModel.Event.search(.answer(query: query, order: order, $0)) }
+        case let .search(.results(query, order, filters, listEffect)):
+            events = await performList(listEffect, saving: .search, note: query + (filters.isEmpty ? "" : " (\(filters.summary))")) {
+                [client] page, perPage throws(ServiceError) in
+                try await client.search(query: query, page: page, perPage: perPage, order: order, filters: filters)
+            }.map { AppViewModel.Event.search(.answer(query: query, order: order, filters: filters, $0)) }
         case let .detail(.load(photoID)):
             events = [.detail(.loaded(await answer { () async throws(ServiceError) in try await self.client.photo(id: photoID) }))]
         case let .detail(.viewer(viewerEffect)):
@@ -174,7 +185,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
 
     /// A list's effect (any list of photos: the feed, the favorites, search results): its pages come from
     /// `fetch`, its likes from the one like path.
-    private func performList(_ effect: PhotoListViewModel.Effect, saving name: CachedListName, note: String? = nil,
+    func performList(_ effect: PhotoListViewModel.Effect, saving name: CachedListName, note: String? = nil,
                              _ fetch: @escaping @Sendable (_ page: Int, _ perPage: Int) async throws(ServiceError) -> Page<Photo>)
         async -> [PhotoListViewModel.Event] {
         switch effect {

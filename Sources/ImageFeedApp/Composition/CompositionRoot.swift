@@ -98,6 +98,11 @@ public final class CompositionRoot: Sendable {
 
     public var isDemo: Bool { sandbox != nil }
 
+    /// Where the feed's topic is kept between runs (the demo keeps its own).
+    public var feedTopicFile: URL {
+        configuration.paths.state.appendingPathComponent(isDemo ? "demo-feed-topic.json" : "feed-topic.json")
+    }
+
     /// Kept images from before this are fetched again when online (Unsplash counts views as its servers send
     /// images): the start of the day the program started.
     public let imageCacheFreshSince = CachingImageSource.startOfDay()

@@ -41,6 +41,7 @@ public enum InteractiveSession {
                           overrides: context.configuration.themeColors)
         let performer = LiveEffectPerformer(context: context, opener: DesktopURLOpener())
         var state = AppState(session: .splash)
+        state.feedTopic = LiveEffectPerformer.savedFeedTopic(context.feedTopicFile)
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)

@@ -57,6 +57,8 @@ public enum ShownList: Equatable, Sendable {
     case search
     /// The Albums pane's album tiles.
     case albums
+    /// The page on top (a photographer's, a collection's, the topics).
+    case page
 }
 
 /// Where the user is: the splash while a stored token is checked, the login screen, or the app.
@@ -92,6 +94,10 @@ public struct AppState: Equatable, Sendable {
     /// An album source (Imgur) is configured: the Albums tab shows.
     public var albumsEnabled = false
     public var albums = AlbumsState()
+    /// Pages opened over a pane (a photographer's, a collection's, the topics).
+    public var browse: Browse?
+    /// The topic the feed pane shows instead of the editorial feed (kept across runs).
+    public var feedTopic: Topic?
     /// The status line's notice, if one is showing.
     public var notice: StatusNotice?
     public var noticeSerial = 0
@@ -122,6 +128,7 @@ public struct AppState: Equatable, Sendable {
         case .favorites: favorites
         case .search: search.results
         case .album: nil
+        case .page: shownPage?.photoList?.list
         }
     }
 
@@ -130,9 +137,17 @@ public struct AppState: Equatable, Sendable {
         pagedList(source)?.photos ?? (source == .album ? albums.open?.photos ?? [] : [])
     }
 
-    /// The detail screen, when one is open over the pane shown.
+    /// The detail screen, when one is open over what is shown: over a page when opened from its photos, else over
+    /// the pane it was opened from (a page opened over it hides it).
     public var shownDetail: PhotoDetail? {
-        detail?.source == ViewerState.Source(tab: tab) ? detail : nil
+        guard let detail else { return nil }
+        if shownPage != nil { return detail.source == .page ? detail : nil }
+        return detail.source == ViewerState.Source(tab: tab) ? detail : nil
+    }
+
+    /// Where photos shown now come from: the page on top, else the pane.
+    public var shownSource: ViewerState.Source {
+        shownPage != nil ? .page : ViewerState.Source(tab: tab)
     }
 
     /// How many favorites the user has: what the service said, kept up to date with likes made here.
@@ -169,6 +184,8 @@ public enum AppViewModel {
         case profile(ProfileViewModel.Event)
         case search(SearchViewModel.Event)
         case albums(AlbumsViewModel.Event)
+        /// The pages over a pane: a photographer's, a collection's, the topics.
+        case browse(BrowseViewModel.Event)
         case viewer(ViewerViewModel.Event)
         case selectTab(Tab)
         /// The frame just drawn shows `list` up to `lastIndex` (its last item in view, the selection, or the
@@ -176,6 +193,8 @@ public enum AppViewModel {
         case listShown(ShownList, lastIndex: Int)
         /// `/` from anywhere: the search pane, with the keyboard in its field.
         case focusSearch
+        /// A photo's tag: the search pane searches for it.
+        case searchFor(String)
         case nextTab
         case previousTab
         case openViewer(photoID: String)
@@ -207,6 +226,7 @@ public enum AppViewModel {
         case profile(ProfileViewModel.Effect)
         case search(SearchViewModel.Effect)
         case albums(AlbumsViewModel.Effect)
+        case browse(BrowseViewModel.Effect)
         /// Read the search history from disk.
         case loadSearchHistory
         /// Read the Imgur usernames looked up before.
@@ -242,16 +262,17 @@ public enum AppViewModel {
         return effects
     }
 
-    private static func route(_ state: inout AppState, _ event: Event) -> [Effect] {
+    static func route(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
         case .start:
             let histories: [Effect] = [.loadSearchHistory] + (state.albumsEnabled ? [.loadAlbumsRecent] : [])
             if state.session == .splash { return [.checkSession] + histories }
-            return PhotoListViewModel.update(&state.feed, .load).map(Effect.feed) + histories
+            return feedEffects(PhotoListViewModel.update(&state.feed, .load), state) + histories
 
         case .sessionStored:
             guard state.session == .splash else { return [] }
-            return [.loadSavedFeed] + logIn(&state, profile: nil)
+            // The saved feed is the editorial one: a topic waits for its own answer.
+            return (state.feedTopic == nil ? [.loadSavedFeed] : []) + logIn(&state, profile: nil)
 
         case let .sessionChecked(result):
             guard state.session == .splash else { return [] }
@@ -282,8 +303,8 @@ public enum AppViewModel {
         case let .feed(feedEvent):
             noteConnection(feedEvent, in: &state)
             let before = state.feed
-            var effects = PhotoListViewModel.update(&state.feed, feedEvent).map(Effect.feed)
-            effects += listNotice(feedEvent, before: before, name: "the feed", in: &state)
+            var effects = feedEffects(PhotoListViewModel.update(&state.feed, feedEvent), state)
+            effects += listNotice(feedEvent, before: before, name: state.feedTopic.map { "the \($0.title) topic" } ?? "the feed", in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = feedEvent,
                let photo = state.feed.photo(id: photoID) ?? Optional(answer) {
                 return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
@@ -341,28 +362,38 @@ public enum AppViewModel {
         case let .albums(albumsEvent):
             return AlbumsViewModel.update(&state.albums, albumsEvent).map(Effect.albums)
 
+        case let .browse(browseEvent):
+            return browse(&state, browseEvent)
+
         case let .search(searchEvent):
             var effects = SearchViewModel.update(&state.search, searchEvent).map(Effect.search)
             // A new search closes the detail of an old result.
             if searchEvent == .submit, state.detail?.source == .search { state.detail = nil }
             switch searchEvent {
-            case let .answer(_, _, .likeFinished(photoID, liked, .success(answer))),
+            case let .answer(_, _, _, .likeFinished(photoID, liked, .success(answer))),
                  let .results(.likeFinished(photoID, liked, .success(answer))):
                 if let photo = state.search.results.photo(id: photoID) ?? Optional(answer) {
                     effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
                 }
-            case let .answer(_, _, .pageLoaded(page, result)):
+            case let .answer(_, _, _, .pageLoaded(page, result)):
                 noteConnection(.pageLoaded(page: 1, result), in: &state)
                 if case let .failure(error) = result, page > 1, error != .sessionExpired {
                     effects += notify("Couldn't load more results (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
                 }
-            case let .answer(_, _, .servedFromSaved(savedAt)):
+            case let .answer(_, _, _, .servedFromSaved(savedAt)):
                 // The saved search's own time, as the feed's: the update reads no clock.
                 noteConnection(.servedFromSaved(savedAt), in: &state)
             default:
                 break
             }
             return effects
+
+        case let .searchFor(text):
+            state.tab = .search
+            state.viewer = nil
+            state.helpVisible = false
+            if state.detail?.source == .search { state.detail = nil }
+            return route(&state, .search(.searchFor(text)))
 
         case .focusSearch:
             state.tab = .search
@@ -396,7 +427,7 @@ public enum AppViewModel {
             let index = tabs.firstIndex(of: state.tab) ?? 0
             return route(&state, .selectTab(tabs[(index + tabs.count - 1) % tabs.count]))
         case let .openViewer(photoID):
-            let source = ViewerState.Source(tab: state.tab)
+            let source = state.shownDetail?.source ?? state.shownSource
             let detailPhoto = state.detail?.photo.id == photoID ? state.detail?.photo : nil
             guard let photo = detailPhoto ?? state.photos(from: source).first(where: { $0.id == photoID })
                 ?? state.feed.photo(id: photoID) else { return [] }
@@ -409,15 +440,16 @@ public enum AppViewModel {
             return stepViewer(by: offset, in: &state)
         case let .listShown(list, index):
             switch list {
-            case .feed: return PhotoListViewModel.update(&state.feed, .showedItem(index: index)).map(Effect.feed)
+            case .feed: return feedEffects(PhotoListViewModel.update(&state.feed, .showedItem(index: index)), state)
             case .favorites: return favoritesEffects(PhotoListViewModel.update(&state.favorites, .showedItem(index: index)), state)
             case .search: return SearchViewModel.update(&state.search, .results(.showedItem(index: index))).map(Effect.search)
             case .albums: return AlbumsViewModel.update(&state.albums, .showedAlbum(index: index)).map(Effect.albums)
+            case .page: return pageShown(index, in: &state)
             }
         case let .openDetail(photoID):
-            // Album photos have no detail of their own (no Unsplash photo to ask for): `photos(in:)` has none.
-            guard let photo = state.photos(in: state.tab)?.photo(id: photoID) else { return [] }
-            state.detail = PhotoDetail(photo: photo, source: ViewerState.Source(tab: state.tab))
+            // Album photos have no detail of their own (no Unsplash photo to ask for): their source has no list.
+            guard let photo = state.pagedList(state.shownSource)?.photo(id: photoID) else { return [] }
+            state.detail = PhotoDetail(photo: photo, source: state.shownSource)
             return [.detail(.load(photoID: photoID))]
         case let .detail(detailEvent):
             guard var detail = state.detail else { return [] }
@@ -530,7 +562,7 @@ public enum AppViewModel {
         state.session = .loggedIn
         state.sessionExpiredNotice = false
         state.login = LoginState()
-        var effects = PhotoListViewModel.update(&state.feed, .load).map(Effect.feed)
+        var effects = feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
         if let profile {
             effects += route(&state, .profile(.loaded(.success(profile))))
         } else {
@@ -550,6 +582,7 @@ public enum AppViewModel {
         _ = SearchViewModel.update(&state.search, .reset)
         state.viewer = nil
         state.detail = nil
+        state.browse = nil
         state.tab = .feed
         state.helpVisible = false
     }
@@ -566,11 +599,19 @@ public enum AppViewModel {
     }
 
     /// One like or unlike that succeeded, everywhere it shows.
-    private static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
+    static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
         let wasFavorite = state.favorites.photo(id: photo.id) != nil
         // Every list that may hold the photo, then every photo shown on its own: one rule for all of them.
         for list in AppState.photoLists {
             _ = PhotoListViewModel.update(&state[keyPath: list], .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+        }
+        if var browse = state.browse {
+            for index in browse.pages.indices {
+                browse.pages[index].changeLists(nil) {
+                    _ = PhotoListViewModel.update(&$0, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
+                }
+            }
+            state.browse = browse
         }
         state.changeShownPhoto(id: photo.id) { shown in
             shown.likedByUser = liked
@@ -604,7 +645,7 @@ public enum AppViewModel {
         return effects.map { Effect.favorites(username: username, $0) }
     }
 
-    private static func noteConnection(_ event: PhotoListViewModel.Event, in state: inout AppState) {
+    static func noteConnection(_ event: PhotoListViewModel.Event, in state: inout AppState) {
         switch event {
         case .pageLoaded(_, .success), .likeFinished(_, _, .success):
             state.connection = .online
@@ -644,6 +685,7 @@ extension AppViewModel.Event {
         case let .profile(event): event.failure
         case let .viewer(event): event.failure
         case let .detail(event): event.failure
+        case let .browse(event): event.failure
         default: nil
         }
     }

@@ -23,6 +23,8 @@ public struct SearchState: Equatable, Sendable {
     /// The query the results are for; nil before the first search.
     public var submitted: String?
     public var order: SearchOrder = .relevant
+    /// Unsplash's filters (orientation, colour, safe content), shown in the header; they stay for the next search.
+    public var filters = SearchFilters()
     public var layout: SearchLayout = .grid
     /// The results: paging, likes and their dialog work as in the feed.
     public var results = PhotoListState()
@@ -54,18 +56,24 @@ public enum SearchViewModel {
         case moveSuggestion(Int)
         case submit
         case toggleOrder
+        /// `o`, `c`, `x`: the next orientation, the next colour (then none), safe content on or off.
+        case cycleOrientation
+        case cycleColor
+        case toggleSafe
+        /// Search for this (a tag of a photo): the pane's field takes it and the search starts.
+        case searchFor(String)
         case toggleLayout
         /// The user's own actions on the results (paging as they scroll, likes, the like dialog).
         case results(PhotoListViewModel.Event)
-        /// What a results effect brought back, for the query and order it was asked for.
-        case answer(query: String, order: SearchOrder, PhotoListViewModel.Event)
+        /// What a results effect brought back, for the query, order and filters it was asked for.
+        case answer(query: String, order: SearchOrder, filters: SearchFilters = SearchFilters(), PhotoListViewModel.Event)
         /// Forget the results and the history (logging out).
         case reset
     }
 
     public enum Effect: Equatable, Sendable {
-        /// A results effect: load a page of `query` in `order`, or like a photo.
-        case results(query: String, order: SearchOrder, PhotoListViewModel.Effect)
+        /// A results effect: load a page of `query` in `order` with `filters`, or like a photo.
+        case results(query: String, order: SearchOrder, filters: SearchFilters = SearchFilters(), PhotoListViewModel.Effect)
         case saveHistory([String])
         /// Keep the sort order for the next run.
         case saveOrder(SearchOrder)
@@ -160,13 +168,29 @@ public enum SearchViewModel {
             state.layout = state.layout == .grid ? .single : .grid
             return []
 
+        case .cycleOrientation, .cycleColor, .toggleSafe:
+            switch event {
+            case .cycleOrientation: state.filters.cycleOrientation()
+            case .cycleColor: state.filters.cycleColor()
+            default: state.filters.toggleContentFilter()
+            }
+            return reload(&state)
+
+        case let .searchFor(text):
+            state.query = String(text.prefix(maximumQuery))
+            state.editing = true
+            state.suggestion = nil
+            return update(&state, .submit)
+
         case let .results(resultsEvent):
             guard let query = state.submitted else { return [] }
-            return PhotoListViewModel.update(&state.results, resultsEvent).map { .results(query: query, order: state.order, $0) }
+            return PhotoListViewModel.update(&state.results, resultsEvent).map {
+                .results(query: query, order: state.order, filters: state.filters, $0)
+            }
 
-        case let .answer(query, order, resultsEvent):
-            // An answer for an earlier search (another query, or the other order) is dropped.
-            guard query == state.submitted, order == state.order else { return [] }
+        case let .answer(query, order, filters, resultsEvent):
+            // An answer for an earlier search (another query, order or filters) is dropped.
+            guard query == state.submitted, order == state.order, filters == state.filters else { return [] }
             return update(&state, .results(resultsEvent))
 
         case .reset:
@@ -179,7 +203,7 @@ public enum SearchViewModel {
     private static func reload(_ state: inout SearchState) -> [Effect] {
         guard let query = state.submitted else { return [] }
         state.results = PhotoListState(perPage: state.results.perPage, prefetchDistance: state.results.prefetchDistance)
-        return PhotoListViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, $0) }
+        return PhotoListViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, filters: state.filters, $0) }
     }
 }
 
@@ -187,7 +211,7 @@ extension SearchViewModel.Event {
     /// The service's error, when this event is an answer that failed.
     public var failure: ServiceError? {
         switch self {
-        case let .results(event), let .answer(_, _, event): event.failure
+        case let .results(event), let .answer(_, _, _, event): event.failure
         default: nil
         }
     }

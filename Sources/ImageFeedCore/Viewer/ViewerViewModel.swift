@@ -8,6 +8,8 @@ public struct ViewerState: Equatable, Sendable {
         case favorites
         case search
         case album
+        /// The photo list of the page on top (a photographer's, a collection's).
+        case page
     }
 
     public enum Modal: Equatable, Sendable {

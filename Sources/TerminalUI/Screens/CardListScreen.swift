@@ -218,6 +218,8 @@ public struct CardListScreen {
             case .character("i"):
                 // The detail screen: description, location, camera and author, as for search results.
                 if let selectedID { return [.openDetail(photoID: selectedID)] }
+            case .character("u"):
+                if let photo = feed.photos[safe: ui.selected] { return Self.openPhotographer(photo) }
             case .character("l"), .character(" "):
                 if let selectedID { return [wrap(.toggleLike(photoID: selectedID))] }
             case .character("r"):
@@ -246,6 +248,12 @@ public struct CardListScreen {
         case .resize:
             return []
         }
+    }
+
+    /// `u` on a photo: its photographer's page (nothing for a photo without an author, as album photos are).
+    static func openPhotographer(_ photo: Photo) -> [AppViewModel.Event] {
+        guard let user = photo.user, !user.username.isEmpty else { return [] }
+        return [.browse(.openPhotographer(username: user.username, user: user))]
     }
 
     private func handleModal(_ input: InputEvent, focus: inout Int) -> [AppViewModel.Event] {

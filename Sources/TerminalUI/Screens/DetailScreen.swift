@@ -16,7 +16,7 @@ public struct DetailScreen {
     static let avatarRows = 4
 
     /// The text beside the photo, as lines of (text, style), wrapped to `width`.
-    func lines(_ detail: PhotoDetail, width: Int, tick: Int) -> [(String, CellStyle)] {
+    func lines(_ detail: PhotoDetail, width: Int, tick: Int, tag: Int? = nil) -> [(String, CellStyle)] {
         let photo = detail.photo
         var lines: [(String, CellStyle)] = []
         func add(_ text: String, _ style: CellStyle = .plain) {
@@ -54,6 +54,18 @@ public struct DetailScreen {
             let text = ([camera].filter { !$0.isEmpty } + settings).map(UntrustedText.sanitize).joined(separator: " \(theme.bullet) ")
             if !text.isEmpty { add(text, theme.muted) }
         }
+        // What the service counts, where it says (a photo's own answer).
+        let stats = [photo.views.map { "\($0.formatted()) views" }, photo.downloads.map { "\($0.formatted()) downloads" }].compactMap { $0 }
+        if !stats.isEmpty { add(stats.joined(separator: " \(theme.bullet) "), theme.muted) }
+        if let topics = photo.topics, !topics.isEmpty {
+            add("Topics: " + topics.map { UntrustedText.sanitize($0.title) }.joined(separator: ", "), theme.muted)
+        }
+        let tags = photo.tags.map(UntrustedText.sanitize).filter { !$0.isEmpty }
+        if !tags.isEmpty {
+            // The tag `t` picked shows in brackets: Enter searches it.
+            let shown = tags.enumerated().map { $0.offset == tag ? "[\($0.element)]" : "#\($0.element)" }
+            add("Tags: " + shown.joined(separator: " "), tag == nil ? theme.muted : theme.accent)
+        }
         switch detail.extra {
         case .loading: lines.append(("\(theme.spinner(tick)) Loading the details\(theme.dots)", theme.accent))
         case let .failed(error): add("Couldn't load the details: \(error.message) Press r to retry.", theme.error)
@@ -79,7 +91,7 @@ public struct DetailScreen {
         let sideBySide = area.width >= 90
         let textWidth = sideBySide ? min(60, max(36, area.width * 2 / 5)) : area.width - 4
         // The text, and the author's block under it (a blank line, then the avatar beside the lines).
-        let textLines = lines(detail, width: textWidth, tick: ui.tick)
+        let textLines = lines(detail, width: textWidth, tick: ui.tick, tag: ui.detailTag)
         let avatarURL = photo.user.flatMap { $0.profileImage.medium ?? $0.profileImage.small ?? $0.profileImage.large }
         let author = photo.user.map { authorLines($0, width: textWidth - (avatarURL == nil ? 0 : Self.avatarColumns + 2)) }
         let authorHeight = author.map { 1 + max(avatarURL == nil ? 0 : Self.avatarRows, $0.count) } ?? 0
@@ -169,9 +181,27 @@ public struct DetailScreen {
             return []
         }
         var events: [AppViewModel.Event]
+        let tags = detail.photo.tags.filter { !UntrustedText.sanitize($0).isEmpty }
         switch key {
-        case .escape, .character("q"), .backspace: return [.closeDetail]
-        case .enter: return [.openViewer(photoID: detail.photo.id)]
+        case .escape where ui.detailTag != nil:
+            ui.detailTag = nil
+            return []
+        case .escape, .character("q"), .backspace:
+            ui.detailTag = nil
+            return [.closeDetail]
+        case .enter:
+            // A picked tag: search for it; else the photo full screen.
+            if let index = ui.detailTag, let tag = tags[safe: index] {
+                ui.detailTag = nil
+                return [.searchFor(tag)]
+            }
+            return [.openViewer(photoID: detail.photo.id)]
+        case .character("t"):
+            guard !tags.isEmpty else { return [.detail(.viewer(.tell("This photo has no tags.")))] }
+            ui.detailTag = ui.detailTag.map { ($0 + 1) % tags.count } ?? 0
+            return []
+        case .character("u"):
+            return CardListScreen.openPhotographer(detail.photo)
         case .character("l"), .character(" "), .character("f"): events = [.detail(.viewer(.toggleLike))]
         case .character("s"), .character("o"): events = [.detail(.viewer(.share))]
         case .character("d"): events = [.detail(.viewer(.download))]

@@ -1,23 +1,44 @@
 import ImageFeedCore
 
-/// The Feed pane: the editorial feed as a list of cards.
+/// The Feed pane: the editorial feed, or the topic chosen with `t`, as a list of cards.
 struct FeedPane: PaneScreen {
     let theme: Theme
 
+    /// The cards' area: all of it, or under the topic's line when a topic is shown.
+    func listArea(_ app: AppState, area: Rect) -> Rect {
+        guard app.feedTopic != nil else { return area }
+        return Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+    }
+
     func layout(_ app: AppState, area: Rect) -> CardLayout {
-        CardLayout(photos: app.feed.photos, width: area.width, viewportHeight: area.height)
+        CardLayout(photos: app.feed.photos, width: area.width, viewportHeight: listArea(app, area: area).height)
     }
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
-        CardListScreen(theme: theme).render(app.feed, layout: layout(app, area: area), ui: ui, area: area, pictures: pictures, into: &buffer)
+        if let topic = app.feedTopic {
+            let written = buffer.write("Topic: " + UntrustedText.sanitize(topic.title), x: area.x + 2, y: area.y, style: theme.title,
+                                       maxWidth: area.width - 4, ellipsis: theme.ellipsis)
+            buffer.write("  t changes it", x: area.x + 2 + written, y: area.y, style: theme.muted, maxWidth: max(0, area.width - 4 - written))
+        }
+        let list = listArea(app, area: area)
+        var texts = ListTexts.feed
+        if let topic = app.feedTopic {
+            texts.loading = "Loading \(UntrustedText.sanitize(topic.title))"
+            texts.failed = "Couldn't load the \(UntrustedText.sanitize(topic.title)) topic"
+            texts.end = "That's all of \(UntrustedText.sanitize(topic.title))."
+        }
+        CardListScreen(theme: theme, texts: texts).render(app.feed, layout: layout(app, area: area), ui: ui, area: list, pictures: pictures,
+                                                          into: &buffer)
     }
 
     func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
-        CardListScreen(theme: theme).handle(input, feed: app.feed, layout: layout(app, area: area), ui: &ui, area: area)
+        if case .key(.character("t")) = input, app.feed.modal == nil { return [.browse(.openTopics)] }
+        return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: layout(app, area: area), ui: &ui,
+                                                   area: listArea(app, area: area))
     }
 
     func hints(_ app: AppState) -> [String] {
-        ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move"]
+        ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move", "u photographer", "t topics"]
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {

@@ -17,17 +17,27 @@ public enum HelpScreen {
         case .albums: "Keys: Imgur albums"
         case .albumField: "Keys: the username field"
         case .viewer: "Keys: the photo, full screen"
+        case .page: "Keys: " + pageTitle(app.shownPage)
+        }
+    }
+
+    static func pageTitle(_ page: BrowsePage?) -> String {
+        switch page {
+        case .photographer: "a photographer's page"
+        case .collection: "a collection"
+        case .topics, nil: "topics"
         }
     }
 
     enum Context {
-        case login, feed, favorites, search, searchField, detail, albums, albumField, viewer
+        case login, feed, favorites, search, searchField, detail, albums, albumField, viewer, page
     }
 
     static func context(_ app: AppState) -> Context {
         if app.session != .loggedIn { return .login }
         if app.viewer != nil { return .viewer }
         if app.shownDetail != nil { return .detail }
+        if app.shownPage != nil { return .page }
         switch app.tab {
         case .feed: return .feed
         case .profile: return .favorites
@@ -45,6 +55,7 @@ public enum HelpScreen {
         case .search: .search
         case .detail: .detail
         case .albums: .albums
+        case .page: .page
         case .viewer: .viewer
         case .searchField, .albumField: nil
         }
@@ -96,6 +107,9 @@ public enum HelpScreen {
         var detail = AppState()
         detail.detail = PhotoDetail(photo: Photo(id: "x"), source: .feed)
         states.append(detail)
+        var page = AppState()
+        page.browse = Browse(tab: .feed, pages: [.photographer(PhotographerPage(username: "x"))])
+        states.append(page)
         return states
     }
 }

@@ -4,7 +4,7 @@ import ImageFeedCore
 /// Where a key means something: a screen, or everywhere (the panes' keys). Text fields are not here: every key
 /// typed there is text.
 public enum KeyContext: String, CaseIterable, Sendable {
-    case login, feed, favorites, search, detail, albums, viewer, everywhere
+    case login, feed, favorites, search, detail, albums, viewer, page, everywhere
 }
 
 /// The keymap: per context, rows of the help, each row the intents it names with their keys. The help overlay
@@ -45,6 +45,7 @@ public struct KeyMap: Equatable, Sendable {
         Row("Enter, click", "open the photo full screen", [("open", [.enter])]),
         Row("i", "details: description, place, camera, author", [("details", [c("i")])]),
         Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
+        Row("u", "the photographer: photos, likes, collections", [("photographer", [c("u")])]),
     ]
 
     /// The rows of a context (the login's depend on the demo).
@@ -58,7 +59,8 @@ public struct KeyMap: Equatable, Sendable {
             if demo { rows.append(Row("a", "approve as the demo user", [("approve", [c("a")])])) }
             return rows + [Row("?", "this help", [("help", [c("?")])]), Row("q  Ctrl-C", "quit", [("quit", [c("q")])])]
         case .feed:
-            return listRows + [Row("r", "reload the feed, or retry what failed", [("reload", [c("r")])])]
+            return listRows + [Row("t", "topics: show one instead of the editorial feed", [("topics", [c("t")])]),
+                               Row("r", "reload the feed, or retry what failed", [("reload", [c("r")])])]
         case .favorites:
             return listRows + [Row("r", "refresh the profile, or retry what failed", [("reload", [c("r")])]),
                                Row("o", "log out", [("log-out", [c("o")])])]
@@ -68,13 +70,18 @@ public struct KeyMap: Equatable, Sendable {
                         [("up", [.up, c("k")]), ("down", [.down, c("j")]), ("left", [.left]), ("right", [.right])]),
                     Row("Enter, click", "details of the result", [("open", [.enter])]),
                     Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
+                    Row("u", "the photographer's page", [("photographer", [c("u")])]),
                     Row("s  v", "sort by relevance or date; 1 or 2 columns", [("sort", [c("s")]), ("columns", [c("v")])]),
+                    Row("o  c  x", "filters: orientation, colour, safe content", [("orientation", [c("o")]), ("color", [c("c")]),
+                                                                               ("safe", [c("x")])]),
                     Row("r", "retry what failed", [("reload", [c("r")])])]
         case .detail:
             return [Row("Enter, click", "open the photo full screen", [("open", [.enter])]),
                     Row("l  f  Space", "like / unlike", [("like", [c("l"), c("f"), c(" ")])]),
                     Row("s  o", "copy the link (and open it)", [("share", [c("s")]), ("open-link", [c("o")])]),
                     Row("d", "download the full-size photo", [("download", [c("d")])]),
+                    Row("u", "the photographer's page", [("photographer", [c("u")])]),
+                    Row("t", "pick a tag (again: the next); Enter searches it", [("tag", [c("t")])]),
                     Row("r", "retry the details", [("reload", [c("r")])]),
                     Row("Esc  q", "back to the list", [("back", [.escape, c("q")])])]
         case .albums:
@@ -94,8 +101,20 @@ public struct KeyMap: Equatable, Sendable {
                     Row("0", "the whole photo, upright", [("reset", [c("0")])]),
                     Row("f  Space", "like / unlike", [("like", [c("f"), c(" ")])]),
                     Row("s  d", "copy the link (and open it); download", [("share", [c("s")]), ("download", [c("d")])]),
+                    Row("u", "the photographer's page", [("photographer", [c("u")])]),
                     Row("i, click", "hide or show the status line", [("status-line", [c("i")])]),
                     Row("b", "photos in half blocks, quadrants or sextants", [("blitter", [c("b")])]),
+                    Row("Esc  q", "back", [("back", [.escape, c("q")])])]
+        case .page:
+            return [Row("↑ ↓ ← →  j k", "move in the list", [("up", [.up, c("k")]), ("down", [.down, c("j")])]),
+                    Row("[ ]", "a photographer's photos, likes, collections", [("previous-section", [c("[")]),
+                                                                                ("next-section", [c("]")])]),
+                    Row("Enter, click", "open the photo, the collection or the topic", [("open", [.enter])]),
+                    Row("i", "details of the photo", [("details", [c("i")])]),
+                    Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
+                    Row("s", "sort the photos: latest, oldest, popular", [("sort", [c("s")])]),
+                    Row("u", "the photographer of the photo", [("photographer", [c("u")])]),
+                    Row("r", "retry what failed", [("reload", [c("r")])]),
                     Row("Esc  q", "back", [("back", [.escape, c("q")])])]
         case .everywhere:
             return [Row("Tab  Shift-Tab  1-4", "switch panes (4: Imgur albums)", [("next-pane", [.tab]), ("previous-pane", [.backTab])]),

@@ -30,7 +30,7 @@ extension Tab {
         case .favorites: self = .profile
         case .search: self = .search
         case .album: self = .albums
-        case nil: return nil
+        case .page, nil: return nil
         }
     }
 }

@@ -82,6 +82,8 @@ public struct RootScreen {
             let content = contentRect(width: width, height: height)
             if let detail = app.shownDetail {
                 DetailScreen(theme: theme).render(detail, ui: ui, area: content, pictures: pictures, into: &buffer)
+            } else if app.shownPage != nil {
+                PageScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             } else {
                 pane(app.tab).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
             }
@@ -196,7 +198,9 @@ public struct RootScreen {
         case .splash: return ["Ctrl-C quit"]
         case .loggedOut: return ["? help", "Ctrl-C quit"]
         case .loggedIn where app.shownDetail != nil && !(app.tab == .search && app.search.editing):
-            return ["Esc back", "? help", "Enter full screen", "l like", "s link", "d download"]
+            return ["Esc back", "? help", "Enter full screen", "l like", "u photographer", "s link", "d download"]
+        case .loggedIn where app.shownPage != nil && !(app.tab == .search && app.search.editing):
+            return PageScreen(theme: theme).hints(app)
         case .loggedIn: return pane(app.tab).hints(app)
         }
     }
@@ -279,12 +283,14 @@ public struct RootScreen {
             case .feed: (.feed, app.feed)
             case .favorites: (.favorites, app.favorites)
             case .search: (.search, app.search.results)
+            case .page: app.shownPage?.photoList.map { (.page, $0.list) }
             case .album, nil: nil
             }
             guard let (name, photos) = list, let index = photos.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
             return (name, index)
         }
         guard app.shownDetail == nil else { return nil }
+        if app.shownPage != nil { return PageScreen(theme: theme).shownEnd(app, ui: ui, area: area) }
         return pane(app.tab).shownEnd(app, ui: ui, area: area)
     }
 
@@ -292,6 +298,10 @@ public struct RootScreen {
 
     /// Back from the viewer, the list selects the photo the viewer was on (n/p may have moved it), in view.
     private func followViewer(_ viewer: ViewerState, app: AppState, ui: inout UIState, width: Int, height: Int) {
+        if viewer.source == .page {
+            PageScreen(theme: theme).select(photoID: viewer.photo.id, app: app, ui: &ui, area: contentRect(width: width, height: height))
+            return
+        }
         guard let tab = Tab(viewer.source) else { return }
         pane(tab).select(photoID: viewer.photo.id, app: app, ui: &ui, area: contentRect(width: width, height: height))
     }
@@ -308,6 +318,22 @@ public struct RootScreen {
     /// a text field, the viewer, a detail, a pane). Ctrl-C, resizes and the help come first, as they hold
     /// everywhere; the user's keys are translated to the screens' own on the way (not in text fields or dialogs).
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
+        let events = route(input, app: app, ui: &ui, width: width, height: height)
+        // A page about to open starts at its top.
+        if events.contains(where: Self.opensPage) {
+            ui.startPage(atDepth: app.browse?.tab == app.tab ? app.browse?.pages.count ?? 0 : 0)
+        }
+        return events
+    }
+
+    private static func opensPage(_ event: AppViewModel.Event) -> Bool {
+        switch event {
+        case .browse(.openPhotographer), .browse(.openCollection), .browse(.openTopics): true
+        default: false
+        }
+    }
+
+    private func route(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         if case .key(.interrupt) = input { return [.quit] }
         if case .resize = input {
             keepSelectionsInView(app, ui: &ui, width: width, height: height)
@@ -343,12 +369,13 @@ public struct RootScreen {
                 .handle(input, viewer: viewer, ui: &ui, width: width, height: height)
             if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
             return events
-        case .feed, .favorites, .search, .searchField, .albums, .albumField, .detail:
+        case .feed, .favorites, .search, .searchField, .albums, .albumField, .detail, .page:
             if let events = paneKeys(input, app: app, width: width) { return events }
             if context == .detail {
                 guard let detail = app.shownDetail else { return [] }
                 return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
             }
+            if context == .page { return PageScreen(theme: theme).handle(input, app: app, ui: &ui, area: area) }
             return pane(app.tab).handle(input, app: app, ui: &ui, area: area)
         }
     }
@@ -367,7 +394,7 @@ public struct RootScreen {
             return [.selectTab(tab)]
         }
         guard case let .key(key) = input, !Self.dialogIsOpen(app) else { return nil }
-        let subScreen = app.shownDetail != nil || pane(app.tab).showsSubScreen(app)
+        let subScreen = app.shownDetail != nil || app.shownPage != nil || pane(app.tab).showsSubScreen(app)
         switch key {
         case .tab: return [.nextTab]
         case .backTab: return [.previousTab]

@@ -63,8 +63,15 @@ public struct SearchScreen {
                 summary = "Photos for \(quoted), by \(Self.orderName(search.order))"
             }
         }
+        // The filters, whatever the summary: what narrows the results must show (o c x change them).
+        let filters = search.filters.isEmpty ? "filters: none (o c x)" : "filters: \(search.filters.summary) (o c x)"
+        let filtersWidth = DisplayWidth.of(filters)
+        let room = area.width - 3 - (area.width >= 60 ? filtersWidth + 2 : 0)
         if let summary {
-            buffer.write(summary, x: area.x + 2, y: y + 1, style: theme.muted, maxWidth: area.width - 3, ellipsis: theme.ellipsis)
+            buffer.write(summary, x: area.x + 2, y: y + 1, style: theme.muted, maxWidth: room, ellipsis: theme.ellipsis)
+        }
+        if area.width >= 60 {
+            buffer.write(filters, x: area.maxX - filtersWidth - 1, y: y + 1, style: search.filters.isEmpty ? theme.muted : theme.accent)
         }
     }
 
@@ -201,11 +208,16 @@ public struct SearchScreen {
                 return [.search(.focus)]
             case .character("l"), .character(" "):
                 if let selectedID { return [.search(.results(.toggleLike(photoID: selectedID)))] }
+            case .character("u"):
+                if let photo = search.results.photos[safe: position.selected] { return CardListScreen.openPhotographer(photo) }
             case .character("s"):
                 position = ListPosition()
                 return [.search(.toggleOrder)]
             case .character("v"):
                 return [.search(.toggleLayout)]
+            case .character("o"), .character("c"), .character("x"):
+                position = ListPosition()
+                return [.search(key == .character("o") ? .cycleOrientation : key == .character("c") ? .cycleColor : .toggleSafe)]
             case .character("r"):
                 if case .failed = search.results.phase { return [.search(.results(.retry))] }
                 if case .failed = search.results.nextPage { return [.search(.results(.retry))] }

@@ -21,6 +21,10 @@ public struct UIState: Equatable, Sendable {
     /// The Albums pane: the album tiles, and the open album's photos.
     public var albumsList = ListPosition()
     public var albumPhotosList = ListPosition()
+    /// The tag of the detail's photo that `t` picked (Enter searches it).
+    public var detailTag: Int?
+    /// The lists of the pages opened over a pane, by their depth.
+    public var pageLists: [ListPosition] = []
     public var modalFocus = 0
     /// The first line of the help shown (it scrolls on small terminals).
     public var helpTop = 0

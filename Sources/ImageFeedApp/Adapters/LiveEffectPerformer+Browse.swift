@@ -1,0 +1,49 @@
+import Foundation
+import ImageFeedCore
+
+/// The pages' effects: a photographer, their photos, likes and collections; a collection's photos; the topics and
+/// the feed's topic (kept in a file between runs).
+extension LiveEffectPerformer {
+    func performBrowse(_ effect: BrowseViewModel.Effect) async -> [BrowseViewModel.Event] {
+        switch effect {
+        case let .photos(source, listEffect):
+            // Each list's pages are saved under its source, so the last one browsed shows offline too.
+            return await performList(listEffect, saving: .browse, note: source.key) { page, perPage throws(ServiceError) in
+                try await self.exploreService().photos(from: source, page: page, perPage: perPage)
+            }.map { .photosAnswer(source, $0) }
+        case let .loadUser(username):
+            return [.userLoaded(username: username, await answer { () async throws(ServiceError) in
+                try await self.client.user(username: username)
+            })]
+        case let .loadCollections(username, page):
+            return [.collectionsLoaded(username: username, page: page, await answer { () async throws(ServiceError) in
+                try await self.exploreService().userCollections(username: username, page: page, perPage: maximumPageSize)
+            })]
+        case let .loadTopics(page):
+            return [.topicsLoaded(page: page, await answer { () async throws(ServiceError) in
+                try await self.exploreService().topics(page: page, perPage: maximumPageSize)
+            })]
+        case let .saveFeedTopic(topic):
+            guard let file = feedTopicFile else { return [] }
+            if let topic, let data = try? JSONEncoder().encode(topic) {
+                try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])
+                try? data.write(to: file, options: .atomic)
+            } else {
+                try? FileManager.default.removeItem(at: file)
+            }
+            return []
+        }
+    }
+
+    /// The feed's topic kept by an earlier run, if any.
+    public static func savedFeedTopic(_ file: URL?) -> Topic? {
+        guard let file, let data = try? Data(contentsOf: file) else { return nil }
+        return try? JSONDecoder().decode(Topic.self, from: data)
+    }
+
+    private func exploreService() throws(ServiceError) -> any ExploreService {
+        guard let explore else { throw .notConfigured("Exploring is not available with this photo service.") }
+        return explore
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// A paged list of things that are not photos (collections, topics): its items, how far it has loaded, and which
+/// one is selected.
+public struct ItemList<Item: Equatable & Sendable>: Equatable, Sendable {
+    public var items: [Item] = []
+    public var phase: PhotoListState.Phase = .loading
+    /// The next page to ask for; nil at the end.
+    public var nextPage: Int?
+    public var loadingMore = false
+    public var moreFailed: ServiceError?
+    public var selected = 0
+
+    public init() {}
+
+    /// Takes a page in: page 1 replaces the items, later pages extend them.
+    mutating func apply(page: Int, _ result: Result<Page<Item>, ServiceError>) {
+        switch result {
+        case let .success(loaded):
+            items = page == 1 ? loaded.items : items + loaded.items
+            nextPage = loaded.nextPage
+            phase = .content
+            moreFailed = nil
+        case let .failure(error):
+            if page == 1 { phase = .failed(error) } else { moreFailed = error }
+        }
+        if page > 1 { loadingMore = false }
+    }
+
+    /// The next page when the list shows `index` near its end and nothing is on its way.
+    mutating func pageDue(showing index: Int) -> Int? {
+        guard phase == .content, !loadingMore, moreFailed == nil, let next = nextPage, index >= items.count - 6 else { return nil }
+        loadingMore = true
+        return next
+    }
+
+    /// The page `r` asks for again: the first after it failed, or the next that failed.
+    mutating func retryPage() -> Int? {
+        if case .failed = phase {
+            phase = .loading
+            return 1
+        }
+        guard moreFailed != nil, let next = nextPage else { return nil }
+        moreFailed = nil
+        loadingMore = true
+        return next
+    }
+}
+
+/// A photographer's page: who they are, then their photos, their likes and their collections.
+public struct PhotographerPage: Equatable, Sendable {
+    public enum Section: Int, CaseIterable, Sendable {
+        case photos, likes, collections
+
+        public var title: String {
+            switch self {
+            case .photos: "Photos"
+            case .likes: "Likes"
+            case .collections: "Collections"
+            }
+        }
+    }
+
+    public var username: String
+    /// What the photo said of its author, then the service's own answer.
+    public var user: User?
+    public var userLoaded = false
+    public var userFailed: ServiceError?
+    public var section: Section = .photos
+    public var order: PhotoOrder = .latest
+    public var photos = PhotoListState()
+    public var likes = PhotoListState()
+    public var collections = ItemList<PhotoCollection>()
+    /// The collections were asked for (they load when their section is first shown).
+    public var collectionsAsked = false
+
+    public init(username: String, user: User? = nil) {
+        self.username = username
+        self.user = user
+    }
+
+    public var photosSource: PhotoListSource { .userPhotos(username: username, order: order) }
+    public var likesSource: PhotoListSource { .userLikes(username: username) }
+}
+
+/// A collection's page: its title, owner and description, then its photos.
+public struct CollectionPage: Equatable, Sendable {
+    public var collection: PhotoCollection
+    public var photos = PhotoListState()
+
+    public init(collection: PhotoCollection) {
+        self.collection = collection
+    }
+
+    public var source: PhotoListSource { .collectionPhotos(id: collection.id) }
+}
+
+/// The topics, to choose what the feed shows: the editorial feed first, then each topic.
+public struct TopicsPage: Equatable, Sendable {
+    public var topics = ItemList<Topic>()
+
+    public init() {}
+}
+
+/// A page opened over a pane.
+public enum BrowsePage: Equatable, Sendable {
+    case photographer(PhotographerPage)
+    case collection(CollectionPage)
+    case topics(TopicsPage)
+
+    /// The photo list the page shows now, with where its pages come from; nil when it shows none.
+    public var photoList: (source: PhotoListSource, list: PhotoListState)? {
+        switch self {
+        case let .photographer(page):
+            switch page.section {
+            case .photos: (page.photosSource, page.photos)
+            case .likes: (page.likesSource, page.likes)
+            case .collections: nil
+            }
+        case let .collection(page): (page.source, page.photos)
+        case .topics: nil
+        }
+    }
+
+    /// Changes every photo list of the page whose source is `source` (answers find their list this way).
+    mutating func changeLists(_ source: PhotoListSource?, _ change: (inout PhotoListState) -> Void) {
+        switch self {
+        case var .photographer(page):
+            if source == nil || source == page.photosSource { change(&page.photos) }
+            if source == nil || source == page.likesSource { change(&page.likes) }
+            self = .photographer(page)
+        case var .collection(page):
+            if source == nil || source == page.source { change(&page.photos) }
+            self = .collection(page)
+        case .topics:
+            break
+        }
+    }
+}
+
+/// The pages opened over a pane, the last one on top; they show while that pane is shown.
+public struct Browse: Equatable, Sendable {
+    public var tab: Tab
+    public var pages: [BrowsePage]
+
+    public init(tab: Tab, pages: [BrowsePage]) {
+        self.tab = tab
+        self.pages = pages
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+
+/// Exploring as on the site: a photographer's page (their photos, sortable; their likes; their collections), a
+/// collection's photos, and the topics the feed can show instead of the editorial feed. Pages open over the pane
+/// they were opened from and go back one at a time; their photo lists page, like and fail as every list does.
+public enum BrowseViewModel {
+    public enum Event: Equatable, Sendable {
+        /// `u` on any photo: its photographer's page (what the photo says of them shows at once).
+        case openPhotographer(username: String, user: User?)
+        /// `t` in the feed: the topics, to choose what the feed shows.
+        case openTopics
+        case openCollection(PhotoCollection)
+        /// Esc or q on a page: the page under it, or the pane.
+        case back
+        /// ← → on a photographer's page: photos, likes, collections.
+        case stepSection(Int)
+        /// `s` on a photographer's photos: latest, oldest, popular.
+        case cycleOrder
+        /// The selection in the page's list of collections or topics.
+        case select(index: Int)
+        /// Enter on a topic (nil: the editorial feed).
+        case chooseTopic(Topic?)
+        /// `r` on a page: what failed, again.
+        case retry
+        /// The user's own actions on the page's photo list (likes, the like dialog, retry).
+        case list(PhotoListViewModel.Event)
+        // Answers.
+        case photosAnswer(PhotoListSource, PhotoListViewModel.Event)
+        case userLoaded(username: String, Result<User, ServiceError>)
+        case collectionsLoaded(username: String, page: Int, Result<Page<PhotoCollection>, ServiceError>)
+        case topicsLoaded(page: Int, Result<Page<Topic>, ServiceError>)
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// A photo list's effect (a page, a like), for the list of that source.
+        case photos(PhotoListSource, PhotoListViewModel.Effect)
+        case loadUser(username: String)
+        case loadCollections(username: String, page: Int)
+        case loadTopics(page: Int)
+        /// Keep the feed's topic for the next run (nil: the editorial feed).
+        case saveFeedTopic(Topic?)
+    }
+}
+
+extension BrowseViewModel.Event {
+    /// The service's error, when this event is an answer that failed.
+    public var failure: ServiceError? {
+        switch self {
+        case let .photosAnswer(_, event): event.failure
+        case let .userLoaded(_, .failure(error)), let .collectionsLoaded(_, _, .failure(error)), let .topicsLoaded(_, .failure(error)): error
+        default: nil
+        }
+    }
+}
+
+extension AppState {
+    /// The page on top, when the pane it was opened over is shown.
+    public var shownPage: BrowsePage? {
+        guard let browse, browse.tab == tab else { return nil }
+        return browse.pages.last
+    }
+
+    /// Where the feed's photos come from when a topic is chosen; nil for the editorial feed.
+    public var feedTopicSource: PhotoListSource? {
+        feedTopic.map { .topicPhotos(slug: $0.slug, order: .latest) }
+    }
+
+    /// Changes the page on top.
+    mutating func changeTopPage(_ change: (inout BrowsePage) -> Void) {
+        guard var browse, var page = browse.pages.last else { return }
+        change(&page)
+        browse.pages[browse.pages.count - 1] = page
+        self.browse = browse
+    }
+}
+
+extension AppViewModel {
+    /// The pages' rules.
+    static func browse(_ state: inout AppState, _ event: BrowseViewModel.Event) -> [Effect] {
+        switch event {
+        case let .openPhotographer(username, user):
+            var page = PhotographerPage(username: username, user: user)
+            let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.browse(.photos(page.photosSource, $0)) }
+            push(.photographer(page), in: &state)
+            return [.browse(.loadUser(username: username))] + effects
+
+        case .openTopics:
+            push(.topics(TopicsPage()), in: &state)
+            return [.browse(.loadTopics(page: 1))]
+
+        case let .openCollection(collection):
+            var page = CollectionPage(collection: collection)
+            let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.browse(.photos(page.source, $0)) }
+            push(.collection(page), in: &state)
+            return effects
+
+        case .back:
+            guard var browse = state.browse, browse.tab == state.tab else { return [] }
+            browse.pages.removeLast()
+            state.browse = browse.pages.isEmpty ? nil : browse
+            // A detail opened from the page's photos goes with it.
+            if state.detail?.source == .page { state.detail = nil }
+            return []
+
+        case let .stepSection(step):
+            var effects: [Effect] = []
+            state.changeTopPage { page in
+                guard case var .photographer(photographer) = page else { return }
+                let sections = PhotographerPage.Section.allCases
+                let index = (photographer.section.rawValue + step + sections.count) % sections.count
+                photographer.section = sections[index]
+                effects = showSection(&photographer)
+                page = .photographer(photographer)
+            }
+            return effects
+
+        case .cycleOrder:
+            var effects: [Effect] = []
+            state.changeTopPage { page in
+                guard case var .photographer(photographer) = page, photographer.section == .photos else { return }
+                photographer.order = photographer.order.next
+                photographer.photos = PhotoListState()
+                effects = PhotoListViewModel.update(&photographer.photos, .load).map { Effect.browse(.photos(photographer.photosSource, $0)) }
+                page = .photographer(photographer)
+            }
+            return effects
+
+        case let .select(index):
+            state.changeTopPage { page in
+                switch page {
+                case var .photographer(photographer):
+                    photographer.collections.selected = clamp(index, photographer.collections.items.count)
+                    page = .photographer(photographer)
+                case var .topics(topics):
+                    // Index 0 is the editorial feed, then the topics.
+                    topics.topics.selected = clamp(index, topics.topics.items.count + 1)
+                    page = .topics(topics)
+                case .collection:
+                    break
+                }
+            }
+            return []
+
+        case let .chooseTopic(topic):
+            state.browse = nil
+            state.tab = .feed
+            guard topic?.slug != state.feedTopic?.slug else { return [] }
+            state.feedTopic = topic
+            _ = PhotoListViewModel.update(&state.feed, .reset)
+            return [.browse(.saveFeedTopic(topic))] + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+
+        case .retry:
+            guard let page = state.shownPage else { return [] }
+            switch page {
+            case let .photographer(photographer):
+                if photographer.userFailed != nil {
+                    state.changeTopPage { if case var .photographer(p) = $0 { p.userFailed = nil; $0 = .photographer(p) } }
+                    return [.browse(.loadUser(username: photographer.username))]
+                }
+                if photographer.section == .collections {
+                    var next: Int?
+                    state.changeTopPage { if case var .photographer(p) = $0 { next = p.collections.retryPage(); $0 = .photographer(p) } }
+                    return next.map { [.browse(.loadCollections(username: photographer.username, page: $0))] } ?? []
+                }
+                return browse(&state, .list(.retry))
+            case .collection:
+                return browse(&state, .list(.retry))
+            case .topics:
+                var next: Int?
+                state.changeTopPage { if case var .topics(t) = $0 { next = t.topics.retryPage(); $0 = .topics(t) } }
+                return next.map { [.browse(.loadTopics(page: $0))] } ?? []
+            }
+
+        case let .list(listEvent):
+            guard let (source, _) = state.shownPage?.photoList else { return [] }
+            var effects: [PhotoListViewModel.Effect] = []
+            state.changeTopPage { page in
+                page.changeLists(source) { effects = PhotoListViewModel.update(&$0, listEvent) }
+            }
+            return effects.map { .browse(.photos(source, $0)) }
+
+        case let .photosAnswer(source, listEvent):
+            // The feed, when it shows that topic, takes the answer as its own (notices, likes everywhere).
+            if source == state.feedTopicSource { return route(&state, .feed(listEvent)) }
+            var effects: [PhotoListViewModel.Effect] = []
+            var liked: Photo?
+            if var browse = state.browse {
+                for index in browse.pages.indices {
+                    browse.pages[index].changeLists(source) { list in
+                        let before = list.photo(id: likedID(listEvent) ?? "")
+                        effects += PhotoListViewModel.update(&list, listEvent)
+                        if case let .likeFinished(photoID, _, .success(answer)) = listEvent {
+                            liked = list.photo(id: photoID) ?? before ?? answer
+                        }
+                    }
+                }
+                state.browse = browse
+            }
+            noteConnection(listEvent, in: &state)
+            var all = effects.map { Effect.browse(.photos(source, $0)) }
+            if let liked, case let .likeFinished(_, isLiked, .success(answer)) = listEvent {
+                all += likeChanged(liked, liked: isLiked, likes: answer.likes, in: &state)
+            }
+            return all
+
+        case let .userLoaded(username, result):
+            changePhotographers(username, in: &state) { page in
+                switch result {
+                case let .success(user):
+                    page.user = user
+                    page.userLoaded = true
+                    page.userFailed = nil
+                case let .failure(error):
+                    page.userFailed = error
+                }
+            }
+            return []
+
+        case let .collectionsLoaded(username, number, result):
+            changePhotographers(username, in: &state) { page in page.collections.apply(page: number, result) }
+            return []
+
+        case let .topicsLoaded(number, result):
+            guard var browse = state.browse else { return [] }
+            for index in browse.pages.indices {
+                if case var .topics(topics) = browse.pages[index] {
+                    topics.topics.apply(page: number, result)
+                    browse.pages[index] = .topics(topics)
+                }
+            }
+            state.browse = browse
+            return []
+        }
+    }
+
+    /// The frame shows the page's list up to `index`: its next page when it is due.
+    static func pageShown(_ index: Int, in state: inout AppState) -> [Effect] {
+        guard let page = state.shownPage else { return [] }
+        if let (source, _) = page.photoList {
+            var effects: [PhotoListViewModel.Effect] = []
+            state.changeTopPage { $0.changeLists(source) { effects = PhotoListViewModel.update(&$0, .showedItem(index: index)) } }
+            return effects.map { .browse(.photos(source, $0)) }
+        }
+        var effect: Effect?
+        state.changeTopPage { page in
+            switch page {
+            case var .photographer(photographer):
+                if let next = photographer.collections.pageDue(showing: index) {
+                    effect = .browse(.loadCollections(username: photographer.username, page: next))
+                }
+                page = .photographer(photographer)
+            case var .topics(topics):
+                if let next = topics.topics.pageDue(showing: index - 1) { effect = .browse(.loadTopics(page: next)) }
+                page = .topics(topics)
+            case .collection:
+                break
+            }
+        }
+        return effect.map { [$0] } ?? []
+    }
+
+    /// The feed's effects, for the editorial feed or the topic it shows.
+    static func feedEffects(_ effects: [PhotoListViewModel.Effect], _ state: AppState) -> [Effect] {
+        guard let source = state.feedTopicSource else { return effects.map(Effect.feed) }
+        return effects.map { .browse(.photos(source, $0)) }
+    }
+
+    /// A photographer's section shown for the first time asks for what it lists.
+    private static func showSection(_ page: inout PhotographerPage) -> [Effect] {
+        switch page.section {
+        case .photos:
+            return []
+        case .likes:
+            guard page.likes.photos.isEmpty, page.likes.nextPage == .idle, page.likes.phase == .loading else { return [] }
+            let source = page.likesSource
+            return PhotoListViewModel.update(&page.likes, .load).map { .browse(.photos(source, $0)) }
+        case .collections:
+            guard !page.collectionsAsked else { return [] }
+            page.collectionsAsked = true
+            return [.browse(.loadCollections(username: page.username, page: 1))]
+        }
+    }
+
+    private static func push(_ page: BrowsePage, in state: inout AppState) {
+        // A page opened from the viewer shows over the pane the viewer was opened from.
+        state.viewer = nil
+        state.helpVisible = false
+        if var browse = state.browse, browse.tab == state.tab {
+            browse.pages.append(page)
+            state.browse = browse
+        } else {
+            state.browse = Browse(tab: state.tab, pages: [page])
+        }
+    }
+
+    private static func changePhotographers(_ username: String, in state: inout AppState, _ change: (inout PhotographerPage) -> Void) {
+        guard var browse = state.browse else { return }
+        for index in browse.pages.indices {
+            if case var .photographer(page) = browse.pages[index], page.username == username {
+                change(&page)
+                browse.pages[index] = .photographer(page)
+            }
+        }
+        state.browse = browse
+    }
+
+    private static func clamp(_ index: Int, _ count: Int) -> Int {
+        max(0, min(index, count - 1))
+    }
+
+    private static func likedID(_ event: PhotoListViewModel.Event) -> String? {
+        if case let .likeFinished(photoID, _, _) = event { return photoID }
+        return nil
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The pages opened over a pane: a photographer's (avatar, name, @username, location, portfolio, counts and bio,
+/// then their photos, likes or collections), a collection's (its title, owner and description, then its photos),
+/// and the topics the feed can show. The header stays; the list under it scrolls. Photos are cards as in the feed,
+/// collections and topics tiles with their cover photo.
+struct PageScreen {
+    let theme: Theme
+
+    static let avatarColumns = 12
+    static let avatarRows = 6
+
+    static let photoTexts = ListTexts(loading: "Loading the photos", failed: "Couldn't load the photos",
+                                      empty: ["No photos here yet."], end: "That's all the photos.")
+
+    // MARK: Geometry
+
+    /// The header's lines, beside the avatar for a photographer.
+    func headerLines(_ page: BrowsePage, width: Int) -> [(String, CellStyle)] {
+        switch page {
+        case let .photographer(photographer):
+            let user = photographer.user
+            var lines: [(String, CellStyle)] = []
+            lines.append((user.map { UntrustedText.sanitize($0.displayName) } ?? photographer.username, theme.title))
+            var handle = "@" + UntrustedText.sanitize(photographer.username)
+            if let location = user?.location.map(UntrustedText.sanitize), !location.isEmpty { handle += "  " + location }
+            lines.append((handle, theme.accent))
+            if let user {
+                var counts: [String] = []
+                if let photos = user.totalPhotos { counts.append("\(photos) photo\(photos == 1 ? "" : "s")") }
+                if let likes = user.totalLikes { counts.append("\(likes) like\(likes == 1 ? "" : "s")") }
+                if let collections = user.totalCollections { counts.append("\(collections) collection\(collections == 1 ? "" : "s")") }
+                if !counts.isEmpty { lines.append((counts.joined(separator: " · "), theme.muted)) }
+                if let portfolio = user.portfolioURL { lines.append((UntrustedText.sanitize(portfolio.absoluteString), theme.muted)) }
+            }
+            if let error = photographer.userFailed {
+                lines.append(("Couldn't load the profile (\(error.summary)). r tries again.", theme.error))
+            } else if let bio = user?.bio.map(UntrustedText.sanitize), !bio.isEmpty {
+                lines += Widgets.wrap(bio, width: max(10, width - Self.avatarColumns - 6)).prefix(2).map { ($0, CellStyle.plain) }
+            } else if !photographer.userLoaded {
+                lines.append(("Loading the profile\(theme.dots)", theme.muted))
+            }
+            return lines
+        case let .collection(page):
+            let collection = page.collection
+            var lines: [(String, CellStyle)] = [(UntrustedText.sanitize(collection.title), theme.title)]
+            var byline: [String] = []
+            if let owner = collection.user { byline.append("by " + UntrustedText.sanitize(owner.displayName)) }
+            if let count = collection.totalPhotos { byline.append("\(count) photo\(count == 1 ? "" : "s")") }
+            if !byline.isEmpty { lines.append((byline.joined(separator: " · "), theme.muted)) }
+            if let description = collection.description.map(UntrustedText.sanitize), !description.isEmpty {
+                lines.append((description, .plain))
+            }
+            return lines
+        case .topics:
+            return [("Topics", theme.title), ("Enter shows the topic in the feed instead of the editorial feed; the choice is kept.", theme.muted)]
+        }
+    }
+
+    /// The rows the header takes (the section bar included, for a photographer).
+    func headerRows(_ page: BrowsePage, width: Int) -> Int {
+        switch page {
+        case .photographer: max(Self.avatarRows, headerLines(page, width: width).count) + 2
+        case .collection, .topics: headerLines(page, width: width).count + 1
+        }
+    }
+
+    func listArea(_ page: BrowsePage, area: Rect) -> Rect {
+        let rows = min(headerRows(page, width: area.width), max(0, area.height - 4))
+        return Rect(x: area.x, y: area.y + rows, width: area.width, height: area.height - rows)
+    }
+
+    /// The tiles of a page's grid (collections, topics): a stand-in photo per tile for the layout and the cover.
+    func tiles(_ page: BrowsePage) -> [(title: String, detail: String, cover: Photo?)]? {
+        switch page {
+        case let .photographer(photographer) where photographer.section == .collections:
+            return photographer.collections.items.map { collection in
+                (collection.title, collection.totalPhotos.map { "\($0) photo\($0 == 1 ? "" : "s")" } ?? "", collection.coverPhoto)
+            }
+        case let .topics(topics):
+            return [("Editorial", "the feed's own choice", nil)] + topics.topics.items.map { topic in
+                (topic.title, topic.totalPhotos.map { "\($0) photo\($0 == 1 ? "" : "s")" } ?? "", topic.coverPhoto)
+            }
+        default:
+            return nil
+        }
+    }
+
+    func tileLayout(_ tiles: [(title: String, detail: String, cover: Photo?)], list: Rect) -> TileLayout {
+        TileLayout(photos: tiles.map { $0.cover ?? Photo(id: "none", width: 3, height: 2) }, width: list.width,
+                   viewportHeight: list.height, layout: .grid)
+    }
+
+    func cardLayout(_ photos: PhotoListState, list: Rect) -> CardLayout {
+        CardLayout(photos: photos.photos, width: list.width, viewportHeight: list.height)
+    }
+
+    /// The selection of a grid page (the list's own for photos).
+    private func gridSelection(_ page: BrowsePage) -> Int {
+        switch page {
+        case let .photographer(photographer): photographer.collections.selected
+        case let .topics(topics): topics.topics.selected
+        case .collection: 0
+        }
+    }
+
+    // MARK: Drawing
+
+    func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        guard let page = app.shownPage else { return }
+        let position = ui.pagePosition(app)
+        renderHeader(page, ui: ui, area: area, pictures: pictures, into: &buffer)
+        let list = listArea(page, area: area)
+        if let (_, photos) = page.photoList {
+            CardListScreen(theme: theme, texts: Self.photoTexts, wrap: { .browse(.list($0)) })
+                .render(photos, layout: cardLayout(photos, list: list), position: position, tick: ui.tick, modalFocus: ui.modalFocus,
+                        area: list, pictures: pictures, into: &buffer)
+            return
+        }
+        guard let tiles = tiles(page) else { return }
+        let items: PhotoListState.Phase = {
+            switch page {
+            case let .photographer(photographer): return photographer.collections.phase
+            case let .topics(topics): return topics.topics.phase
+            case .collection: return .content
+            }
+        }()
+        let parts = PhotoParts(theme: theme)
+        switch items {
+        case .loading:
+            parts.centred([("\(theme.spinner(ui.tick)) Loading\(theme.dots)", theme.accent)], in: list, into: &buffer)
+            return
+        case let .failed(error):
+            parts.centred([("Couldn't load them", theme.error), (error.message, .plain)]
+                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
+            return
+        case .content:
+            break
+        }
+        if tiles.isEmpty {
+            parts.centred([("No collections yet.", theme.muted)], in: list, into: &buffer)
+            return
+        }
+        let layout = tileLayout(tiles, list: list)
+        let selected = gridSelection(page)
+        for (index, tile) in layout.tiles.enumerated()
+        where tile.top < position.top + list.height && tile.top + tile.boxRows + TileLayout.textRows > position.top {
+            let entry = tiles[index]
+            let boxTop = tile.top + list.y - position.top
+            let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
+                                   width: tile.pictureColumns, height: tile.pictureRows)
+            if let cover = entry.cover {
+                parts.drawThumbnail(cover, in: pictureRect, clip: list, tick: ui.tick, pictures: pictures, into: &buffer)
+            } else {
+                parts.placeholderBox(entry.title, in: pictureRect, clip: list, into: &buffer)
+            }
+            let textY = boxTop + tile.boxRows
+            if textY >= list.y, textY < list.maxY {
+                buffer.write(UntrustedText.sanitize(entry.title), x: tile.x, y: textY, style: theme.title, maxWidth: tile.width,
+                             ellipsis: theme.ellipsis)
+            }
+            if textY + 1 >= list.y, textY + 1 < list.maxY {
+                buffer.write(entry.detail, x: tile.x, y: textY + 1, style: theme.muted, maxWidth: tile.width, ellipsis: theme.ellipsis)
+            }
+            if index == selected {
+                parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
+            }
+        }
+    }
+
+    private func renderHeader(_ page: BrowsePage, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        var textX = area.x + 2
+        if case let .photographer(photographer) = page {
+            let avatar = Rect(x: area.x + 2, y: area.y, width: Self.avatarColumns, height: min(Self.avatarRows, area.height))
+            let image = photographer.user?.profileImage
+            if let url = image?.large ?? image?.medium ?? image?.small,
+               case let .ready(picture) = pictures.picture(for: Photo(id: "avatar:\(photographer.username)", width: 1, height: 1,
+                                                                       urls: PhotoURLs(small: url)),
+                                                            url: url, columns: avatar.width, rows: avatar.height) {
+                buffer.draw(picture, x: avatar.x, y: avatar.y, clip: area)
+            } else {
+                for y in avatar.y..<avatar.maxY {
+                    buffer.fill(Rect(x: avatar.x, y: y, width: avatar.width, height: 1), with: Cell(" ", style: theme.placeholder))
+                }
+            }
+            textX = avatar.maxX + 3
+        }
+        for (index, line) in headerLines(page, width: area.width).enumerated() where area.y + index < area.maxY {
+            buffer.write(line.0, x: textX, y: area.y + index, style: line.1, maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
+        }
+        guard case let .photographer(photographer) = page else { return }
+        // The sections, the one shown highlighted; the photos' order at the right.
+        let y = area.y + headerRows(page, width: area.width) - 1
+        guard y < area.maxY else { return }
+        var x = area.x + 2
+        for section in PhotographerPage.Section.allCases {
+            let count: Int? = switch section {
+            case .photos: photographer.user?.totalPhotos
+            case .likes: photographer.user?.totalLikes
+            case .collections: photographer.user?.totalCollections
+            }
+            let label = " \(section.title)\(count.map { " \($0)" } ?? "") "
+            x += buffer.write(label, x: x, y: y, style: section == photographer.section ? theme.activeTab : theme.muted) + 1
+        }
+        x += buffer.write(theme.unicode ? " [ ] " : " [ ] ", x: x, y: y, style: theme.muted)
+        if photographer.section == .photos {
+            let order = "sort: \(photographer.order.rawValue) (s)"
+            if area.maxX - DisplayWidth.of(order) - 1 > x { buffer.write(order, x: area.maxX - DisplayWidth.of(order) - 1, y: y, style: theme.muted) }
+        }
+    }
+
+    // MARK: Input
+
+    func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        guard let page = app.shownPage else { return [] }
+        var position = ui.pagePosition(app)
+        defer { ui.setPagePosition(position, app) }
+        if case let .key(key) = input {
+            switch key {
+            case .escape, .character("q"), .backspace:
+                return [.browse(.back)]
+            case .character("]"):
+                position = ListPosition()
+                return [.browse(.stepSection(1))]
+            case .character("["):
+                position = ListPosition()
+                return [.browse(.stepSection(-1))]
+            case .character("s"):
+                guard case let .photographer(photographer) = page, photographer.section == .photos else { return [] }
+                position = ListPosition()
+                return [.browse(.cycleOrder)]
+            case .character("r") where page.photoList == nil || isPhotographerFailing(page):
+                return [.browse(.retry)]
+            default:
+                break
+            }
+        }
+        let list = listArea(page, area: area)
+        if let (_, photos) = page.photoList {
+            if case .key(.character("r")) = input, case .failed = photos.phase { return [.browse(.retry)] }
+            return CardListScreen(theme: theme, texts: Self.photoTexts, wrap: { .browse(.list($0)) })
+                .handle(input, feed: photos, layout: cardLayout(photos, list: list), position: &position, modalFocus: &ui.modalFocus, area: list)
+        }
+        guard let tiles = tiles(page) else { return [] }
+        let layout = tileLayout(tiles, list: list)
+        position.selected = gridSelection(page)
+        func open(_ index: Int) -> [AppViewModel.Event] {
+            switch page {
+            case let .photographer(photographer):
+                guard let collection = photographer.collections.items[safe: index] else { return [] }
+                return [.browse(.openCollection(collection))]
+            case let .topics(topics):
+                return [.browse(.chooseTopic(index == 0 ? nil : topics.topics.items[safe: index - 1]))]
+            case .collection:
+                return []
+            }
+        }
+        switch input {
+        case .key(.enter):
+            return open(position.selected)
+        case let .key(key):
+            guard let motion = ListMotion(key, grid: true) else { return [] }
+            motion.apply(selected: position.selected, count: tiles.count, columns: layout.columns,
+                         select: { layout.select(max(0, min(tiles.count - 1, $0)), in: &position) },
+                         scroll: { layout.scroll(by: $0, in: &position) }, page: { layout.scroll(by: $0 * list.height, in: &position) })
+            return [.browse(.select(index: position.selected))]
+        case let .mouse(mouse):
+            if let motion = ListMotion(mouse) {
+                motion.apply(selected: position.selected, count: tiles.count, columns: layout.columns, select: { _ in },
+                             scroll: { layout.scroll(by: $0, in: &position) }, page: { _ in })
+                return []
+            }
+            guard list.contains(x: mouse.x, y: mouse.y),
+                  let index = layout.tileIndex(atLine: position.top + mouse.y - list.y, x: mouse.x), index < tiles.count else { return [] }
+            position.selected = index
+            return [.browse(.select(index: index))] + open(index)
+        case .resize:
+            position.top = layout.scroll(toShow: position.selected, from: position.top)
+            return []
+        }
+    }
+
+    private func isPhotographerFailing(_ page: BrowsePage) -> Bool {
+        if case let .photographer(photographer) = page { return photographer.userFailed != nil }
+        return false
+    }
+
+    func hints(_ app: AppState) -> [String] {
+        switch app.shownPage {
+        case let .photographer(photographer):
+            photographer.section == .collections ? ["Esc back", "? help", "Enter open", "[ ] sections", "↑↓←→ move"]
+                : ["Esc back", "? help", "Enter open", "[ ] sections", "s sort", "l like", "↑↓ move"]
+        case .collection: ["Esc back", "? help", "Enter open", "l like", "u photographer", "↑↓ move"]
+        case .topics, nil: ["Esc back", "? help", "Enter show in the feed", "↑↓←→ move"]
+        }
+    }
+
+    /// How far into its list the page's frame shows.
+    func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
+        guard let page = app.shownPage else { return nil }
+        let position = ui.pagePosition(app)
+        let list = listArea(page, area: area)
+        if let (_, photos) = page.photoList {
+            return cardLayout(photos, list: list).lastShown(top: position.top).map { (.page, max($0, position.selected)) }
+        }
+        guard let tiles = tiles(page) else { return nil }
+        return tileLayout(tiles, list: list).lastShown(top: position.top).map { (.page, max($0, gridSelection(page))) }
+    }
+
+    /// Back from the viewer: the page's list selects the photo the viewer was on.
+    func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
+        guard let page = app.shownPage, let (_, photos) = page.photoList,
+              let index = photos.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        var position = ui.pagePosition(app)
+        position.selected = index
+        position.top = cardLayout(photos, list: listArea(page, area: area)).scroll(toShow: index, from: position.top)
+        ui.setPagePosition(position, app)
+    }
+}
+
+extension UIState {
+    /// Where the list of the page on top is (each page keeps its own, by its depth).
+    func pagePosition(_ app: AppState) -> ListPosition {
+        let depth = (app.browse?.pages.count ?? 1) - 1
+        return pageLists.indices.contains(depth) ? pageLists[depth] : ListPosition()
+    }
+
+    mutating func setPagePosition(_ position: ListPosition, _ app: AppState) {
+        let depth = (app.browse?.pages.count ?? 1) - 1
+        guard depth >= 0 else { return }
+        while pageLists.count <= depth { pageLists.append(ListPosition()) }
+        pageLists[depth] = position
+    }
+
+    /// A page about to open starts at its top.
+    mutating func startPage(atDepth depth: Int) {
+        while pageLists.count <= depth { pageLists.append(ListPosition()) }
+        pageLists[depth] = ListPosition()
+        pageLists.removeSubrange((depth + 1)...)
+    }
+}
