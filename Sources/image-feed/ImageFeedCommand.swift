@@ -90,7 +90,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
             """,
         version: ImageFeedVersion.line,
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
-                      MeCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self, DoctorCommand.self],
+                      MeCommand.self, UserCommand.self, TopicsCommand.self, TopicCommand.self, CollectionCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self, DoctorCommand.self],
         defaultSubcommand: Browse.self)
 }
 
@@ -233,18 +233,213 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "relevant or latest.")
     var orderBy: String = SearchOrder.relevant.rawValue
 
+    @Option(help: "landscape, portrait or squarish.")
+    var orientation: String?
+
+    @Option(help: "black_and_white, black, white, yellow, orange, red, purple, magenta, green, teal or blue.")
+    var color: String?
+
+    @Option(help: "low (the default) or high: high leaves out photos that may not be safe for work.")
+    var contentFilter: String = SearchFilters.ContentFilter.low.rawValue
+
+    @Flag(help: "Search for people instead of photos.")
+    var users = false
+
+    @Flag(help: "Search for collections instead of photos.")
+    var collections = false
+
     func validate() throws {
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("The query is empty.") }
         guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
         guard (1...maximumPageSize).contains(perPage) else { throw ValidationError("--per-page must be 1 to 30.") }
         guard SearchOrder(rawValue: orderBy) != nil else { throw ValidationError("--order-by is relevant or latest.") }
+        _ = try filters()
+        guard !(users && collections) else { throw ValidationError("--users and --collections go one at a time.") }
+    }
+
+    /// The filters the flags ask for.
+    func filters() throws -> SearchFilters {
+        var filters = SearchFilters()
+        if let orientation {
+            guard let value = SearchFilters.Orientation(rawValue: orientation) else {
+                throw ValidationError("--orientation is landscape, portrait or squarish.")
+            }
+            filters.orientation = value
+        }
+        if let color {
+            guard let value = SearchFilters.Color(rawValue: color) else {
+                throw ValidationError("--color is one of " + SearchFilters.Color.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            filters.color = value
+        }
+        guard let content = SearchFilters.ContentFilter(rawValue: contentFilter) else { throw ValidationError("--content-filter is low or high.") }
+        filters.contentFilter = content
+        return filters
     }
 
     func run() async throws {
         try await withContext(options, command: "search") { context in
-            let result = try await context.client.search(query: query, page: page, perPage: perPage,
-                                                         order: SearchOrder(rawValue: orderBy) ?? .relevant)
-            print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "photos")))
+            if users {
+                let result = try await context.client.searchUsers(query: query, page: page, perPage: perPage)
+                print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "users")))
+            } else if collections {
+                let result = try await context.client.searchCollections(query: query, page: page, perPage: perPage)
+                print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "collections")))
+            } else {
+                let result = try await context.client.search(query: query, page: page, perPage: perPage,
+                                                             order: SearchOrder(rawValue: orderBy) ?? .relevant, filters: try filters())
+                print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "photos")))
+            }
+        }
+    }
+}
+
+/// The page options of the listing commands.
+struct PageOptions: ParsableArguments {
+    @Option(help: "The page to print.")
+    var page = 1
+
+    @Option(help: "Items a page (1-30).")
+    var perPage = maximumPageSize
+
+    func validate() throws {
+        guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
+        guard (1...maximumPageSize).contains(perPage) else { throw ValidationError("--per-page must be 1 to 30.") }
+    }
+}
+
+/// `latest`, `oldest` or `popular`, as the photo listings take them.
+func photoOrder(_ text: String) throws -> PhotoOrder {
+    guard let order = PhotoOrder(rawValue: text) else { throw ValidationError("--order-by is latest, oldest or popular.") }
+    return order
+}
+
+/// A listing's 404, said as the thing that was not found.
+func notFound<T>(_ what: String, _ work: () async throws -> T) async throws -> T {
+    do {
+        return try await work()
+    } catch ServiceError.notFound {
+        throw Failure(message: "No \(what).")
+    }
+}
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Print a photographer as JSON: their profile, or a page of their photos, likes or collections.")
+
+    @OptionGroup var options: ServiceOptions
+    @OptionGroup var pages: PageOptions
+
+    @Argument(help: "The username.")
+    var username: String
+
+    @Flag(help: "Their photos.")
+    var photos = false
+
+    @Flag(help: "The photos they liked.")
+    var likes = false
+
+    @Flag(help: "Their collections.")
+    var collections = false
+
+    @Option(help: "With --photos: latest, oldest or popular.")
+    var orderBy: String = PhotoOrder.latest.rawValue
+
+    func validate() throws {
+        guard !username.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("The username is empty.") }
+        guard [photos, likes, collections].filter({ $0 }).count <= 1 else {
+            throw ValidationError("--photos, --likes and --collections go one at a time.")
+        }
+        _ = try photoOrder(orderBy)
+    }
+
+    func run() async throws {
+        try await withContext(options, command: "user") { context in
+            try await notFound("user \(username)") {
+                let client = context.client
+                if photos {
+                    let source = PhotoListSource.userPhotos(username: username, order: try photoOrder(orderBy))
+                    let page = try await client.photos(from: source, page: pages.page, perPage: pages.perPage)
+                    print(try JSONOutput.encode(JSONOutput.PageDocument(page, itemsName: "photos")))
+                } else if likes {
+                    let page = try await client.photos(from: .userLikes(username: username), page: pages.page, perPage: pages.perPage)
+                    print(try JSONOutput.encode(JSONOutput.PageDocument(page, itemsName: "photos")))
+                } else if collections {
+                    let page = try await client.userCollections(username: username, page: pages.page, perPage: pages.perPage)
+                    print(try JSONOutput.encode(JSONOutput.PageDocument(page, itemsName: "collections")))
+                } else {
+                    print(try JSONOutput.encode(try await client.user(username: username)))
+                }
+            }
+        }
+    }
+}
+
+struct TopicsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "topics", abstract: "Print a page of Unsplash's topics as JSON.")
+
+    @OptionGroup var options: ServiceOptions
+    @OptionGroup var pages: PageOptions
+
+    func run() async throws {
+        try await withContext(options, command: "topics") { context in
+            let page = try await context.client.topics(page: pages.page, perPage: pages.perPage)
+            print(try JSONOutput.encode(JSONOutput.PageDocument(page, itemsName: "topics")))
+        }
+    }
+}
+
+struct TopicCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "topic", abstract: "Print a page of a topic's photos as JSON.")
+
+    @OptionGroup var options: ServiceOptions
+    @OptionGroup var pages: PageOptions
+
+    @Argument(help: "The topic's slug or id (as `topics` prints it).")
+    var slug: String
+
+    @Option(help: "latest, oldest or popular.")
+    var orderBy: String = PhotoOrder.latest.rawValue
+
+    func validate() throws {
+        _ = try photoOrder(orderBy)
+    }
+
+    func run() async throws {
+        try await withContext(options, command: "topic") { context in
+            try await notFound("topic \(slug)") {
+                let source = PhotoListSource.topicPhotos(slug: slug, order: try photoOrder(orderBy))
+                let page = try await context.client.photos(from: source, page: pages.page, perPage: pages.perPage)
+                print(try JSONOutput.encode(JSONOutput.PageDocument(page, itemsName: "photos")))
+            }
+        }
+    }
+}
+
+struct CollectionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collection", abstract: "Print a collection as JSON, or with --photos a page of its photos.")
+
+    @OptionGroup var options: ServiceOptions
+    @OptionGroup var pages: PageOptions
+
+    @Argument(help: "The collection's id.")
+    var id: String
+
+    @Flag(help: "Its photos.")
+    var photos = false
+
+    func run() async throws {
+        try await withContext(options, command: "collection") { context in
+            try await notFound("collection \(id)") {
+                if photos {
+                    let page = try await context.client.photos(from: .collectionPhotos(id: id), page: pages.page, perPage: pages.perPage)
+                    print(try JSONOutput.encode(JSONOutput.PageDocument(page, itemsName: "photos")))
+                } else {
+                    print(try JSONOutput.encode(try await context.client.collection(id: id)))
+                }
+            }
         }
     }
 }
