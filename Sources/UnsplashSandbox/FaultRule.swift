@@ -29,8 +29,12 @@ public struct FaultRule: Codable, Sendable, Equatable {
     }
 
     /// The routes: `photos` (the feed), `photo`, `like`, `download`, `me`, `user`, `user-likes`,
-    /// `search`, `image`, `oauth-authorize`, `oauth-token`, Imgur's `imgur-albums` and `imgur-images`, or `*` for all.
+    /// `search`, exploring's `user-photos`, `user-collections`, `topics`, `topic`, `topic-photos`, `collection`,
+    /// `collection-photos`, `collection-change`, `search-users`, `search-collections`, `image`, `oauth-authorize`,
+    /// `oauth-token`, Imgur's `imgur-albums` and `imgur-images`, or `*` for all.
     public static let routes = ["photos", "photo", "like", "download", "me", "user", "user-likes", "search",
+                                "user-photos", "user-collections", "topics", "topic", "topic-photos", "collection",
+                                "collection-photos", "collection-change", "search-users", "search-collections",
                                 "image", "oauth-authorize", "oauth-token", "imgur-albums", "imgur-images", "*"]
 
     public var route: String

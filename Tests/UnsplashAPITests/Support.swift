@@ -39,9 +39,9 @@ struct SandboxFixture {
                               redirectURI: "http://127.0.0.1:8765/callback")
     }
 
-    func client(loggedInAs username: String? = nil) -> UnsplashClient {
+    func client(loggedInAs username: String? = nil, scope: String = "public read_user write_likes") -> UnsplashClient {
         UnsplashClient(configuration: configuration, http: http,
-                       token: username.map { running.server.state.issueToken(username: $0) })
+                       token: username.map { running.server.state.issueToken(username: $0, scope: scope) })
     }
 
     func fault(_ rule: String) throws {

@@ -1,0 +1,165 @@
+import Foundation
+import ImageFeedCore
+import XCTest
+
+/// Photographers' pages, collections and topics: their three states, paging, likes that stay one state across
+/// panes, and going back.
+final class BrowseViewModelTests: XCTestCase {
+    private func loadedApp() -> AppState {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .start)
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 1, .success(makePage(["a", "b"], number: 1, next: 2)))))
+        return state
+    }
+
+    private let stefan = PhotoListSource.userPhotos(username: "stefan", order: .latest)
+
+    private func photographerPage(_ state: AppState) -> PhotographerPage? {
+        if case let .photographer(page) = state.shownPage { return page }
+        return nil
+    }
+
+    func test_openingAPhotographer_showsWhatThePhotoSaid_andAsksForTheRest() {
+        var state = loadedApp()
+        let author = User(id: "u1", username: "stefan", name: "Stefan")
+        let effects = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: author)))
+        XCTAssertEqual(effects, [.browse(.loadUser(username: "stefan")), .browse(.photos(stefan, .loadPage(page: 1, perPage: 30)))])
+        XCTAssertEqual(photographerPage(state)?.user?.name, "Stefan", "the header shows at once")
+        XCTAssertEqual(photographerPage(state)?.photos.phase, .loading)
+        _ = AppViewModel.update(&state, .browse(.userLoaded(username: "stefan", .success(User(id: "u1", username: "stefan", totalCollections: 2)))))
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .pageLoaded(page: 1, .success(makePage(["s1", "s2"], number: 1, next: 2))))))
+        XCTAssertEqual(photographerPage(state)?.user?.totalCollections, 2)
+        XCTAssertEqual(photographerPage(state)?.photos.photos.map(\.id), ["s1", "s2"])
+        XCTAssertEqual(state.feed.photos.map(\.id), ["a", "b"], "the feed under the page is untouched")
+    }
+
+    func test_sections_loadWhenFirstShown_andTheOrderReloadsThePhotos() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.stepSection(1))),
+                       [.browse(.photos(.userLikes(username: "stefan"), .loadPage(page: 1, perPage: 30)))])
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.stepSection(1))), [.browse(.loadCollections(username: "stefan", page: 1))])
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.stepSection(1))), [], "photos again: already asked for")
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.stepSection(1))), [], "likes again: already asked for")
+        _ = AppViewModel.update(&state, .browse(.stepSection(-1)))
+        XCTAssertEqual(photographerPage(state)?.section, .photos)
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.cycleOrder)),
+                       [.browse(.photos(.userPhotos(username: "stefan", order: .oldest), .loadPage(page: 1, perPage: 30)))])
+        // An answer for the order no longer shown finds no list.
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .pageLoaded(page: 1, .success(makePage(["late"], number: 1, next: nil))))))
+        XCTAssertEqual(photographerPage(state)?.photos.phase, .loading)
+    }
+
+    func test_collections_pageAndOpen_andBackGoesOnePageAtATime() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        _ = AppViewModel.update(&state, .browse(.stepSection(2)))
+        let collections = (1...30).map { PhotoCollection(id: "c\($0)", title: "C\($0)") }
+        _ = AppViewModel.update(&state, .browse(.collectionsLoaded(username: "stefan", page: 1,
+                                                                   .success(Page(items: collections, number: 1, perPage: 30, nextPage: 2)))))
+        XCTAssertEqual(AppViewModel.update(&state, .listShown(.page, lastIndex: 5)), [], "far from the end")
+        XCTAssertEqual(AppViewModel.update(&state, .listShown(.page, lastIndex: 27)), [.browse(.loadCollections(username: "stefan", page: 2))])
+        XCTAssertEqual(AppViewModel.update(&state, .listShown(.page, lastIndex: 29)), [], "already on its way")
+        let effects = AppViewModel.update(&state, .browse(.openCollection(collections[0])))
+        XCTAssertEqual(effects, [.browse(.photos(.collectionPhotos(id: "c1"), .loadPage(page: 1, perPage: 30)))])
+        XCTAssertEqual(state.browse?.pages.count, 2)
+        _ = AppViewModel.update(&state, .browse(.back))
+        XCTAssertNotNil(photographerPage(state))
+        _ = AppViewModel.update(&state, .browse(.back))
+        XCTAssertNil(state.browse)
+        XCTAssertNil(state.shownPage)
+    }
+
+    func test_pagesBelongToTheirPane() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        _ = AppViewModel.update(&state, .selectTab(.search))
+        XCTAssertNil(state.shownPage, "another pane shows its own content")
+        _ = AppViewModel.update(&state, .selectTab(.feed))
+        XCTAssertNotNil(state.shownPage, "back on the feed, the page is still there")
+    }
+
+    func test_aLikeOnAPage_reachesTheFeed_andOneInTheFeedReachesThePage() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .pageLoaded(page: 1, .success(makePage(["a", "s2"], number: 1, next: nil))))))
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.list(.toggleLike(photoID: "a")))),
+                       [.browse(.photos(stefan, .setLike(photoID: "a", liked: true)))])
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .likeFinished(photoID: "a", liked: true,
+                                                                                     .success(makePhoto("a", liked: true, likes: 4))))))
+        XCTAssertTrue(state.feed.photo(id: "a")?.likedByUser == true, "the feed's heart too")
+        XCTAssertTrue(photographerPage(state)?.photos.photo(id: "a")?.likedByUser == true)
+        _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "a", liked: false, .success(makePhoto("a", liked: false, likes: 3)))))
+        XCTAssertFalse(photographerPage(state)?.photos.photo(id: "a")?.likedByUser ?? true, "and back")
+    }
+
+    func test_a401OnAPage_endsTheSession() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        let effects = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .pageLoaded(page: 1, .failure(.sessionExpired)))))
+        XCTAssertEqual(state.session, .loggedOut)
+        XCTAssertTrue(effects.contains(.forgetSession))
+    }
+
+    func test_aFailedPage_showsItsError_andRRetries() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        _ = AppViewModel.update(&state, .browse(.userLoaded(username: "stefan", .failure(.server(status: 503)))))
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .pageLoaded(page: 1, .failure(.server(status: 503))))))
+        XCTAssertEqual(photographerPage(state)?.photos.phase, .failed(.server(status: 503)))
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.retry)), [.browse(.loadUser(username: "stefan"))], "the profile first")
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.retry)), [.browse(.photos(stefan, .loadPage(page: 1, perPage: 30)))])
+    }
+
+    func test_choosingATopic_reloadsTheFeedFromIt_andIsKept() {
+        var state = loadedApp()
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.openTopics)), [.browse(.loadTopics(page: 1))])
+        let nature = Topic(id: "t1", slug: "nature", title: "Nature")
+        _ = AppViewModel.update(&state, .browse(.topicsLoaded(page: 1, .success(Page(items: [nature], number: 1, perPage: 30, nextPage: nil)))))
+        let source = PhotoListSource.topicPhotos(slug: "nature", order: .latest)
+        let effects = AppViewModel.update(&state, .browse(.chooseTopic(nature)))
+        XCTAssertEqual(effects, [.browse(.saveFeedTopic(nature)), .browse(.photos(source, .loadPage(page: 1, perPage: 30)))])
+        XCTAssertNil(state.browse)
+        XCTAssertEqual(state.feedTopic, nature)
+        XCTAssertTrue(state.feed.photos.isEmpty, "the editorial photos go")
+        // The topic's answers are the feed's: paging and likes as before.
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(source, .pageLoaded(page: 1, .success(makePage(["n1", "n2"], number: 1, next: 2))))))
+        XCTAssertEqual(state.feed.photos.map(\.id), ["n1", "n2"])
+        XCTAssertEqual(AppViewModel.update(&state, .listShown(.feed, lastIndex: 1)), [.browse(.photos(source, .loadPage(page: 2, perPage: 30)))])
+        // Back to the editorial feed.
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.chooseTopic(nil))),
+                       [.browse(.saveFeedTopic(nil)), .feed(.loadPage(page: 1, perPage: 30))])
+        XCTAssertNil(state.feedTopic)
+    }
+
+    func test_theViewer_stepsThroughThePagesPhotos() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "stefan", user: nil)))
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(stefan, .pageLoaded(page: 1, .success(makePage(["s1", "s2"], number: 1, next: nil))))))
+        _ = AppViewModel.update(&state, .openViewer(photoID: "s1"))
+        XCTAssertEqual(state.viewer?.source, .page)
+        _ = AppViewModel.update(&state, .stepViewer(by: 1))
+        XCTAssertEqual(state.viewer?.photo.id, "s2")
+        _ = AppViewModel.update(&state, .closeViewer)
+        _ = AppViewModel.update(&state, .openDetail(photoID: "s2"))
+        XCTAssertEqual(state.shownDetail?.photo.id, "s2", "a detail over the page")
+        _ = AppViewModel.update(&state, .closeDetail)
+        XCTAssertNotNil(state.shownPage)
+    }
+
+    func test_searchFilters_reloadTheSearch_andAnswersForOtherFiltersAreDropped() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .searchFor("cat"))
+        XCTAssertEqual(state.tab, .search)
+        XCTAssertEqual(state.search.submitted, "cat")
+        let effects = AppViewModel.update(&state, .search(.cycleColor))
+        let filters = SearchFilters(color: .blackAndWhite)
+        XCTAssertEqual(effects, [.search(.results(query: "cat", order: .relevant, filters: filters, .loadPage(page: 1, perPage: 30)))])
+        _ = AppViewModel.update(&state, .search(.answer(query: "cat", order: .relevant, .pageLoaded(page: 1, .success(makePage(["old"], number: 1, next: nil))))))
+        XCTAssertTrue(state.search.results.photos.isEmpty, "an answer without the filters is dropped")
+        _ = AppViewModel.update(&state, .search(.answer(query: "cat", order: .relevant, filters: filters,
+                                                        .pageLoaded(page: 1, .success(makePage(["bw"], number: 1, next: nil))))))
+        XCTAssertEqual(state.search.results.photos.map(\.id), ["bw"])
+        XCTAssertEqual(state.search.history, ["cat"], "the history keeps the query")
+    }
+}
