@@ -145,6 +145,39 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotNil(page["total"] as? Int)
     }
 
+    func test_exploringCommands_printPhotographersTopicsAndCollections() async throws {
+        var outcome = try await run(["user", "stefan"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let user = try XCTUnwrap(try outcome.json() as? [String: Any])
+        XCTAssertEqual(user["username"] as? String, "stefan")
+        XCTAssertEqual(user["total_collections"] as? Int, 2)
+        outcome = try await run(["user", "stefan", "--photos", "--order-by", "popular", "--per-page", "2"], environment: sandboxEnvironment)
+        let photos = try XCTUnwrap((try outcome.json() as? [String: Any])?["photos"] as? [[String: Any]])
+        XCTAssertEqual(photos.count, 2)
+        XCTAssertGreaterThanOrEqual(photos[0]["likes"] as? Int ?? 0, photos[1]["likes"] as? Int ?? 0)
+        outcome = try await run(["user", "stefan", "--collections"], environment: sandboxEnvironment)
+        let collections = try XCTUnwrap((try outcome.json() as? [String: Any])?["collections"] as? [[String: Any]])
+        XCTAssertEqual(collections.compactMap { $0["id"] as? String }, ["grey-scale", "cat-and-clock"])
+        outcome = try await run(["topics"], environment: sandboxEnvironment)
+        let topics = try XCTUnwrap((try outcome.json() as? [String: Any])?["topics"] as? [[String: Any]])
+        XCTAssertTrue(topics.contains { $0["slug"] as? String == "film" })
+        outcome = try await run(["topic", "film", "--per-page", "3"], environment: sandboxEnvironment)
+        XCTAssertEqual(((try outcome.json() as? [String: Any])?["photos"] as? [Any])?.count, 3)
+        outcome = try await run(["collection", "grey-scale", "--photos"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        outcome = try await run(["search", "space", "--orientation", "landscape", "--color", "blue"], environment: sandboxEnvironment)
+        let filtered = try XCTUnwrap((try outcome.json() as? [String: Any])?["photos"] as? [[String: Any]])
+        XCTAssertTrue(filtered.allSatisfy { ($0["width"] as? Int ?? 0) > ($0["height"] as? Int ?? 0) }, "landscape only")
+        outcome = try await run(["search", "space", "--users"], environment: sandboxEnvironment)
+        XCTAssertEqual(((try outcome.json() as? [String: Any])?["users"] as? [Any])?.count, 2)
+        outcome = try await run(["search", "space", "--color", "mauve"], environment: sandboxEnvironment)
+        XCTAssertNotEqual(outcome.status, 0)
+        XCTAssertTrue(outcome.stderr.contains("--color is one of"), outcome.stderr)
+        outcome = try await run(["user", "nobody-at-all"], environment: sandboxEnvironment)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("No user nobody-at-all."), outcome.stderr)
+    }
+
     func test_albumsAndAlbum_printImgursAlbumsAndPhotos() async throws {
         var environment = sandboxEnvironment
         environment["IMGUR_CLIENT_ID"] = SandboxSettings.demoImgurClientID

@@ -162,4 +162,20 @@ final class BrowseViewModelTests: XCTestCase {
         XCTAssertEqual(state.search.results.photos.map(\.id), ["bw"])
         XCTAssertEqual(state.search.history, ["cat"], "the history keeps the query")
     }
+
+    func test_theSearch_findsPeopleAndCollections_andPagesThem() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .searchFor("space"))
+        XCTAssertEqual(AppViewModel.update(&state, .search(.cycleKind)), [.search(.findPeople(query: "space", page: 1))])
+        let people = (1...30).map { User(id: "u\($0)", username: "user\($0)") }
+        _ = AppViewModel.update(&state, .search(.peopleFound(query: "space", page: 1, .success(Page(items: people, number: 1, perPage: 30, nextPage: 2)))))
+        XCTAssertEqual(state.search.people.items.count, 30)
+        XCTAssertEqual(AppViewModel.update(&state, .listShown(.search, lastIndex: 28)), [.search(.findPeople(query: "space", page: 2))])
+        XCTAssertEqual(AppViewModel.update(&state, .search(.cycleKind)), [.search(.findCollections(query: "space", page: 1))])
+        // An answer for the kind no longer shown is dropped; a 401 still ends the session.
+        _ = AppViewModel.update(&state, .search(.peopleFound(query: "space", page: 2, .success(Page(items: [], number: 2, perPage: 30, nextPage: nil)))))
+        XCTAssertEqual(state.search.people.items.count, 30)
+        _ = AppViewModel.update(&state, .search(.collectionsFound(query: "space", page: 1, .failure(.sessionExpired))))
+        XCTAssertEqual(state.session, .loggedOut)
+    }
 }

@@ -42,7 +42,7 @@ extension LiveEffectPerformer {
         return try? JSONDecoder().decode(Topic.self, from: data)
     }
 
-    private func exploreService() throws(ServiceError) -> any ExploreService {
+    func exploreService() throws(ServiceError) -> any ExploreService {
         guard let explore else { throw .notConfigured("Exploring is not available with this photo service.") }
         return explore
     }

@@ -141,6 +141,14 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         case let .search(.saveHistory(queries)):
             try? historyStore?.saveHistory(queries)
             events = []
+        case let .search(.findPeople(query, page)):
+            events = [.search(.peopleFound(query: query, page: page, await answer { () async throws(ServiceError) in
+                try await self.exploreService().searchUsers(query: query, page: page, perPage: maximumPageSize)
+            }))]
+        case let .search(.findCollections(query, page)):
+            events = [.search(.collectionsFound(query: query, page: page, await answer { () async throws(ServiceError) in
+                try await self.exploreService().searchCollections(query: query, page: page, perPage: maximumPageSize)
+            }))]
         case let .search(.results(query, order, filters, listEffect)):
             events = await performList(listEffect, saving: .search, note: query + (filters.isEmpty ? "" : " (\(filters.summary))")) {
                 [client] page, perPage throws(ServiceError) in

@@ -442,7 +442,7 @@ public enum AppViewModel {
             switch list {
             case .feed: return feedEffects(PhotoListViewModel.update(&state.feed, .showedItem(index: index)), state)
             case .favorites: return favoritesEffects(PhotoListViewModel.update(&state.favorites, .showedItem(index: index)), state)
-            case .search: return SearchViewModel.update(&state.search, .results(.showedItem(index: index))).map(Effect.search)
+            case .search: return SearchViewModel.update(&state.search, .showedItem(index: index)).map(Effect.search)
             case .albums: return AlbumsViewModel.update(&state.albums, .showedAlbum(index: index)).map(Effect.albums)
             case .page: return pageShown(index, in: &state)
             }

@@ -6,6 +6,16 @@ public enum SearchLayout: Equatable, Sendable {
     case single
 }
 
+/// What the search looks for: photos, people or collections.
+public enum SearchKind: String, Sendable, CaseIterable {
+    case photos, people, collections
+
+    public var next: SearchKind {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
 /// The search pane: the query field with its history and suggestions, and the results (whose detail screen
 /// is the app's, as for every list).
 public struct SearchState: Equatable, Sendable {
@@ -28,6 +38,10 @@ public struct SearchState: Equatable, Sendable {
     public var layout: SearchLayout = .grid
     /// The results: paging, likes and their dialog work as in the feed.
     public var results = PhotoListState()
+    /// What the search looks for (`m` cycles it); people and collections open their pages.
+    public var kind: SearchKind = .photos
+    public var people = ItemList<User>()
+    public var collections = ItemList<PhotoCollection>()
 
     public static let historyLimit = 5
 
@@ -57,6 +71,12 @@ public enum SearchViewModel {
         case submit
         case toggleOrder
         /// `o`, `c`, `x`: the next orientation, the next colour (then none), safe content on or off.
+        /// `m`: photos, people, collections.
+        case cycleKind
+        case peopleFound(query: String, page: Int, Result<Page<User>, ServiceError>)
+        case collectionsFound(query: String, page: Int, Result<Page<PhotoCollection>, ServiceError>)
+        /// The results show up to `index` (people and collections page as they show).
+        case showedItem(index: Int)
         case cycleOrientation
         case cycleColor
         case toggleSafe
@@ -75,6 +95,8 @@ public enum SearchViewModel {
         /// A results effect: load a page of `query` in `order` with `filters`, or like a photo.
         case results(query: String, order: SearchOrder, filters: SearchFilters = SearchFilters(), PhotoListViewModel.Effect)
         case saveHistory([String])
+        case findPeople(query: String, page: Int)
+        case findCollections(query: String, page: Int)
         /// Keep the sort order for the next run.
         case saveOrder(SearchOrder)
     }
@@ -168,6 +190,28 @@ public enum SearchViewModel {
             state.layout = state.layout == .grid ? .single : .grid
             return []
 
+        case .cycleKind:
+            state.kind = state.kind.next
+            return reload(&state)
+
+        case let .peopleFound(query, page, result):
+            guard query == state.submitted, state.kind == .people else { return [] }
+            state.people.apply(page: page, result)
+            return []
+
+        case let .collectionsFound(query, page, result):
+            guard query == state.submitted, state.kind == .collections else { return [] }
+            state.collections.apply(page: page, result)
+            return []
+
+        case let .showedItem(index):
+            guard let query = state.submitted else { return [] }
+            switch state.kind {
+            case .photos: return update(&state, .results(.showedItem(index: index)))
+            case .people: return state.people.pageDue(showing: index).map { [.findPeople(query: query, page: $0)] } ?? []
+            case .collections: return state.collections.pageDue(showing: index).map { [.findCollections(query: query, page: $0)] } ?? []
+            }
+
         case .cycleOrientation, .cycleColor, .toggleSafe:
             switch event {
             case .cycleOrientation: state.filters.cycleOrientation()
@@ -202,6 +246,15 @@ public enum SearchViewModel {
     /// A new search (or a new order): page 1 of the submitted query; the old results go.
     private static func reload(_ state: inout SearchState) -> [Effect] {
         guard let query = state.submitted else { return [] }
+        switch state.kind {
+        case .photos: break
+        case .people:
+            state.people = ItemList()
+            return [.findPeople(query: query, page: 1)]
+        case .collections:
+            state.collections = ItemList()
+            return [.findCollections(query: query, page: 1)]
+        }
         state.results = PhotoListState(perPage: state.results.perPage, prefetchDistance: state.results.prefetchDistance)
         return PhotoListViewModel.update(&state.results, .load).map { .results(query: query, order: state.order, filters: state.filters, $0) }
     }
@@ -212,6 +265,7 @@ extension SearchViewModel.Event {
     public var failure: ServiceError? {
         switch self {
         case let .results(event), let .answer(_, _, _, event): event.failure
+        case let .peopleFound(_, _, .failure(error)), let .collectionsFound(_, _, .failure(error)): error
         default: nil
         }
     }

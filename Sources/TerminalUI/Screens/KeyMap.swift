@@ -63,6 +63,7 @@ public struct KeyMap: Equatable, Sendable {
                                Row("r", "reload the feed, or retry what failed", [("reload", [c("r")])])]
         case .favorites:
             return listRows + [Row("r", "refresh the profile, or retry what failed", [("reload", [c("r")])]),
+                               Row("p", "your photos and collections (your page)", [("your-page", [c("p")])]),
                                Row("o", "log out", [("log-out", [c("o")])])]
         case .search:
             return [Row("/", "type a query (Esc leaves the field)", [("query", [c("/")])]),
@@ -72,6 +73,7 @@ public struct KeyMap: Equatable, Sendable {
                     Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
                     Row("u", "the photographer's page", [("photographer", [c("u")])]),
                     Row("s  v", "sort by relevance or date; 1 or 2 columns", [("sort", [c("s")]), ("columns", [c("v")])]),
+                    Row("m", "look for photos, people or collections", [("kind", [c("m")])]),
                     Row("o  c  x", "filters: orientation, colour, safe content", [("orientation", [c("o")]), ("color", [c("c")]),
                                                                                ("safe", [c("x")])]),
                     Row("r", "retry what failed", [("reload", [c("r")])])]

@@ -73,7 +73,7 @@ struct PageScreen {
     }
 
     /// The tiles of a page's grid (collections, topics): a stand-in photo per tile for the layout and the cover.
-    func tiles(_ page: BrowsePage) -> [(title: String, detail: String, cover: Photo?)]? {
+    func tiles(_ page: BrowsePage) -> [CoverTiles.Entry]? {
         switch page {
         case let .photographer(photographer) where photographer.section == .collections:
             return photographer.collections.items.map { collection in
@@ -88,9 +88,8 @@ struct PageScreen {
         }
     }
 
-    func tileLayout(_ tiles: [(title: String, detail: String, cover: Photo?)], list: Rect) -> TileLayout {
-        TileLayout(photos: tiles.map { $0.cover ?? Photo(id: "none", width: 3, height: 2) }, width: list.width,
-                   viewportHeight: list.height, layout: .grid)
+    func tileLayout(_ tiles: [CoverTiles.Entry], list: Rect) -> TileLayout {
+        CoverTiles(theme: theme).layout(tiles, list: list)
     }
 
     func cardLayout(_ photos: PhotoListState, list: Rect) -> CardLayout {
@@ -120,53 +119,17 @@ struct PageScreen {
             return
         }
         guard let tiles = tiles(page) else { return }
-        let items: PhotoListState.Phase = {
-            switch page {
-            case let .photographer(photographer): return photographer.collections.phase
-            case let .topics(topics): return topics.topics.phase
-            case .collection: return .content
-            }
-        }()
-        let parts = PhotoParts(theme: theme)
-        switch items {
-        case .loading:
-            parts.centred([("\(theme.spinner(ui.tick)) Loading\(theme.dots)", theme.accent)], in: list, into: &buffer)
-            return
-        case let .failed(error):
-            parts.centred([("Couldn't load them", theme.error), (error.message, .plain)]
-                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
-            return
-        case .content:
-            break
-        }
-        if tiles.isEmpty {
-            parts.centred([("No collections yet.", theme.muted)], in: list, into: &buffer)
-            return
-        }
-        let layout = tileLayout(tiles, list: list)
-        let selected = gridSelection(page)
-        for (index, tile) in layout.tiles.enumerated()
-        where tile.top < position.top + list.height && tile.top + tile.boxRows + TileLayout.textRows > position.top {
-            let entry = tiles[index]
-            let boxTop = tile.top + list.y - position.top
-            let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
-                                   width: tile.pictureColumns, height: tile.pictureRows)
-            if let cover = entry.cover {
-                parts.drawThumbnail(cover, in: pictureRect, clip: list, tick: ui.tick, pictures: pictures, into: &buffer)
-            } else {
-                parts.placeholderBox(entry.title, in: pictureRect, clip: list, into: &buffer)
-            }
-            let textY = boxTop + tile.boxRows
-            if textY >= list.y, textY < list.maxY {
-                buffer.write(UntrustedText.sanitize(entry.title), x: tile.x, y: textY, style: theme.title, maxWidth: tile.width,
-                             ellipsis: theme.ellipsis)
-            }
-            if textY + 1 >= list.y, textY + 1 < list.maxY {
-                buffer.write(entry.detail, x: tile.x, y: textY + 1, style: theme.muted, maxWidth: tile.width, ellipsis: theme.ellipsis)
-            }
-            if index == selected {
-                parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
-            }
+        var grid = position
+        grid.selected = gridSelection(page)
+        CoverTiles(theme: theme).render(tiles, phase: tilesPhase(page), empty: "No collections yet.", position: grid, list: list,
+                                        tick: ui.tick, pictures: pictures, into: &buffer)
+    }
+
+    private func tilesPhase(_ page: BrowsePage) -> PhotoListState.Phase {
+        switch page {
+        case let .photographer(photographer): photographer.collections.phase
+        case let .topics(topics): topics.topics.phase
+        case .collection: .content
         }
     }
 
@@ -244,41 +207,22 @@ struct PageScreen {
                 .handle(input, feed: photos, layout: cardLayout(photos, list: list), position: &position, modalFocus: &ui.modalFocus, area: list)
         }
         guard let tiles = tiles(page) else { return [] }
-        let layout = tileLayout(tiles, list: list)
         position.selected = gridSelection(page)
-        func open(_ index: Int) -> [AppViewModel.Event] {
+        switch CoverTiles(theme: theme).handle(input, entries: tiles, list: list, position: &position) {
+        case .none:
+            return []
+        case .moved:
+            return [.browse(.select(index: position.selected))]
+        case let .open(index):
             switch page {
             case let .photographer(photographer):
                 guard let collection = photographer.collections.items[safe: index] else { return [] }
-                return [.browse(.openCollection(collection))]
+                return [.browse(.select(index: index)), .browse(.openCollection(collection))]
             case let .topics(topics):
                 return [.browse(.chooseTopic(index == 0 ? nil : topics.topics.items[safe: index - 1]))]
             case .collection:
                 return []
             }
-        }
-        switch input {
-        case .key(.enter):
-            return open(position.selected)
-        case let .key(key):
-            guard let motion = ListMotion(key, grid: true) else { return [] }
-            motion.apply(selected: position.selected, count: tiles.count, columns: layout.columns,
-                         select: { layout.select(max(0, min(tiles.count - 1, $0)), in: &position) },
-                         scroll: { layout.scroll(by: $0, in: &position) }, page: { layout.scroll(by: $0 * list.height, in: &position) })
-            return [.browse(.select(index: position.selected))]
-        case let .mouse(mouse):
-            if let motion = ListMotion(mouse) {
-                motion.apply(selected: position.selected, count: tiles.count, columns: layout.columns, select: { _ in },
-                             scroll: { layout.scroll(by: $0, in: &position) }, page: { _ in })
-                return []
-            }
-            guard list.contains(x: mouse.x, y: mouse.y),
-                  let index = layout.tileIndex(atLine: position.top + mouse.y - list.y, x: mouse.x), index < tiles.count else { return [] }
-            position.selected = index
-            return [.browse(.select(index: index))] + open(index)
-        case .resize:
-            position.top = layout.scroll(toShow: position.selected, from: position.top)
-            return []
         }
     }
 

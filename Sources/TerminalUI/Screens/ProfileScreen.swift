@@ -84,7 +84,8 @@ public struct ProfileScreen {
         }
         let logoutY = offset + header - 3
         if logoutY >= area.y, logoutY < area.maxY {
-            buffer.write("o log out", x: textX, y: logoutY, style: theme.muted)
+            buffer.write("p your photos and collections   o log out", x: textX, y: logoutY, style: theme.muted,
+                         maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
         }
         let titleY = offset + header - 1
         if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
@@ -123,6 +124,10 @@ public struct ProfileScreen {
             case .character("o"):
                 ui.modalFocus = 1 // "No" first: logging out by a stray Enter would be unkind
                 return [.profile(.logOutPressed)]
+            case .character("]"), .character("p"):
+                // Your own photos and collections: the page any photographer has, over this pane.
+                guard let user = app.profile.profile else { return [] }
+                return [.browse(.openPhotographer(username: user.username, user: user))]
             case .character("r"):
                 if case .failed = app.profile.phase { return [.profile(.retry)] }
                 if app.favorites.phase == .content, case .failed = app.favorites.nextPage { break } // the favorites' own retry

@@ -43,7 +43,8 @@ public struct SearchScreen {
     private func renderField(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
         let y = area.y
         let columns = search.layout == .grid ? TileLayout.gridColumns(width: area.width) : 1
-        let settings = "sort: \(Self.orderName(search.order)) (s)   \(columns) column\(columns == 1 ? "" : "s") (v) "
+        let settings = search.kind == .photos ? "sort: \(Self.orderName(search.order)) (s)   \(columns) column\(columns == 1 ? "" : "s") (v) "
+            : "finds \(search.kind.rawValue) (m) "
         let settingsWidth = DisplayWidth.of(settings)
         let showsSettings = area.width - settingsWidth >= 30
         TextFieldView(theme: theme).drawLabelled("Search ", text: search.query, cursor: search.editing ? search.queryCursor : nil,
@@ -57,10 +58,18 @@ public struct SearchScreen {
         var summary: String?
         if let query = search.submitted {
             let quoted = theme.quoted(UntrustedText.sanitize(query))
-            if let total = search.results.totalItems, search.results.phase == .content {
-                summary = "\(total) photo\(total == 1 ? "" : "s") for \(quoted), by \(Self.orderName(search.order))"
-            } else {
-                summary = "Photos for \(quoted), by \(Self.orderName(search.order))"
+            switch search.kind {
+            case .photos:
+                if let total = search.results.totalItems, search.results.phase == .content {
+                    summary = "\(total) photo\(total == 1 ? "" : "s") for \(quoted), by \(Self.orderName(search.order))"
+                } else {
+                    summary = "Photos for \(quoted), by \(Self.orderName(search.order))"
+                }
+            case .people:
+                summary = "People for \(quoted)" + (search.people.phase == .content ? ": \(search.people.items.count)" : "") + "  (m: collections)"
+            case .collections:
+                summary = "Collections for \(quoted)" + (search.collections.phase == .content ? ": \(search.collections.items.count)" : "")
+                    + "  (m: photos)"
             }
         }
         // The filters, whatever the summary: what narrows the results must show (o c x change them).
@@ -70,7 +79,7 @@ public struct SearchScreen {
         if let summary {
             buffer.write(summary, x: area.x + 2, y: y + 1, style: theme.muted, maxWidth: room, ellipsis: theme.ellipsis)
         }
-        if area.width >= 60 {
+        if area.width >= 60, search.kind == .photos {
             buffer.write(filters, x: area.maxX - filtersWidth - 1, y: y + 1, style: search.filters.isEmpty ? theme.muted : theme.accent)
         }
     }
@@ -102,6 +111,13 @@ public struct SearchScreen {
                 lines.append(("Earlier: " + search.history.map(UntrustedText.sanitize).joined(separator: ", "), theme.muted))
             }
             parts.centred(lines, in: area, into: &buffer)
+            return
+        }
+        if search.kind != .photos {
+            let tiles = Self.entries(search)
+            CoverTiles(theme: theme).render(tiles, phase: search.kind == .people ? search.people.phase : search.collections.phase,
+                                            empty: "Nobody found for \(theme.quoted(UntrustedText.sanitize(query))). m looks for something else.",
+                                            position: ui.searchList, list: area, tick: ui.tick, pictures: pictures, into: &buffer)
             return
         }
         let results = search.results
@@ -188,6 +204,27 @@ public struct SearchScreen {
             }
         }
         let results = resultsArea(area)
+        if case .key(.character("m")) = input {
+            ui.searchList = ListPosition()
+            return [.search(.cycleKind)]
+        }
+        if search.kind != .photos {
+            var position = ui.searchList
+            defer { ui.searchList = position }
+            if case .key(.character("r")) = input { return [.search(.submit)] }
+            if case .key(.character("/")) = input { return [.search(.focus)] }
+            if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y == area.y { return [.search(.focus)] }
+            switch CoverTiles(theme: theme).handle(input, entries: Self.entries(search), list: results, position: &position) {
+            case .none, .moved:
+                return []
+            case let .open(index):
+                if search.kind == .people, let user = search.people.items[safe: index] {
+                    return [.browse(.openPhotographer(username: user.username, user: user))]
+                }
+                if let collection = search.collections.items[safe: index] { return [.browse(.openCollection(collection))] }
+                return []
+            }
+        }
         let layout = layout(search, area: area)
         let count = search.results.photos.count
         var position = ui.searchList
@@ -244,14 +281,40 @@ public struct SearchScreen {
     }
 }
 
+extension SearchScreen {
+    /// People and collections as tiles: an avatar or a cover, a name or a title, and a line about them.
+    static func entries(_ search: SearchState) -> [CoverTiles.Entry] {
+        switch search.kind {
+        case .photos:
+            return []
+        case .people:
+            return search.people.items.map { user in
+                let image = user.profileImage.large ?? user.profileImage.medium ?? user.profileImage.small
+                let avatar = image.map { Photo(id: "avatar:\(user.username)", width: 1, height: 1, urls: PhotoURLs(small: $0)) }
+                return (user.displayName, "@\(user.username)" + (user.totalPhotos.map { " · \($0) photos" } ?? ""), avatar)
+            }
+        case .collections:
+            return search.collections.items.map { collection in
+                let details = [collection.user.map { "by \($0.displayName)" }, collection.totalPhotos.map { "\($0) photos" }].compactMap { $0 }
+                return (collection.title, details.joined(separator: " · "), collection.coverPhoto)
+            }
+        }
+    }
+}
+
 extension SearchScreen: PaneScreen {
     func hints(_ app: AppState) -> [String] {
-        app.search.editing ? ["Enter search", "Esc done", "↑↓ earlier queries"]
-            : ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
+        if app.search.editing { return ["Enter search", "Esc done", "↑↓ earlier queries"] }
+        if app.search.kind != .photos { return ["? help", "q quit", "/ search", "Enter open", "m what to find", "Tab panes", "↑↓←→ move"] }
+        return ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
         guard app.search.submitted != nil else { return nil }
+        if app.search.kind != .photos {
+            return CoverTiles(theme: theme).layout(Self.entries(app.search), list: resultsArea(area)).lastShown(top: ui.searchList.top)
+                .map { (.search, max($0, ui.searchList.selected)) }
+        }
         return layout(app.search, area: area).lastShown(top: ui.searchList.top).map { (.search, max($0, ui.searchList.selected)) }
     }
 

@@ -1,0 +1,96 @@
+import ImageFeedCore
+
+/// A grid of tiles, each a cover picture with a title and a line under it: collections, topics, people. What a key
+/// or a click does in it is the same wherever it shows.
+struct CoverTiles {
+    typealias Entry = (title: String, detail: String, cover: Photo?)
+
+    let theme: Theme
+
+    /// What a key or the mouse did in the grid.
+    enum Action: Equatable {
+        case none
+        case moved
+        case open(Int)
+    }
+
+    func layout(_ entries: [Entry], list: Rect) -> TileLayout {
+        TileLayout(photos: entries.map { $0.cover ?? Photo(id: "none", width: 3, height: 2) }, width: list.width,
+                   viewportHeight: list.height, layout: .grid)
+    }
+
+    /// The tiles, or the list's loading, error or empty state.
+    func render(_ entries: [Entry], phase: PhotoListState.Phase, empty: String, position: ListPosition, list: Rect, tick: Int,
+                pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let parts = PhotoParts(theme: theme)
+        switch phase {
+        case .loading:
+            parts.centred([("\(theme.spinner(tick)) Loading\(theme.dots)", theme.accent)], in: list, into: &buffer)
+            return
+        case let .failed(error):
+            parts.centred([("Couldn't load them", theme.error), (error.message, .plain)]
+                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
+            return
+        case .content:
+            break
+        }
+        guard !entries.isEmpty else {
+            parts.centred([(empty, theme.muted)], in: list, into: &buffer)
+            return
+        }
+        let layout = layout(entries, list: list)
+        for (index, tile) in layout.tiles.enumerated()
+        where tile.top < position.top + list.height && tile.top + tile.boxRows + TileLayout.textRows > position.top {
+            let entry = entries[index]
+            let boxTop = tile.top + list.y - position.top
+            let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
+                                   width: tile.pictureColumns, height: tile.pictureRows)
+            if let cover = entry.cover {
+                parts.drawThumbnail(cover, in: pictureRect, clip: list, tick: tick, pictures: pictures, into: &buffer)
+            } else {
+                parts.placeholderBox(UntrustedText.sanitize(entry.title), in: pictureRect, clip: list, into: &buffer)
+            }
+            let textY = boxTop + tile.boxRows
+            if textY >= list.y, textY < list.maxY {
+                buffer.write(UntrustedText.sanitize(entry.title), x: tile.x, y: textY, style: theme.title, maxWidth: tile.width,
+                             ellipsis: theme.ellipsis)
+            }
+            if textY + 1 >= list.y, textY + 1 < list.maxY {
+                buffer.write(UntrustedText.sanitize(entry.detail), x: tile.x, y: textY + 1, style: theme.muted, maxWidth: tile.width,
+                             ellipsis: theme.ellipsis)
+            }
+            if index == position.selected {
+                parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
+            }
+        }
+    }
+
+    /// Moves the selection or the scroll; Enter or a click opens a tile.
+    func handle(_ input: InputEvent, entries: [Entry], list: Rect, position: inout ListPosition) -> Action {
+        let layout = layout(entries, list: list)
+        let count = entries.count
+        switch input {
+        case .key(.enter):
+            return count > 0 ? .open(min(position.selected, count - 1)) : .none
+        case let .key(key):
+            guard count > 0, let motion = ListMotion(key, grid: true) else { return .none }
+            motion.apply(selected: position.selected, count: count, columns: layout.columns,
+                         select: { layout.select(max(0, min(count - 1, $0)), in: &position) },
+                         scroll: { layout.scroll(by: $0, in: &position) }, page: { layout.scroll(by: $0 * list.height, in: &position) })
+            return .moved
+        case let .mouse(mouse):
+            if let motion = ListMotion(mouse) {
+                motion.apply(selected: position.selected, count: count, columns: layout.columns, select: { _ in },
+                             scroll: { layout.scroll(by: $0, in: &position) }, page: { _ in })
+                return .moved
+            }
+            guard list.contains(x: mouse.x, y: mouse.y),
+                  let index = layout.tileIndex(atLine: position.top + mouse.y - list.y, x: mouse.x), index < count else { return .none }
+            position.selected = index
+            return .open(index)
+        case .resize:
+            position.top = layout.scroll(toShow: position.selected, from: position.top)
+            return .none
+        }
+    }
+}
