@@ -15,10 +15,13 @@ public struct UnsplashConfiguration: Sendable, Equatable {
     public var redirectURI: String
     /// Sent as the User-Agent of every request.
     public var userAgent: String
+    /// Logins ask for the `write_collections` scope too (the user opted in).
+    public var writeCollections: Bool
 
     public init(apiBase: URL = defaultAPIBase, oauthBase: URL = defaultOAuthBase, accessKey: String? = nil,
                 secretKey: String? = nil, redirectURI: String = outOfBandRedirectURI,
-                userAgent: String = "ImageFeed (terminal)") {
+                userAgent: String = "ImageFeed (terminal)", writeCollections: Bool = false) {
+        self.writeCollections = writeCollections
         self.apiBase = apiBase
         self.oauthBase = oauthBase
         self.accessKey = accessKey

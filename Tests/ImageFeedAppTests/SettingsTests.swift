@@ -18,6 +18,20 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(configuration.configFile.path, folder.url.path + "/config/image-feed/config.toml")
     }
 
+    func test_writeCollections_isOffUnlessSet_inTheFileOrTheEnvironment() throws {
+        let folder = try TemporaryFolder()
+        XCTAssertFalse(try Settings.load(environment: folder.environment).unsplash.writeCollections)
+        _ = try folder.write("write_collections = true\n", to: "config/image-feed/config.toml")
+        XCTAssertTrue(try Settings.load(environment: folder.environment).unsplash.writeCollections)
+        var environment = folder.environment
+        environment["IMAGE_FEED_WRITE_COLLECTIONS"] = "no"
+        XCTAssertFalse(try Settings.load(environment: environment).writeCollections)
+        _ = try folder.write("write_collections = \"yes\"\n", to: "config/image-feed/config.toml")
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment)) { error in
+            XCTAssertTrue("\(error)".contains("expected true or false"), "\(error)")
+        }
+    }
+
     func test_file_isOverriddenByEnvironment_isOverriddenByFlags() throws {
         let folder = try TemporaryFolder()
         _ = try folder.write("""

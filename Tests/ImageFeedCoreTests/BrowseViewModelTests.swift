@@ -178,4 +178,29 @@ final class BrowseViewModelTests: XCTestCase {
         _ = AppViewModel.update(&state, .search(.collectionsFound(query: "space", page: 1, .failure(.sessionExpired))))
         XCTAssertEqual(state.session, .loggedOut)
     }
+
+    func test_theCollectionPicker_addsAndTakesOut_andSaysWhenTheScopeIsMissing() {
+        var state = loadedApp()
+        let photo = makePhoto("a")
+        // Without the profile there is no username to list collections of: the status line says so.
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.openCollectionPicker(photo))).count, 1)
+        XCTAssertNil(state.browse)
+        XCTAssertEqual(state.notice?.kind, .error)
+        _ = AppViewModel.update(&state, .profile(.loaded(.success(User(id: "d", username: "demo")))))
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.openCollectionPicker(photo))), [.browse(.loadCollections(username: "demo", page: 1))])
+        let mine = PhotoCollection(id: "c1", title: "Favourites", totalPhotos: 3)
+        _ = AppViewModel.update(&state, .browse(.collectionsLoaded(username: "demo", page: 1,
+                                                                   .success(Page(items: [mine], number: 1, perPage: 30, nextPage: nil)))))
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.changeCollection(add: true, index: 0))),
+                       [.browse(.setInCollection(add: true, photoID: "a", collectionID: "c1"))])
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.changeCollection(add: true, index: 0))), [], "one change at a time")
+        _ = AppViewModel.update(&state, .browse(.collectionChanged(collectionID: "c1", add: true, .success(true))))
+        XCTAssertEqual(state.notice?.text, "Added to “Favourites”.")
+        guard case let .collectionPicker(picker) = state.shownPage else { return XCTFail("the picker") }
+        XCTAssertEqual(picker.collections.items.first?.totalPhotos, 4)
+        _ = AppViewModel.update(&state, .browse(.changeCollection(add: false, index: 0)))
+        _ = AppViewModel.update(&state, .browse(.collectionChanged(collectionID: "c1", add: false, .failure(.forbidden("scope")))))
+        XCTAssertTrue(state.notice?.text.contains("write_collections = true") == true, state.notice?.text ?? "")
+        XCTAssertEqual(state.notice?.kind, .error)
+    }
 }

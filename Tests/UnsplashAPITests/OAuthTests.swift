@@ -17,6 +17,14 @@ final class OAuthTests: XCTestCase {
         ])
     }
 
+    func test_writeCollections_isAskedForOnlyWhenTheUserOptedIn() throws {
+        var configuration = testConfiguration
+        configuration.writeCollections = true
+        let url = try OAuthClient(configuration: configuration, http: StubHTTPClient(json: "{}")).authorizeURL(state: "s")
+        let scope = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "scope" }?.value
+        XCTAssertEqual(scope, "public read_user write_likes write_collections")
+    }
+
     func test_makeState_isFreshAndLongEnough() {
         let first = OAuthClient.makeState()
         XCTAssertEqual(first.count, 32)

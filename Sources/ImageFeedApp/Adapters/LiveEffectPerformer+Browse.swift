@@ -23,6 +23,11 @@ extension LiveEffectPerformer {
             return [.topicsLoaded(page: page, await answer { () async throws(ServiceError) in
                 try await self.exploreService().topics(page: page, perPage: maximumPageSize)
             })]
+        case let .setInCollection(add, photoID, collectionID):
+            return [.collectionChanged(collectionID: collectionID, add: add, await answer { () async throws(ServiceError) in
+                try await self.exploreService().setInCollection(add, photoID: photoID, collectionID: collectionID)
+                return true
+            })]
         case let .saveFeedTopic(topic):
             guard let file = feedTopicFile else { return [] }
             if let topic, let data = try? JSONEncoder().encode(topic) {

@@ -64,7 +64,8 @@ public final class CompositionRoot: Sendable {
         let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
         Logs.addSecrets(configuration.secrets + [token].compactMap { $0 })
         if demo, let token, let sandbox {
-            sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername)
+            sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername,
+                                            scope: OAuthClient(configuration: configuration.unsplash, http: http).scope)
         }
         let client = UnsplashClient(configuration: configuration.unsplash, http: http, token: token)
         let oauth = OAuthClient(configuration: configuration.unsplash, http: http)

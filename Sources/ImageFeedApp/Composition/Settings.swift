@@ -35,6 +35,8 @@ public struct Settings: Sendable, Equatable {
     public var keyMap = KeyMap.standard
     /// Imgur's client id (`Authorization: Client-ID …`); the Albums tab shows when one is set.
     public var imgurClientID: String?
+    /// Ask at login for the `write_collections` scope (adding photos to the user's collections); off unless set.
+    public var writeCollections = false
     public var imgurAPIBase = ImgurConfiguration.defaultAPIBase
     public var imgurImageBase = ImgurConfiguration.defaultImageBase
     /// Where an Imgur image's page is (the link share copies); the demo points it at its sandbox.
@@ -75,6 +77,7 @@ public struct Settings: Sendable, Equatable {
         "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
         "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
         "blitter": "half, quadrant or sextant",
+        "write_collections": "true to ask, at the next login, to add photos to your collections and take them out",
     ]
 
     /// A graphics setting's value: nil for "auto".
@@ -158,6 +161,12 @@ public struct Settings: Sendable, Equatable {
         if let base = from("IMAGE_FEED_OAUTH_BASE", "oauth_base") { configuration.oauthBase = try url(base, from: "IMAGE_FEED_OAUTH_BASE") }
         if let token = from("IMAGE_FEED_TOKEN", "token") { configuration.tokenOverride = token }
         if let clientID = from("IMGUR_CLIENT_ID", "imgur_client_id") { configuration.imgurClientID = clientID }
+        if let flag = from("IMAGE_FEED_WRITE_COLLECTIONS", "write_collections") {
+            guard let value = ["true": true, "1": true, "yes": true, "false": false, "0": false, "no": false][flag.lowercased()] else {
+                throw ConfigurationError(message: "IMAGE_FEED_WRITE_COLLECTIONS: \(flag) is not true or false.")
+            }
+            configuration.writeCollections = value
+        }
         if let base = from("IMGUR_API_BASE", "imgur_api_base") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
         if let folder = from("IMAGE_FEED_DOWNLOADS", "downloads_dir") { configuration.downloadsDirectory = expand(folder, environment: environment) }
         if let colors = from("IMAGE_FEED_COLORS", "colors") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
@@ -179,7 +188,7 @@ public struct Settings: Sendable, Equatable {
     /// The API client's part of the settings.
     public var unsplash: UnsplashConfiguration {
         UnsplashConfiguration(apiBase: apiBase, oauthBase: oauthBase, accessKey: accessKey, secretKey: secretKey,
-                              redirectURI: redirectURI)
+                              redirectURI: redirectURI, writeCollections: writeCollections)
     }
 
     /// A warning when `file` holds the secret key and users other than its owner may read it.
@@ -263,6 +272,10 @@ public struct Settings: Sendable, Equatable {
                     throw ConfigurationError(message: "\(place): expected a number of days above 0.")
                 }
                 cacheMaximumAgeDays = days
+                continue
+            case "write_collections":
+                guard let flag = table[key]?.bool else { throw ConfigurationError(message: "\(place): expected true or false.") }
+                writeCollections = flag
                 continue
             case "image_cache_mb":
                 guard let megabytes = table[key]?.int, megabytes >= 0 else {

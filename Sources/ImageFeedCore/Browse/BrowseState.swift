@@ -102,11 +102,26 @@ public struct TopicsPage: Equatable, Sendable {
     public init() {}
 }
 
+/// The user's collections, to add a photo to one or take it out (with the `write_collections` scope).
+public struct CollectionPicker: Equatable, Sendable {
+    public var photo: Photo
+    public var username: String
+    public var collections = ItemList<PhotoCollection>()
+    /// The collection whose change is on its way.
+    public var changing: String?
+
+    public init(photo: Photo, username: String) {
+        self.photo = photo
+        self.username = username
+    }
+}
+
 /// A page opened over a pane.
 public enum BrowsePage: Equatable, Sendable {
     case photographer(PhotographerPage)
     case collection(CollectionPage)
     case topics(TopicsPage)
+    case collectionPicker(CollectionPicker)
 
     /// The photo list the page shows now, with where its pages come from; nil when it shows none.
     public var photoList: (source: PhotoListSource, list: PhotoListState)? {
@@ -118,7 +133,7 @@ public enum BrowsePage: Equatable, Sendable {
             case .collections: nil
             }
         case let .collection(page): (page.source, page.photos)
-        case .topics: nil
+        case .topics, .collectionPicker: nil
         }
     }
 
@@ -132,7 +147,7 @@ public enum BrowsePage: Equatable, Sendable {
         case var .collection(page):
             if source == nil || source == page.source { change(&page.photos) }
             self = .collection(page)
-        case .topics:
+        case .topics, .collectionPicker:
             break
         }
     }

@@ -22,6 +22,10 @@ public enum BrowseViewModel {
         case chooseTopic(Topic?)
         /// `r` on a page: what failed, again.
         case retry
+        /// `c` on a photo: the user's collections, to add it to one (Enter) or take it out (`x`).
+        case openCollectionPicker(Photo)
+        case changeCollection(add: Bool, index: Int)
+        case collectionChanged(collectionID: String, add: Bool, Result<Bool, ServiceError>)
         /// The user's own actions on the page's photo list (likes, the like dialog, retry).
         case list(PhotoListViewModel.Event)
         // Answers.
@@ -39,6 +43,7 @@ public enum BrowseViewModel {
         case loadTopics(page: Int)
         /// Keep the feed's topic for the next run (nil: the editorial feed).
         case saveFeedTopic(Topic?)
+        case setInCollection(add: Bool, photoID: String, collectionID: String)
     }
 }
 
@@ -47,7 +52,8 @@ extension BrowseViewModel.Event {
     public var failure: ServiceError? {
         switch self {
         case let .photosAnswer(_, event): event.failure
-        case let .userLoaded(_, .failure(error)), let .collectionsLoaded(_, _, .failure(error)), let .topicsLoaded(_, .failure(error)): error
+        case let .userLoaded(_, .failure(error)), let .collectionsLoaded(_, _, .failure(error)), let .topicsLoaded(_, .failure(error)),
+             let .collectionChanged(_, _, .failure(error)): error
         default: nil
         }
     }
@@ -135,6 +141,9 @@ extension AppViewModel {
                     // Index 0 is the editorial feed, then the topics.
                     topics.topics.selected = clamp(index, topics.topics.items.count + 1)
                     page = .topics(topics)
+                case var .collectionPicker(picker):
+                    picker.collections.selected = clamp(index, picker.collections.items.count)
+                    page = .collectionPicker(picker)
                 case .collection:
                     break
                 }
@@ -165,6 +174,10 @@ extension AppViewModel {
                 return browse(&state, .list(.retry))
             case .collection:
                 return browse(&state, .list(.retry))
+            case let .collectionPicker(picker):
+                var next: Int?
+                state.changeTopPage { if case var .collectionPicker(p) = $0 { next = p.collections.retryPage(); $0 = .collectionPicker(p) } }
+                return next.map { [.browse(.loadCollections(username: picker.username, page: $0))] } ?? []
             case .topics:
                 var next: Int?
                 state.changeTopPage { if case var .topics(t) = $0 { next = t.topics.retryPage(); $0 = .topics(t) } }
@@ -218,7 +231,49 @@ extension AppViewModel {
 
         case let .collectionsLoaded(username, number, result):
             changePhotographers(username, in: &state) { page in page.collections.apply(page: number, result) }
+            changePickers(in: &state) { picker in
+                if picker.username == username { picker.collections.apply(page: number, result) }
+            }
             return []
+
+        case let .openCollectionPicker(photo):
+            guard let username = state.profile.profile?.username else {
+                return notify("Your collections show once your profile has loaded (the Profile tab).", kind: .error, in: &state)
+            }
+            push(.collectionPicker(CollectionPicker(photo: photo, username: username)), in: &state)
+            return [.browse(.loadCollections(username: username, page: 1))]
+
+        case let .changeCollection(add, index):
+            guard case let .collectionPicker(picker) = state.shownPage, picker.changing == nil,
+                  picker.collections.items.indices.contains(index) else { return [] }
+            let collection = picker.collections.items[index]
+            state.changeTopPage { if case var .collectionPicker(p) = $0 { p.changing = collection.id; $0 = .collectionPicker(p) } }
+            return [.browse(.setInCollection(add: add, photoID: picker.photo.id, collectionID: collection.id))]
+
+        case let .collectionChanged(collectionID, add, result):
+            var title = "the collection"
+            changePickers(in: &state) { picker in
+                guard picker.changing == collectionID else { return }
+                picker.changing = nil
+                if let index = picker.collections.items.firstIndex(where: { $0.id == collectionID }) {
+                    title = picker.collections.items[index].title
+                    if case .success = result, let total = picker.collections.items[index].totalPhotos {
+                        picker.collections.items[index].totalPhotos = max(0, total + (add ? 1 : -1))
+                    }
+                }
+            }
+            let quoted = "“\(UntrustedText.sanitize(title))”"
+            switch result {
+            case .success:
+                return notify(add ? "Added to \(quoted)." : "Taken out of \(quoted).", kind: .info, in: &state)
+            case .failure(.forbidden):
+                return notify("Changing collections needs the write_collections scope: set write_collections = true in the config "
+                              + "file, then log out and in again.", kind: .error, in: &state)
+            case .failure(.sessionExpired):
+                return []
+            case let .failure(error):
+                return notify("Couldn't change \(quoted) (\(error.summary)).", kind: .error, in: &state)
+            }
 
         case let .topicsLoaded(number, result):
             guard var browse = state.browse else { return [] }
@@ -252,6 +307,11 @@ extension AppViewModel {
             case var .topics(topics):
                 if let next = topics.topics.pageDue(showing: index - 1) { effect = .browse(.loadTopics(page: next)) }
                 page = .topics(topics)
+            case var .collectionPicker(picker):
+                if let next = picker.collections.pageDue(showing: index) {
+                    effect = .browse(.loadCollections(username: picker.username, page: next))
+                }
+                page = .collectionPicker(picker)
             case .collection:
                 break
             }
@@ -299,6 +359,17 @@ extension AppViewModel {
             if case var .photographer(page) = browse.pages[index], page.username == username {
                 change(&page)
                 browse.pages[index] = .photographer(page)
+            }
+        }
+        state.browse = browse
+    }
+
+    private static func changePickers(in state: inout AppState, _ change: (inout CollectionPicker) -> Void) {
+        guard var browse = state.browse else { return }
+        for index in browse.pages.indices {
+            if case var .collectionPicker(picker) = browse.pages[index] {
+                change(&picker)
+                browse.pages[index] = .collectionPicker(picker)
             }
         }
         state.browse = browse

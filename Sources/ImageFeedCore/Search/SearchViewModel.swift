@@ -70,7 +70,7 @@ public enum SearchViewModel {
         case moveSuggestion(Int)
         case submit
         case toggleOrder
-        /// `o`, `c`, `x`: the next orientation, the next colour (then none), safe content on or off.
+        /// `o`, `c`, `w`: the next orientation, the next colour (then none), safe content on or off.
         /// `m`: photos, people, collections.
         case cycleKind
         case peopleFound(query: String, page: Int, Result<Page<User>, ServiceError>)

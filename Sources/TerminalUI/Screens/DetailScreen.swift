@@ -202,6 +202,8 @@ public struct DetailScreen {
             return []
         case .character("u"):
             return CardListScreen.openPhotographer(detail.photo)
+        case .character("c"):
+            return [.browse(.openCollectionPicker(detail.photo))]
         case .character("l"), .character(" "), .character("f"): events = [.detail(.viewer(.toggleLike))]
         case .character("s"), .character("o"): events = [.detail(.viewer(.share))]
         case .character("d"): events = [.detail(.viewer(.download))]

@@ -25,6 +25,7 @@ public enum HelpScreen {
         switch page {
         case .photographer: "a photographer's page"
         case .collection: "a collection"
+        case .collectionPicker: "your collections"
         case .topics, nil: "topics"
         }
     }

@@ -74,15 +74,15 @@ public struct KeyMap: Equatable, Sendable {
                     Row("u", "the photographer's page", [("photographer", [c("u")])]),
                     Row("s  v", "sort by relevance or date; 1 or 2 columns", [("sort", [c("s")]), ("columns", [c("v")])]),
                     Row("m", "look for photos, people or collections", [("kind", [c("m")])]),
-                    Row("o  c  x", "filters: orientation, colour, safe content", [("orientation", [c("o")]), ("color", [c("c")]),
-                                                                               ("safe", [c("x")])]),
+                    Row("o  c  w", "filters: orientation, colour, work-safe", [("orientation", [c("o")]), ("color", [c("c")]),
+                                                                               ("safe", [c("w")])]),
                     Row("r", "retry what failed", [("reload", [c("r")])])]
         case .detail:
             return [Row("Enter, click", "open the photo full screen", [("open", [.enter])]),
                     Row("l  f  Space", "like / unlike", [("like", [c("l"), c("f"), c(" ")])]),
                     Row("s  o", "copy the link (and open it)", [("share", [c("s")]), ("open-link", [c("o")])]),
                     Row("d", "download the full-size photo", [("download", [c("d")])]),
-                    Row("u", "the photographer's page", [("photographer", [c("u")])]),
+                    Row("u  c", "the photographer's page; add to a collection", [("photographer", [c("u")]), ("collect", [c("c")])]),
                     Row("t", "pick a tag (again: the next); Enter searches it", [("tag", [c("t")])]),
                     Row("r", "retry the details", [("reload", [c("r")])]),
                     Row("Esc  q", "back to the list", [("back", [.escape, c("q")])])]
@@ -103,7 +103,7 @@ public struct KeyMap: Equatable, Sendable {
                     Row("0", "the whole photo, upright", [("reset", [c("0")])]),
                     Row("f  Space", "like / unlike", [("like", [c("f"), c(" ")])]),
                     Row("s  d", "copy the link (and open it); download", [("share", [c("s")]), ("download", [c("d")])]),
-                    Row("u", "the photographer's page", [("photographer", [c("u")])]),
+                    Row("u  c", "the photographer's page; add to a collection", [("photographer", [c("u")]), ("collect", [c("c")])]),
                     Row("i, click", "hide or show the status line", [("status-line", [c("i")])]),
                     Row("b", "photos in half blocks, quadrants or sextants", [("blitter", [c("b")])]),
                     Row("Esc  q", "back", [("back", [.escape, c("q")])])]
@@ -116,6 +116,7 @@ public struct KeyMap: Equatable, Sendable {
                     Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
                     Row("s", "sort the photos: latest, oldest, popular", [("sort", [c("s")])]),
                     Row("u", "the photographer of the photo", [("photographer", [c("u")])]),
+                    Row("-  Delete", "your collections: take the photo out", [("take-out", [c("-"), .delete])]),
                     Row("r", "retry what failed", [("reload", [c("r")])]),
                     Row("Esc  q", "back", [("back", [.escape, c("q")])])]
         case .everywhere:

@@ -56,6 +56,10 @@ struct PageScreen {
             return lines
         case .topics:
             return [("Topics", theme.title), ("Enter shows the topic in the feed instead of the editorial feed; the choice is kept.", theme.muted)]
+        case let .collectionPicker(picker):
+            let caption = picker.photo.caption.map(UntrustedText.sanitize) ?? "this photo"
+            return [("Your collections", theme.title),
+                    ("Enter adds \(theme.quoted(caption)) to the collection picked; - takes it out.", theme.muted)]
         }
     }
 
@@ -63,7 +67,7 @@ struct PageScreen {
     func headerRows(_ page: BrowsePage, width: Int) -> Int {
         switch page {
         case .photographer: max(Self.avatarRows, headerLines(page, width: width).count) + 2
-        case .collection, .topics: headerLines(page, width: width).count + 1
+        case .collection, .topics, .collectionPicker: headerLines(page, width: width).count + 1
         }
     }
 
@@ -83,6 +87,11 @@ struct PageScreen {
             return [("Editorial", "the feed's own choice", nil)] + topics.topics.items.map { topic in
                 (topic.title, topic.totalPhotos.map { "\($0) photo\($0 == 1 ? "" : "s")" } ?? "", topic.coverPhoto)
             }
+        case let .collectionPicker(picker):
+            return picker.collections.items.map { collection in
+                let count = collection.totalPhotos.map { "\($0) photo\($0 == 1 ? "" : "s")" } ?? ""
+                return (collection.title, picker.changing == collection.id ? "changing\(theme.dots)" : count, collection.coverPhoto)
+            }
         default:
             return nil
         }
@@ -101,6 +110,7 @@ struct PageScreen {
         switch page {
         case let .photographer(photographer): photographer.collections.selected
         case let .topics(topics): topics.topics.selected
+        case let .collectionPicker(picker): picker.collections.selected
         case .collection: 0
         }
     }
@@ -129,6 +139,7 @@ struct PageScreen {
         switch page {
         case let .photographer(photographer): photographer.collections.phase
         case let .topics(topics): topics.topics.phase
+        case let .collectionPicker(picker): picker.collections.phase
         case .collection: .content
         }
     }
@@ -196,6 +207,9 @@ struct PageScreen {
                 return [.browse(.cycleOrder)]
             case .character("r") where page.photoList == nil || isPhotographerFailing(page):
                 return [.browse(.retry)]
+            case .character("-"), .delete:
+                guard case .collectionPicker = page else { break }
+                return [.browse(.changeCollection(add: false, index: gridSelection(page)))]
             default:
                 break
             }
@@ -220,6 +234,8 @@ struct PageScreen {
                 return [.browse(.select(index: index)), .browse(.openCollection(collection))]
             case let .topics(topics):
                 return [.browse(.chooseTopic(index == 0 ? nil : topics.topics.items[safe: index - 1]))]
+            case .collectionPicker:
+                return [.browse(.select(index: index)), .browse(.changeCollection(add: true, index: index))]
             case .collection:
                 return []
             }
@@ -237,6 +253,7 @@ struct PageScreen {
             photographer.section == .collections ? ["Esc back", "? help", "Enter open", "[ ] sections", "↑↓←→ move"]
                 : ["Esc back", "? help", "Enter open", "[ ] sections", "s sort", "l like", "↑↓ move"]
         case .collection: ["Esc back", "? help", "Enter open", "l like", "u photographer", "↑↓ move"]
+        case .collectionPicker: ["Esc back", "? help", "Enter add", "- take out", "↑↓←→ move"]
         case .topics, nil: ["Esc back", "? help", "Enter show in the feed", "↑↓←→ move"]
         }
     }

@@ -72,8 +72,8 @@ public struct SearchScreen {
                     + "  (m: photos)"
             }
         }
-        // The filters, whatever the summary: what narrows the results must show (o c x change them).
-        let filters = search.filters.isEmpty ? "filters: none (o c x)" : "filters: \(search.filters.summary) (o c x)"
+        // The filters, whatever the summary: what narrows the results must show (o c w change them).
+        let filters = search.filters.isEmpty ? "filters: none (o c w)" : "filters: \(search.filters.summary) (o c w)"
         let filtersWidth = DisplayWidth.of(filters)
         let room = area.width - 3 - (area.width >= 60 ? filtersWidth + 2 : 0)
         if let summary {
@@ -252,7 +252,7 @@ public struct SearchScreen {
                 return [.search(.toggleOrder)]
             case .character("v"):
                 return [.search(.toggleLayout)]
-            case .character("o"), .character("c"), .character("x"):
+            case .character("o"), .character("c"), .character("w"):
                 position = ListPosition()
                 return [.search(key == .character("o") ? .cycleOrientation : key == .character("c") ? .cycleColor : .toggleSafe)]
             case .character("r"):

@@ -219,6 +219,9 @@ public struct ViewerScreen {
             case .character("f"), .character(" "): events = [.toggleLike]
             case .character("s"): events = [.share]
             case .character("d"): events = [.download]
+            case .character("c"):
+                guard !viewer.isFromAlbum else { events = [.tell("Album photos cannot go into Unsplash collections.")]; break }
+                return [.browse(.openCollectionPicker(viewer.photo))]
             case .character("u"):
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos have no Unsplash photographer's page.")]; break }
                 return CardListScreen.openPhotographer(viewer.photo)

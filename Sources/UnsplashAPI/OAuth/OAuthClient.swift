@@ -19,8 +19,15 @@ public struct OAuthToken: Sendable, Equatable {
 /// Unsplash's OAuth 2 authorization-code flow: the authorize page, reading the redirect back, and
 /// exchanging the code for a token.
 public struct OAuthClient: Sendable {
-    /// What the app asks to do: read public data, read the user's profile, like and unlike.
+    /// What the app asks to do: read public data (`public`), read the user's profile (`read_user`), like and unlike
+    /// (`write_likes`); and, when the user opted in, add photos to their collections and take them out
+    /// (`write_collections`).
     public static let scope = "public read_user write_likes"
+
+    /// The scopes this login asks for.
+    public var scope: String {
+        configuration.writeCollections ? Self.scope + " write_collections" : Self.scope
+    }
 
     public let configuration: UnsplashConfiguration
     private let http: any HTTPClient
@@ -61,7 +68,7 @@ public struct OAuthClient: Sendable {
             URLQueryItem(name: "client_id", value: configuration.accessKey),
             URLQueryItem(name: "redirect_uri", value: configuration.redirectURI),
             URLQueryItem(name: "response_type", value: "code"),
-            URLQueryItem(name: "scope", value: Self.scope),
+            URLQueryItem(name: "scope", value: scope),
             URLQueryItem(name: "state", value: state),
         ]
         // A literal "+" would read as a space; spaces are sent as %20.
