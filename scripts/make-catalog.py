@@ -34,6 +34,44 @@ USERS = [
      "bio": "Cells, tissue and the back of the eye.", "location": "Somewhere with a microscope", "avatar": None},
 ]
 
+# Portfolio links of the users who have one.
+PORTFOLIOS = {
+    "stefan": "https://example.org/stefan",
+    "rachel": "https://example.org/rachel-michetti",
+    "nasa": "https://images.nasa.gov",
+    "spacex": "https://example.org/spacex",
+    "textures": "https://example.org/cc0-textures",
+}
+
+# Topics and collections, made from the photos by their tags (the sandbox finds the photos).
+TOPICS = [
+    {"slug": "nature", "title": "Nature", "description": "Animals, plants and the ground under our feet.",
+     "tags": ["nature", "animal", "grass", "stone"]},
+    {"slug": "space", "title": "Space", "description": "Galaxies, rockets and the people who fly them.",
+     "tags": ["space", "galaxy", "rocket"]},
+    {"slug": "film", "title": "Film", "description": "Black and white, grain and motion blur.",
+     "tags": ["black and white", "camera", "motion blur"]},
+    {"slug": "textures-patterns", "title": "Textures & Patterns", "description": "Surfaces up close.", "tags": ["texture"]},
+    {"slug": "science", "title": "Science", "description": "Under the microscope and through the telescope.",
+     "tags": ["science", "astronomy"]},
+    {"slug": "food-drink", "title": "Food & Drink", "description": "Coffee, mostly.", "tags": ["coffee", "cafe"]},
+]
+
+COLLECTIONS = [
+    {"id": "space-age", "title": "Space age", "owner": "nasa", "description": "Launches, astronauts and deep fields.",
+     "tags": ["space"]},
+    {"id": "under-the-microscope", "title": "Under the microscope", "owner": "labs", "description": "Tissue, cells and a retina.",
+     "tags": ["science"]},
+    {"id": "morning-coffee", "title": "Morning coffee", "owner": "rachel", "description": None, "tags": ["coffee", "cup"]},
+    {"id": "grey-scale", "title": "Grey scale", "owner": "stefan", "description": "Things without colour.",
+     "tags": ["black and white", "clock"]},
+    {"id": "cat-and-clock", "title": "The cat and the clock", "owner": "stefan", "description": "What stands still long enough.",
+     "tags": ["cat", "clock"]},
+    {"id": "surfaces", "title": "Surfaces", "owner": "textures", "description": "Brick, grass and gravel.", "tags": ["texture"]},
+    {"id": "demo-favourites", "title": "Favourites", "owner": "demo", "description": "A few of the demo account's.",
+     "tags": ["cat", "coffee", "rocket"]},
+]
+
 PHOTOS = [
     ("astronaut.jpg", "nasa", "Eileen Collins, the first woman to pilot a Space Shuttle, in her flight suit.",
      "woman in white flight suit in front of a flag", ["astronaut", "space", "portrait", "nasa"],
@@ -85,7 +123,9 @@ def main():
             "description": description, "alt_description": alt, "tags": tags,
             "exif": exif, "location": location,
         })
-    catalog = {"demo_username": "demo", "users": USERS, "photos": photos}
+    users = [dict(user, **({"portfolio_url": PORTFOLIOS[user["username"]]} if user["username"] in PORTFOLIOS else {}))
+             for user in USERS]
+    catalog = {"demo_username": "demo", "users": users, "photos": photos, "topics": TOPICS, "collections": COLLECTIONS}
     with open(os.path.join(ROOT, "catalog.json"), "w") as out:
         json.dump(catalog, out, indent=2, ensure_ascii=False)
         out.write("\n")
