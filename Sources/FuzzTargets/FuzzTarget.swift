@@ -54,6 +54,7 @@ enum APIJSONTarget {
     /// The calls whose answers the app decodes.
     enum Endpoint: CaseIterable {
         case feed, photo, like, me, user, likes, search, download, token
+        case userPhotos, userCollections, collection, topics, topic, searchUsers, searchCollections
     }
 
     static let statuses = [200, 200, 200, 201, 400, 401, 403, 404, 422, 429, 500, 503]
@@ -102,6 +103,15 @@ enum APIJSONTarget {
             case .download:
                 let photo = Photo(id: "a", links: PhotoLinks(downloadLocation: URL(string: "http://127.0.0.1:9/photos/a/download")))
                 return try await client.trackDownload(of: photo).absoluteString
+            case .userPhotos:
+                return describe(try await client.photos(from: .userPhotos(username: "a", order: .popular), page: 1, perPage: 10))
+            case .userCollections:
+                return "\(try await client.userCollections(username: "a", page: 1, perPage: 10).items.count) collections"
+            case .collection: return try await client.collection(id: "a").title
+            case .topics: return "\(try await client.topics(page: 1, perPage: 10).items.count) topics"
+            case .topic: return try await client.topic(slug: "a").title
+            case .searchUsers: return "\(try await client.searchUsers(query: "a", page: 1, perPage: 10).items.count) users"
+            case .searchCollections: return "\(try await client.searchCollections(query: "a", page: 1, perPage: 10).items.count) collections"
             case .token:
                 do {
                     return try await OAuthClient(configuration: configuration, http: http).exchange(code: "c").accessToken

@@ -38,7 +38,7 @@ struct FeedPane: PaneScreen {
     }
 
     func hints(_ app: AppState) -> [String] {
-        ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move", "u photographer", "t topics"]
+        ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move"]
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
