@@ -221,14 +221,10 @@ struct SearchCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ServiceOptions
 
+    @OptionGroup var pages: PageOptions
+
     @Argument(help: "What to look for.")
     var query: String
-
-    @Option(help: "The page to print.")
-    var page = 1
-
-    @Option(help: "Photos a page (1-30).")
-    var perPage = maximumPageSize
 
     @Option(help: "relevant or latest.")
     var orderBy: String = SearchOrder.relevant.rawValue
@@ -250,8 +246,6 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("The query is empty.") }
-        guard page >= 1 else { throw ValidationError("--page must be at least 1.") }
-        guard (1...maximumPageSize).contains(perPage) else { throw ValidationError("--per-page must be 1 to 30.") }
         guard SearchOrder(rawValue: orderBy) != nil else { throw ValidationError("--order-by is relevant or latest.") }
         _ = try filters()
         guard !(users && collections) else { throw ValidationError("--users and --collections go one at a time.") }
@@ -280,13 +274,13 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         try await withContext(options, command: "search") { context in
             if users {
-                let result = try await context.client.searchUsers(query: query, page: page, perPage: perPage)
+                let result = try await context.client.searchUsers(query: query, page: pages.page, perPage: pages.perPage)
                 print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "users")))
             } else if collections {
-                let result = try await context.client.searchCollections(query: query, page: page, perPage: perPage)
+                let result = try await context.client.searchCollections(query: query, page: pages.page, perPage: pages.perPage)
                 print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "collections")))
             } else {
-                let result = try await context.client.search(query: query, page: page, perPage: perPage,
+                let result = try await context.client.search(query: query, page: pages.page, perPage: pages.perPage,
                                                              order: SearchOrder(rawValue: orderBy) ?? .relevant, filters: try filters())
                 print(try JSONOutput.encode(JSONOutput.PageDocument(result, itemsName: "photos")))
             }
