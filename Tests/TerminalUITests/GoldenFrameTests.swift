@@ -152,4 +152,46 @@ final class GoldenFrameTests: XCTestCase {
         assertGolden("albums", albums())
         assertGolden("too-small", loadedState(photos), sizes: [(30, 10)])
     }
+
+    // MARK: Exploring
+
+    func photographer(section steps: Int = 0) -> AppState {
+        var state = loadedState(photos)
+        let user = User(id: "u", username: "bo", name: "Bo Photographer", bio: "Cats and sofas.", location: "Porto",
+                        portfolioURL: URL(string: "https://bo.example"), totalLikes: 1, totalPhotos: 2, totalCollections: 1)
+        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "bo", user: user)))
+        _ = AppViewModel.update(&state, .browse(.userLoaded(username: "bo", .success(user))))
+        let source = PhotoListSource.userPhotos(username: "bo", order: .latest)
+        _ = AppViewModel.update(&state, .browse(.photosAnswer(source, .pageLoaded(page: 1, .success(Page(items: [photos[1], photos[2]],
+                                                                                                        number: 1, perPage: 30, nextPage: nil))))))
+        for _ in 0..<steps { _ = AppViewModel.update(&state, .browse(.stepSection(1))) }
+        return state
+    }
+
+    func test_exploring_photographerCollectionTopicsAndPeople() {
+        assertGolden("photographer-photos", photographer())
+        var collections = photographer(section: 2)
+        let collection = PhotoCollection(id: "c1", title: "Sofas", description: "Where cats sit.", totalPhotos: 2, coverPhoto: photos[1],
+                                         user: User(id: "u", username: "bo", name: "Bo Photographer"))
+        _ = AppViewModel.update(&collections, .browse(.collectionsLoaded(username: "bo", page: 1,
+                                                                          .success(Page(items: [collection], number: 1, perPage: 30, nextPage: nil)))))
+        assertGolden("photographer-collections", collections)
+        _ = AppViewModel.update(&collections, .browse(.openCollection(collection)))
+        _ = AppViewModel.update(&collections, .browse(.photosAnswer(.collectionPhotos(id: "c1"),
+                                                                    .pageLoaded(page: 1, .failure(.server(status: 503))))))
+        assertGolden("collection-error", collections)
+        var topics = loadedState(photos)
+        _ = AppViewModel.update(&topics, .browse(.openTopics))
+        assertGolden("topics-loading", topics)
+        _ = AppViewModel.update(&topics, .browse(.topicsLoaded(page: 1, .success(Page(items: [Topic(id: "t", slug: "nature", title: "Nature",
+                                                                                                     totalPhotos: 70, coverPhoto: photos[0])],
+                                                                                      number: 1, perPage: 30, nextPage: nil)))))
+        assertGolden("topics", topics)
+        var people = searched()
+        _ = AppViewModel.update(&people, .search(.cycleKind))
+        _ = AppViewModel.update(&people, .search(.peopleFound(query: "cats", page: 1,
+                                                              .success(Page(items: [User(id: "u", username: "bo", name: "Bo", totalPhotos: 2)],
+                                                                            number: 1, perPage: 30, nextPage: nil)))))
+        assertGolden("search-people", people)
+    }
 }

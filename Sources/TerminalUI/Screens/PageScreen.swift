@@ -145,15 +145,20 @@ struct PageScreen {
     }
 
     private func renderHeader(_ page: BrowsePage, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        // On a short terminal the header gets the rows above the list and no more: the list keeps its rows, and a
+        // photographer's section bar stays right above it.
+        let listTop = listArea(page, area: area).y
+        let sectionBar: Bool = if case .photographer = page { true } else { false }
+        let header = Rect(x: area.x, y: area.y, width: area.width, height: max(0, listTop - area.y - (sectionBar ? 1 : 0)))
         var textX = area.x + 2
-        if case let .photographer(photographer) = page {
-            let avatar = Rect(x: area.x + 2, y: area.y, width: Self.avatarColumns, height: min(Self.avatarRows, area.height))
+        if case let .photographer(photographer) = page, header.height > 0 {
+            let avatar = Rect(x: area.x + 2, y: area.y, width: Self.avatarColumns, height: min(Self.avatarRows, header.height))
             let image = photographer.user?.profileImage
             if let url = image?.large ?? image?.medium ?? image?.small,
                case let .ready(picture) = pictures.picture(for: Photo(id: "avatar:\(photographer.username)", width: 1, height: 1,
                                                                        urls: PhotoURLs(small: url)),
                                                             url: url, columns: avatar.width, rows: avatar.height) {
-                buffer.draw(picture, x: avatar.x, y: avatar.y, clip: area)
+                buffer.draw(picture, x: avatar.x, y: avatar.y, clip: header)
             } else {
                 for y in avatar.y..<avatar.maxY {
                     buffer.fill(Rect(x: avatar.x, y: y, width: avatar.width, height: 1), with: Cell(" ", style: theme.placeholder))
@@ -161,13 +166,13 @@ struct PageScreen {
             }
             textX = avatar.maxX + 3
         }
-        for (index, line) in headerLines(page, width: area.width).enumerated() where area.y + index < area.maxY {
+        for (index, line) in headerLines(page, width: area.width).enumerated() where area.y + index < header.maxY {
             buffer.write(line.0, x: textX, y: area.y + index, style: line.1, maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
         }
         guard case let .photographer(photographer) = page else { return }
         // The sections, the one shown highlighted; the photos' order at the right.
-        let y = area.y + headerRows(page, width: area.width) - 1
-        guard y < area.maxY else { return }
+        let y = listTop - 1
+        guard y >= area.y, y < area.maxY else { return }
         var x = area.x + 2
         for section in PhotographerPage.Section.allCases {
             let count: Int? = switch section {
