@@ -126,6 +126,9 @@ final class BrowseViewModelTests: XCTestCase {
         _ = AppViewModel.update(&state, .browse(.photosAnswer(source, .pageLoaded(page: 1, .success(makePage(["n1", "n2"], number: 1, next: 2))))))
         XCTAssertEqual(state.feed.photos.map(\.id), ["n1", "n2"])
         XCTAssertEqual(AppViewModel.update(&state, .listShown(.feed, lastIndex: 1)), [.browse(.photos(source, .loadPage(page: 2, perPage: 30)))])
+        // Its order: the feed is asked again, oldest first.
+        XCTAssertEqual(AppViewModel.update(&state, .browse(.cycleTopicOrder)),
+                       [.browse(.photos(.topicPhotos(slug: "nature", order: .oldest), .loadPage(page: 1, perPage: 30)))])
         // Back to the editorial feed.
         XCTAssertEqual(AppViewModel.update(&state, .browse(.chooseTopic(nil))),
                        [.browse(.saveFeedTopic(nil)), .feed(.loadPage(page: 1, perPage: 30))])

@@ -98,6 +98,8 @@ public struct AppState: Equatable, Sendable {
     public var browse: Browse?
     /// The topic the feed pane shows instead of the editorial feed (kept across runs).
     public var feedTopic: Topic?
+    /// How the topic's photos are ordered (`s` in the feed while a topic shows).
+    public var feedTopicOrder: PhotoOrder = .latest
     /// The status line's notice, if one is showing.
     public var notice: StatusNotice?
     public var noticeSerial = 0

@@ -20,6 +20,8 @@ public enum BrowseViewModel {
         case select(index: Int)
         /// Enter on a topic (nil: the editorial feed).
         case chooseTopic(Topic?)
+        /// `s` in the feed while a topic shows: its photos latest, oldest or popular first.
+        case cycleTopicOrder
         /// `r` on a page: what failed, again.
         case retry
         /// `c` on a photo: the user's collections, to add it to one (Enter) or take it out (`x`).
@@ -68,7 +70,7 @@ extension AppState {
 
     /// Where the feed's photos come from when a topic is chosen; nil for the editorial feed.
     public var feedTopicSource: PhotoListSource? {
-        feedTopic.map { .topicPhotos(slug: $0.slug, order: .latest) }
+        feedTopic.map { .topicPhotos(slug: $0.slug, order: feedTopicOrder) }
     }
 
     /// Changes the page on top.
@@ -155,8 +157,15 @@ extension AppViewModel {
             state.tab = .feed
             guard topic?.slug != state.feedTopic?.slug else { return [] }
             state.feedTopic = topic
+            state.feedTopicOrder = .latest
             _ = PhotoListViewModel.update(&state.feed, .reset)
             return [.browse(.saveFeedTopic(topic))] + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+
+        case .cycleTopicOrder:
+            guard state.feedTopic != nil else { return [] }
+            state.feedTopicOrder = state.feedTopicOrder.next
+            _ = PhotoListViewModel.update(&state.feed, .reset)
+            return feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
 
         case .retry:
             guard let page = state.shownPage else { return [] }

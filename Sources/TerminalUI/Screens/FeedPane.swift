@@ -18,7 +18,8 @@ struct FeedPane: PaneScreen {
         if let topic = app.feedTopic {
             let written = buffer.write("Topic: " + UntrustedText.sanitize(topic.title), x: area.x + 2, y: area.y, style: theme.title,
                                        maxWidth: area.width - 4, ellipsis: theme.ellipsis)
-            buffer.write("  t changes it", x: area.x + 2 + written, y: area.y, style: theme.muted, maxWidth: max(0, area.width - 4 - written))
+            buffer.write("  \(app.feedTopicOrder.rawValue) first (s)   t changes it", x: area.x + 2 + written, y: area.y, style: theme.muted,
+                         maxWidth: max(0, area.width - 4 - written), ellipsis: theme.ellipsis)
         }
         let list = listArea(app, area: area)
         var texts = ListTexts.feed
@@ -33,6 +34,10 @@ struct FeedPane: PaneScreen {
 
     func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         if case .key(.character("t")) = input, app.feed.modal == nil { return [.browse(.openTopics)] }
+        if case .key(.character("s")) = input, app.feedTopic != nil, app.feed.modal == nil {
+            ui.feedList = ListPosition()
+            return [.browse(.cycleTopicOrder)]
+        }
         return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: layout(app, area: area), ui: &ui,
                                                    area: listArea(app, area: area))
     }
