@@ -84,13 +84,18 @@ public struct ProfileScreen {
         }
         let logoutY = offset + header - 3
         if logoutY >= area.y, logoutY < area.maxY {
-            buffer.write("p your photos and collections   o log out", x: textX, y: logoutY, style: theme.muted,
-                         maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
+            buffer.write("o log out", x: textX, y: logoutY, style: theme.muted)
         }
         let titleY = offset + header - 1
         if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
             let count = app.favoritesCount.map { " (\($0))" } ?? ""
-            let written = buffer.write("Favorites\(count)", x: area.x + 2, y: titleY, style: theme.title)
+            var written = buffer.write("Favorites\(count)", x: area.x + 2, y: titleY, style: theme.title)
+            // Your photos and collections are the tabs beside: p (or ]) opens them, as any photographer's page.
+            let user = app.profile.profile
+            let others = "   Photos\(user?.totalPhotos.map { " \($0)" } ?? "")   Collections\(user?.totalCollections.map { " \($0)" } ?? "") (p) "
+            if area.width - written - 5 > DisplayWidth.of(others) + 4 {
+                written += buffer.write(others, x: area.x + 2 + written, y: titleY, style: theme.muted)
+            }
             let rule = String(repeating: theme.unicode ? "─" : "-", count: max(0, area.width - written - 5))
             buffer.write(" " + rule, x: area.x + 2 + written, y: titleY, style: theme.muted)
         }
