@@ -59,7 +59,7 @@ public struct KeyMap: Equatable, Sendable {
             if demo { rows.append(Row("a", "approve as the demo user", [("approve", [c("a")])])) }
             return rows + [Row("?", "this help", [("help", [c("?")])]), Row("q  Ctrl-C", "quit", [("quit", [c("q")])])]
         case .feed:
-            return listRows + [Row("t  s", "topics: one instead of the editorial feed; its order", [("topics", [c("t")]), ("sort", [c("s")])]),
+            return listRows + [Row("t  s", "a topic instead of the editorial feed; its order", [("topics", [c("t")]), ("sort", [c("s")])]),
                                Row("r", "reload the feed, or retry what failed", [("reload", [c("r")])])]
         case .favorites:
             return listRows + [Row("r", "refresh the profile, or retry what failed", [("reload", [c("r")])]),
