@@ -18,6 +18,20 @@ final class SearchScreenTests: XCTestCase {
         return state
     }
 
+    func test_nothingFoundWithFilters_saysTheFiltersMayBeWhy_andPeopleKeepTheirSummaryWhole() {
+        var state = AppState()
+        _ = AppViewModel.update(&state, .searchFor("cats"))
+        _ = AppViewModel.update(&state, .search(.cycleOrientation))
+        _ = AppViewModel.update(&state, .search(.answer(query: "cats", order: .relevant, filters: SearchFilters(orientation: .landscape),
+                                                        .pageLoaded(page: 1, .success(Page(items: [], number: 1, perPage: 30, nextPage: nil))))))
+        var text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("The filters (landscape) may be why: o c w change them"), text)
+        _ = AppViewModel.update(&state, .search(.cycleKind))
+        _ = AppViewModel.update(&state, .search(.peopleFound(query: "cats", page: 1, .success(Page(items: [], number: 1, perPage: 30, nextPage: nil)))))
+        text = render(state, width: 80, height: 24).joined(separator: "\n")
+        XCTAssertTrue(text.contains("cats\": 0  (m: collections)"), "no room kept for filters people do not have\n\(text)")
+    }
+
     func test_beforeSearching_saysHow_andListsEarlierQueries() {
         var state = AppState()
         _ = AppViewModel.update(&state, .selectTab(.search))

@@ -75,11 +75,12 @@ public struct SearchScreen {
         // The filters, whatever the summary: what narrows the results must show (o c w change them).
         let filters = search.filters.isEmpty ? "filters: none (o c w)" : "filters: \(search.filters.summary) (o c w)"
         let filtersWidth = DisplayWidth.of(filters)
-        let room = area.width - 3 - (area.width >= 60 ? filtersWidth + 2 : 0)
+        let showsFilters = area.width >= 60 && search.kind == .photos
+        let room = area.width - 3 - (showsFilters ? filtersWidth + 2 : 0)
         if let summary {
             buffer.write(summary, x: area.x + 2, y: y + 1, style: theme.muted, maxWidth: room, ellipsis: theme.ellipsis)
         }
-        if area.width >= 60, search.kind == .photos {
+        if showsFilters {
             buffer.write(filters, x: area.maxX - filtersWidth - 1, y: y + 1, style: search.filters.isEmpty ? theme.muted : theme.accent)
         }
     }
@@ -133,8 +134,11 @@ public struct SearchScreen {
             break
         }
         if results.photos.isEmpty {
+            // Filters can be what leaves nothing: say so, with the keys that change them.
+            let advice = search.filters.isEmpty ? "Try other words (press /)."
+                : "The filters (\(search.filters.summary)) may be why: o c w change them, or try other words (press /)."
             parts.centred([("No photos found for \(theme.quoted(UntrustedText.sanitize(query))).", theme.title),
-                     ("Try other words (press /).", theme.muted)], in: area, into: &buffer)
+                           (advice, theme.muted)], in: area, into: &buffer)
             return
         }
         let layout = TileLayout(photos: results.photos, width: area.width, viewportHeight: area.height, layout: search.layout)
