@@ -186,12 +186,6 @@ enum APIDocuments {
         var user: User
     }
 
-    struct SearchAnswer: Encodable {
-        var total: Int
-        var totalPages: Int
-        var results: [Photo]
-    }
-
     struct Errors: Encodable {
         var errors: [String]
     }

@@ -12,21 +12,18 @@ extension SandboxServer {
         router.get("/users/:username/photos") { request, context in await self.api(request, route: "user-photos") { caller in
             let user = try self.knownUser(context.parameters.get("username") ?? "")
             let items = try self.ordered(self.catalog.photos(by: user.username), request)
-            let (page, perPage) = self.pageParameters(request)
-            return self.paged(items, page: page, perPage: perPage, request: request, caller: caller)
+            return self.paged(items, request: request, caller: caller)
         } }
         router.get("/users/:username/collections") { request, context in await self.api(request, route: "user-collections") { _ in
             let user = try self.knownUser(context.parameters.get("username") ?? "")
-            return self.pagedDocuments(self.catalog.collections(of: user.username).map { self.collectionDocument($0, request: request) },
-                                       request: request)
+            return self.listPage(self.catalog.collections(of: user.username), request: request) { self.collectionDocument($0, request: request) }
         } }
         router.get("/collections/:id") { request, context in await self.api(request, route: "collection") { _ in
             try self.json(self.collectionDocument(try self.knownCollection(context.parameters.get("id") ?? ""), request: request))
         } }
         router.get("/collections/:id/photos") { request, context in await self.api(request, route: "collection-photos") { caller in
             let collection = try self.knownCollection(context.parameters.get("id") ?? "")
-            let (page, perPage) = self.pageParameters(request)
-            return self.paged(self.photos(in: collection), page: page, perPage: perPage, request: request, caller: caller)
+            return self.paged(self.photos(in: collection), request: request, caller: caller)
         } }
         router.post("/collections/:id/add") { request, context in await self.api(request, route: "collection-change") { caller in
             try self.changeCollection(true, id: context.parameters.get("id") ?? "", request: request, caller: caller)
@@ -35,7 +32,7 @@ extension SandboxServer {
             try self.changeCollection(false, id: context.parameters.get("id") ?? "", request: request, caller: caller)
         } }
         router.get("/topics") { request, _ in await self.api(request, route: "topics") { _ in
-            self.pagedDocuments(self.catalog.topics.map { self.topicDocument($0, request: request) }, request: request)
+            self.listPage(self.catalog.topics, request: request) { self.topicDocument($0, request: request) }
         } }
         router.get("/topics/:slug") { request, context in await self.api(request, route: "topic") { _ in
             try self.json(self.topicDocument(try self.knownTopic(context.parameters.get("slug") ?? ""), request: request))
@@ -43,8 +40,7 @@ extension SandboxServer {
         router.get("/topics/:slug/photos") { request, context in await self.api(request, route: "topic-photos") { caller in
             let topic = try self.knownTopic(context.parameters.get("slug") ?? "")
             let items = try self.ordered(self.catalog.photos(in: topic), request)
-            let (page, perPage) = self.pageParameters(request)
-            return self.paged(items, page: page, perPage: perPage, request: request, caller: caller)
+            return self.paged(items, request: request, caller: caller)
         } }
         router.get("/search/users") { request, _ in await self.api(request, route: "search-users") { _ in
             let words = try self.searchWords(request)
@@ -52,7 +48,7 @@ extension SandboxServer {
                 let text = [user.username, user.name ?? "", user.bio ?? "", user.location ?? ""].joined(separator: " ").lowercased()
                 return words.allSatisfy(text.contains)
             }
-            return try self.searchResults(users.map { self.userDocument($0, request: request) }, request: request)
+            return try self.searchPage(users, request: request) { self.userDocument($0, request: request) }
         } }
         router.get("/search/collections") { request, _ in await self.api(request, route: "search-collections") { _ in
             let words = try self.searchWords(request)
@@ -61,7 +57,7 @@ extension SandboxServer {
                     .joined(separator: " ").lowercased()
                 return words.allSatisfy(text.contains)
             }
-            return try self.searchResults(found.map { self.collectionDocument($0, request: request) }, request: request)
+            return try self.searchPage(found, request: request) { self.collectionDocument($0, request: request) }
         } }
     }
 
@@ -105,32 +101,6 @@ extension SandboxServer {
     }
 
     // MARK: Answers
-
-    /// A page of documents with `X-Total`, `X-Per-Page` and `Link`, as `paged` does for photos.
-    private func pagedDocuments<Document: Encodable>(_ documents: [Document], request: Request) -> Response {
-        let (page, perPage) = pageParameters(request)
-        let start = min((page - 1) * perPage, documents.count)
-        var response = Self.response(.ok, body: APIDocuments.encode(Array(documents[start..<min(start + perPage, documents.count)])))
-        response.headers[HTTPField.Name("X-Total")!] = String(documents.count)
-        response.headers[HTTPField.Name("X-Per-Page")!] = String(perPage)
-        response.headers[HTTPField.Name("Link")!] = linkHeader(request: request, page: page,
-                                                              lastPage: max(1, (documents.count + perPage - 1) / perPage))
-        return response
-    }
-
-    /// `{"total", "total_pages", "results"}`, as every search route answers.
-    private func searchResults<Document: Encodable>(_ documents: [Document], request: Request) throws -> Response {
-        let (page, perPage) = pageParameters(request)
-        let start = min((page - 1) * perPage, documents.count)
-        let totalPages = (documents.count + perPage - 1) / perPage
-        var response = try json(APIDocuments.Results(total: documents.count, totalPages: totalPages,
-                                                     results: Array(documents[start..<min(start + perPage, documents.count)])))
-        response.headers[HTTPField.Name("X-Total")!] = String(documents.count)
-        if totalPages > 0 {
-            response.headers[HTTPField.Name("Link")!] = linkHeader(request: request, page: page, lastPage: totalPages)
-        }
-        return response
-    }
 
     private func changeCollection(_ add: Bool, id: String, request: Request, caller: Caller) throws -> Response {
         guard let username = caller.username else {

@@ -290,32 +290,54 @@ public final class SandboxServer: Sendable {
     }
 
     private func listFeed(_ request: Request, caller: Caller) throws -> Response {
-        let (page, perPage) = pageParameters(request)
         let items = catalog.feed
-        return paged(items, page: page, perPage: perPage, request: request, caller: caller)
+        return paged(items, request: request, caller: caller)
     }
 
     private func listLikes(username: String, request: Request, caller: Caller) throws -> Response {
         guard let user = catalog.user(username: username) else {
             throw APIFailure(status: .notFound, message: "Couldn't find User")
         }
-        let (page, perPage) = pageParameters(request)
         let items = state.likedPhotoIDs(of: user.username).compactMap(catalog.item(id:))
-        return paged(items, page: page, perPage: perPage, request: request, caller: caller)
+        return paged(items, request: request, caller: caller)
     }
 
     /// A page of photos with `X-Total`, `X-Per-Page` and a `Link` header, as Unsplash sends them.
-    func paged(_ items: [SandboxCatalog.FeedItem], page: Int, perPage: Int, request: Request, caller: Caller) -> Response {
-        let start = min((page - 1) * perPage, items.count)
-        let slice = items[start..<min(start + perPage, items.count)]
+    func paged(_ items: [SandboxCatalog.FeedItem], request: Request, caller: Caller) -> Response {
         let liked = caller.username.map(state.likes(of:)) ?? []
-        let documents = slice.map { photoDocument($0, request: request, liked: liked, detailed: false) }
-        var response = Self.response(.ok, body: APIDocuments.encode(documents))
-        let lastPage = max(1, (items.count + perPage - 1) / perPage)
-        response.headers[HTTPField.Name("X-Total")!] = String(items.count)
-        response.headers[HTTPField.Name("X-Per-Page")!] = String(perPage)
-        response.headers[HTTPField.Name("Link")!] = linkHeader(request: request, page: page, lastPage: lastPage)
+        return listPage(items, request: request) { photoDocument($0, request: request, liked: liked, detailed: false) }
+    }
+
+    /// The request's page of `items` as a JSON array (only that page's documents are made), with `X-Total`,
+    /// `X-Per-Page` and `Link`, as Unsplash's listings answer.
+    func listPage<Item, Document: Encodable>(_ items: [Item], request: Request, _ document: (Item) -> Document) -> Response {
+        let (page, perPage) = pageParameters(request)
+        var response = Self.response(.ok, body: APIDocuments.encode(Self.slice(items, page: page, perPage: perPage).map(document)))
+        setPaging(&response, total: items.count, perPage: perPage, request: request, page: page,
+                  lastPage: max(1, (items.count + perPage - 1) / perPage))
         return response
+    }
+
+    /// The request's page of `items` as `{"total", "total_pages", "results"}`, as every search route answers, with
+    /// the same headers (no `Link` when nothing was found).
+    func searchPage<Item, Document: Encodable>(_ items: [Item], request: Request, _ document: (Item) -> Document) throws -> Response {
+        let (page, perPage) = pageParameters(request)
+        let totalPages = (items.count + perPage - 1) / perPage
+        var response = try json(APIDocuments.Results(total: items.count, totalPages: totalPages,
+                                                     results: Self.slice(items, page: page, perPage: perPage).map(document)))
+        setPaging(&response, total: items.count, perPage: perPage, request: request, page: page, lastPage: totalPages > 0 ? totalPages : nil)
+        return response
+    }
+
+    static func slice<Item>(_ items: [Item], page: Int, perPage: Int) -> ArraySlice<Item> {
+        let start = min((page - 1) * perPage, items.count)
+        return items[start..<min(start + perPage, items.count)]
+    }
+
+    private func setPaging(_ response: inout Response, total: Int, perPage: Int, request: Request, page: Int, lastPage: Int?) {
+        response.headers[HTTPField.Name("X-Total")!] = String(total)
+        response.headers[HTTPField.Name("X-Per-Page")!] = String(perPage)
+        if let lastPage { response.headers[HTTPField.Name("Link")!] = linkHeader(request: request, page: page, lastPage: lastPage) }
     }
 
     func linkHeader(request: Request, page: Int, lastPage: Int) -> String {
@@ -372,7 +394,6 @@ public final class SandboxServer: Sendable {
         guard let text = query["query"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw APIFailure(status: .badRequest, message: "query is missing")
         }
-        let (page, perPage) = pageParameters(request)
         let filters = try SearchFilterQuery(query)
         let latest = query["order_by"] == "latest"
         let words = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
@@ -397,19 +418,8 @@ public final class SandboxServer: Sendable {
         } else {
             scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.position < $1.position }
         }
-        let items = scored.map(\.item)
-        let start = min((page - 1) * perPage, items.count)
         let liked = caller.username.map(state.likes(of:)) ?? []
-        let results = items[start..<min(start + perPage, items.count)]
-            .map { photoDocument($0, request: request, liked: liked, detailed: false) }
-        let totalPages = (items.count + perPage - 1) / perPage
-        var response = try json(APIDocuments.SearchAnswer(total: items.count, totalPages: totalPages, results: results))
-        response.headers[HTTPField.Name("X-Total")!] = String(items.count)
-        response.headers[HTTPField.Name("X-Per-Page")!] = String(perPage)
-        if totalPages > 0 {
-            response.headers[HTTPField.Name("Link")!] = linkHeader(request: request, page: page, lastPage: totalPages)
-        }
-        return response
+        return try searchPage(scored.map(\.item), request: request) { photoDocument($0, request: request, liked: liked, detailed: false) }
     }
 
     /// A photo file, resized as the query asks (`w`, `h`); `sizeQuery` stands in for the request's query.
