@@ -163,3 +163,58 @@ public struct Browse: Equatable, Sendable {
         self.pages = pages
     }
 }
+
+extension BrowsePage {
+    /// The selection in the page's grid (a photographer's collections, the topics after the editorial feed, your
+    /// collections), kept within it.
+    mutating func selectItem(_ index: Int) {
+        func clamp(_ count: Int) -> Int { max(0, min(index, count - 1)) }
+        switch self {
+        case var .photographer(page):
+            page.collections.selected = clamp(page.collections.items.count)
+            self = .photographer(page)
+        case var .topics(page):
+            page.topics.selected = clamp(page.topics.items.count + 1)
+            self = .topics(page)
+        case var .collectionPicker(page):
+            page.collections.selected = clamp(page.collections.items.count)
+            self = .collectionPicker(page)
+        case .collection:
+            break
+        }
+    }
+
+    /// The grid's next page when the frame shows it up to `index` near its end and nothing is on its way.
+    mutating func itemsDue(showing index: Int) -> BrowseViewModel.Effect? {
+        changeItems { $0.pageDue(showing: index) } ?? changeTopics { $0.pageDue(showing: index - 1) }
+    }
+
+    /// The grid's page `r` asks for again: the first after it failed, or the next that failed.
+    mutating func retryItems() -> BrowseViewModel.Effect? {
+        changeItems { $0.retryPage() } ?? changeTopics { $0.retryPage() }
+    }
+
+    /// A change to a list of collections on the page (a photographer's, yours), with the load of the page it asks for.
+    private mutating func changeItems(_ change: (inout ItemList<PhotoCollection>) -> Int?) -> BrowseViewModel.Effect? {
+        switch self {
+        case var .photographer(page) where page.section == .collections:
+            let next = change(&page.collections)
+            self = .photographer(page)
+            return next.map { .loadCollections(username: page.username, page: $0) }
+        case var .collectionPicker(page):
+            let next = change(&page.collections)
+            self = .collectionPicker(page)
+            return next.map { .loadCollections(username: page.username, page: $0) }
+        default:
+            return nil
+        }
+    }
+
+    private mutating func changeTopics(_ change: (inout ItemList<Topic>) -> Int?) -> BrowseViewModel.Effect? {
+        guard case var .topics(page) = self else { return nil }
+        let next = change(&page.topics)
+        self = .topics(page)
+        return next.map { .loadTopics(page: $0) }
+    }
+}
+

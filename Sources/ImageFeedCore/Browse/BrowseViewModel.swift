@@ -134,22 +134,7 @@ extension AppViewModel {
             return effects
 
         case let .select(index):
-            state.changeTopPage { page in
-                switch page {
-                case var .photographer(photographer):
-                    photographer.collections.selected = clamp(index, photographer.collections.items.count)
-                    page = .photographer(photographer)
-                case var .topics(topics):
-                    // Index 0 is the editorial feed, then the topics.
-                    topics.topics.selected = clamp(index, topics.topics.items.count + 1)
-                    page = .topics(topics)
-                case var .collectionPicker(picker):
-                    picker.collections.selected = clamp(index, picker.collections.items.count)
-                    page = .collectionPicker(picker)
-                case .collection:
-                    break
-                }
-            }
+            state.changeTopPage { $0.selectItem(index) }
             return []
 
         case let .chooseTopic(topic):
@@ -169,29 +154,15 @@ extension AppViewModel {
 
         case .retry:
             guard let page = state.shownPage else { return [] }
-            switch page {
-            case let .photographer(photographer):
-                if photographer.userFailed != nil {
-                    state.changeTopPage { if case var .photographer(p) = $0 { p.userFailed = nil; $0 = .photographer(p) } }
-                    return [.browse(.loadUser(username: photographer.username))]
-                }
-                if photographer.section == .collections {
-                    var next: Int?
-                    state.changeTopPage { if case var .photographer(p) = $0 { next = p.collections.retryPage(); $0 = .photographer(p) } }
-                    return next.map { [.browse(.loadCollections(username: photographer.username, page: $0))] } ?? []
-                }
-                return browse(&state, .list(.retry))
-            case .collection:
-                return browse(&state, .list(.retry))
-            case let .collectionPicker(picker):
-                var next: Int?
-                state.changeTopPage { if case var .collectionPicker(p) = $0 { next = p.collections.retryPage(); $0 = .collectionPicker(p) } }
-                return next.map { [.browse(.loadCollections(username: picker.username, page: $0))] } ?? []
-            case .topics:
-                var next: Int?
-                state.changeTopPage { if case var .topics(t) = $0 { next = t.topics.retryPage(); $0 = .topics(t) } }
-                return next.map { [.browse(.loadTopics(page: $0))] } ?? []
+            // A photographer's profile first, then what the page lists: its photos, or its grid.
+            if case let .photographer(photographer) = page, photographer.userFailed != nil {
+                state.changeTopPage { if case var .photographer(p) = $0 { p.userFailed = nil; $0 = .photographer(p) } }
+                return [.browse(.loadUser(username: photographer.username))]
             }
+            if page.photoList != nil { return browse(&state, .list(.retry)) }
+            var effect: BrowseViewModel.Effect?
+            state.changeTopPage { effect = $0.retryItems() }
+            return effect.map { [.browse($0)] } ?? []
 
         case let .list(listEvent):
             guard let (source, _) = state.shownPage?.photoList else { return [] }
@@ -305,27 +276,9 @@ extension AppViewModel {
             state.changeTopPage { $0.changeLists(source) { effects = PhotoListViewModel.update(&$0, .showedItem(index: index)) } }
             return effects.map { .browse(.photos(source, $0)) }
         }
-        var effect: Effect?
-        state.changeTopPage { page in
-            switch page {
-            case var .photographer(photographer):
-                if let next = photographer.collections.pageDue(showing: index) {
-                    effect = .browse(.loadCollections(username: photographer.username, page: next))
-                }
-                page = .photographer(photographer)
-            case var .topics(topics):
-                if let next = topics.topics.pageDue(showing: index - 1) { effect = .browse(.loadTopics(page: next)) }
-                page = .topics(topics)
-            case var .collectionPicker(picker):
-                if let next = picker.collections.pageDue(showing: index) {
-                    effect = .browse(.loadCollections(username: picker.username, page: next))
-                }
-                page = .collectionPicker(picker)
-            case .collection:
-                break
-            }
-        }
-        return effect.map { [$0] } ?? []
+        var effect: BrowseViewModel.Effect?
+        state.changeTopPage { effect = $0.itemsDue(showing: index) }
+        return effect.map { [.browse($0)] } ?? []
     }
 
     /// The feed's effects, for the editorial feed or the topic it shows.
@@ -382,10 +335,6 @@ extension AppViewModel {
             }
         }
         state.browse = browse
-    }
-
-    private static func clamp(_ index: Int, _ count: Int) -> Int {
-        max(0, min(index, count - 1))
     }
 
     private static func likedID(_ event: PhotoListViewModel.Event) -> String? {
