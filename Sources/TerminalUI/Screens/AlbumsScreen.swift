@@ -83,34 +83,14 @@ public struct AlbumsScreen {
         let layout = albumsLayout(state, area: area)
         let standIns = Self.coverStandIns(state.albums)
         let top = ui.albumsList.top
-        for (index, tile) in layout.tiles.enumerated() where tile.top < top + list.height && tile.top + tile.boxRows + TileLayout.textRows > top {
-            let album = state.albums[index]
-            let offset = list.y - top
-            let boxTop = tile.top + offset
-            let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
-                                   width: tile.pictureColumns, height: tile.pictureRows)
-            if album.coverURL == nil {
-                parts.placeholderBox("No cover", in: pictureRect, clip: list, into: &buffer)
-            } else {
-                let slot = pictures.picture(for: standIns[index], url: album.coverURL, columns: tile.pictureColumns, rows: tile.pictureRows)
-                parts.drawPicture(slot, in: pictureRect, clip: list, tick: ui.tick, into: &buffer)
-            }
-            let textY = boxTop + tile.boxRows
-            if textY >= list.y, textY < list.maxY {
-                buffer.write(UntrustedText.sanitize(album.displayTitle), x: tile.x, y: textY, style: theme.title,
-                             maxWidth: tile.width, ellipsis: theme.ellipsis)
-            }
-            if textY + 1 >= list.y, textY + 1 < list.maxY {
-                var details: [String] = []
-                if let count = album.photoCount { details.append("\(count) photo\(count == 1 ? "" : "s")") }
-                if let date = album.createdAt { details.append(CardListScreen.date(date)) }
-                buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
-                             maxWidth: tile.width, ellipsis: theme.ellipsis)
-            }
-            if index == ui.albumsList.selected {
-                parts.tileSelectionBar(tile, boxTop: boxTop, rows: tile.boxRows + 2, clip: list, into: &buffer)
-            }
+        let tiles: [CoverTiles.Entry] = state.albums.enumerated().map { index, album in
+            var details: [String] = []
+            if let count = album.photoCount { details.append("\(count) photo\(count == 1 ? "" : "s")") }
+            if let date = album.createdAt { details.append(CardListScreen.date(date)) }
+            return (album.displayTitle, details.joined(separator: "  "), album.coverURL == nil ? nil : standIns[index])
         }
+        CoverTiles(theme: theme).render(tiles, phase: .content, empty: "", position: ui.albumsList, list: list, tick: ui.tick,
+                                        layout: layout, noCover: "No cover", pictures: pictures, into: &buffer)
         let footerLine = layout.totalHeight - TileLayout.footerRows
         if footerLine >= top, footerLine < top + list.height {
             let y = list.y + footerLine - top
@@ -237,10 +217,11 @@ public struct AlbumsScreen {
                 guard let photo = open.photos[safe: position.selected] else { return [] }
                 return [.openViewer(photoID: photo.id)]
             default:
-                switch navigate(input, count: open.photos.count, layout: layout, list: list, position: &position) {
+                switch CoverTiles(theme: theme).handle(input, layout: layout, count: open.photos.count, list: list, position: &position,
+                                                       letters: true, pageRows: 2) {
                 case .none: return []
                 case .moved: return [.albums(.selectPhoto(index: position.selected))]
-                case let .clicked(index): return [.albums(.selectPhoto(index: index)), .openViewer(photoID: open.photos[index].id)]
+                case let .open(index): return [.albums(.selectPhoto(index: index)), .openViewer(photoID: open.photos[index].id)]
                 }
             }
         }
@@ -255,57 +236,16 @@ public struct AlbumsScreen {
             ui.albumPhotosList = ListPosition()
             return [.albums(.openAlbum(index: position.selected))]
         default:
-            switch navigate(input, count: state.albums.count, layout: layout, list: list, position: &position) {
+            switch CoverTiles(theme: theme).handle(input, layout: layout, count: state.albums.count, list: list, position: &position,
+                                                   letters: true, pageRows: 2) {
             case .none:
                 return []
             case .moved:
                 return [.albums(.selectAlbum(index: position.selected))]
-            case let .clicked(index):
+            case let .open(index):
                 ui.albumPhotosList = ListPosition()
                 return [.albums(.selectAlbum(index: index)), .albums(.openAlbum(index: index))]
             }
-        }
-    }
-
-    /// What a key or the mouse did in a grid of tiles.
-    private enum GridAction: Equatable {
-        case none
-        /// The selection or the scroll moved.
-        case moved
-        /// A click on a tile: it is selected, and should open.
-        case clicked(Int)
-    }
-
-    /// Moves the selection for the arrow keys (and h/j/k/l, Home/End, g/G, PgUp/PgDn); Ctrl-E/Ctrl-Y and the
-    /// wheel scroll, the selection following when it leaves the view; a click selects the tile under it.
-    private func navigate(_ input: InputEvent, count: Int, layout: TileLayout, list: Rect,
-                          position: inout ListPosition) -> GridAction {
-        guard count > 0 else { return .none }
-        func select(_ index: Int) { layout.select(index, in: &position) }
-        func scroll(by lines: Int) { layout.scroll(by: lines, in: &position) }
-        switch input {
-        case let .key(key):
-            // h and l move sideways here too (nothing is liked in an album).
-            let sideways: Key = key == .character("l") ? .right : key == .character("h") ? .left : key
-            guard let motion = ListMotion(sideways, grid: true) else { return .none }
-            let selected = position.selected
-            motion.apply(selected: selected, count: count, columns: layout.columns, select: select, scroll: { scroll(by: $0) },
-                         page: { select(selected + $0 * layout.columns * 2) })
-            return .moved
-        case let .mouse(mouse):
-            switch mouse.kind {
-            case .wheelDown: scroll(by: 3)
-            case .wheelUp: scroll(by: -3)
-            case .press:
-                guard list.contains(x: mouse.x, y: mouse.y),
-                      let index = layout.tileIndex(atLine: position.top + mouse.y - list.y, x: mouse.x), index < count else { return .none }
-                position.selected = index
-                return .clicked(index)
-            }
-            return .moved
-        case .resize:
-            position.top = layout.scroll(toShow: position.selected, from: position.top)
-            return .none
         }
     }
 }

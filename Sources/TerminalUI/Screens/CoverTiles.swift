@@ -1,7 +1,7 @@
 import ImageFeedCore
 
-/// A grid of tiles, each a cover picture with a title and a line under it: collections, topics, people. What a key
-/// or a click does in it is the same wherever it shows.
+/// A grid of tiles, each a cover picture with a title and a line under it: collections, topics, people, Imgur
+/// albums. What a key or a click does in a grid of tiles (these, or an album's photos) is the same wherever it shows.
 struct CoverTiles {
     typealias Entry = (title: String, detail: String, cover: Photo?)
 
@@ -19,9 +19,10 @@ struct CoverTiles {
                    viewportHeight: list.height, layout: .grid)
     }
 
-    /// The tiles, or the list's loading, error or empty state.
+    /// The tiles, or the list's loading, error or empty state. `layout` when the tiles' shapes are not their covers';
+    /// `noCover` in the box of a tile without a cover (else its title).
     func render(_ entries: [Entry], phase: PhotoListState.Phase, empty: String, position: ListPosition, list: Rect, tick: Int,
-                pictures: PictureProvider, into buffer: inout CellBuffer) {
+                layout given: TileLayout? = nil, noCover: String? = nil, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let parts = PhotoParts(theme: theme)
         switch phase {
         case .loading:
@@ -38,7 +39,7 @@ struct CoverTiles {
             parts.centred([(empty, theme.muted)], in: list, into: &buffer)
             return
         }
-        let layout = layout(entries, list: list)
+        let layout = given ?? layout(entries, list: list)
         for (index, tile) in layout.tiles.enumerated()
         where tile.top < position.top + list.height && tile.top + tile.boxRows + TileLayout.textRows > position.top {
             let entry = entries[index]
@@ -48,7 +49,7 @@ struct CoverTiles {
             if let cover = entry.cover {
                 parts.drawThumbnail(cover, in: pictureRect, clip: list, tick: tick, pictures: pictures, into: &buffer)
             } else {
-                parts.placeholderBox(UntrustedText.sanitize(entry.title), in: pictureRect, clip: list, into: &buffer)
+                parts.placeholderBox(noCover ?? UntrustedText.sanitize(entry.title), in: pictureRect, clip: list, into: &buffer)
             }
             let textY = boxTop + tile.boxRows
             if textY >= list.y, textY < list.maxY {
@@ -67,21 +68,31 @@ struct CoverTiles {
 
     /// Moves the selection or the scroll; Enter or a click opens a tile.
     func handle(_ input: InputEvent, entries: [Entry], list: Rect, position: inout ListPosition) -> Action {
-        let layout = layout(entries, list: list)
-        let count = entries.count
+        handle(input, layout: layout(entries, list: list), count: entries.count, list: list, position: &position)
+    }
+
+    /// The same for any grid of `count` tiles laid out by `layout`. `letters`: h and l move sideways too (where they
+    /// mean nothing else); `pageRows`: PgUp and PgDn move the selection by that many rows instead of scrolling a screen.
+    func handle(_ input: InputEvent, layout: TileLayout, count: Int, list: Rect, position: inout ListPosition,
+                letters: Bool = false, pageRows: Int? = nil) -> Action {
+        guard count > 0 else { return .none }
+        let selected = position.selected
+        func select(_ index: Int) { layout.select(max(0, min(count - 1, index)), in: &position) }
+        func scroll(_ lines: Int) { layout.scroll(by: lines, in: &position) }
+        func page(_ direction: Int) {
+            if let pageRows { select(selected + direction * layout.columns * pageRows) } else { scroll(direction * list.height) }
+        }
         switch input {
         case .key(.enter):
-            return count > 0 ? .open(min(position.selected, count - 1)) : .none
+            return .open(min(selected, count - 1))
         case let .key(key):
-            guard count > 0, let motion = ListMotion(key, grid: true) else { return .none }
-            motion.apply(selected: position.selected, count: count, columns: layout.columns,
-                         select: { layout.select(max(0, min(count - 1, $0)), in: &position) },
-                         scroll: { layout.scroll(by: $0, in: &position) }, page: { layout.scroll(by: $0 * list.height, in: &position) })
+            let sideways: Key = letters && key == .character("l") ? .right : letters && key == .character("h") ? .left : key
+            guard let motion = ListMotion(sideways, grid: true) else { return .none }
+            motion.apply(selected: selected, count: count, columns: layout.columns, select: select, scroll: scroll, page: page)
             return .moved
         case let .mouse(mouse):
             if let motion = ListMotion(mouse) {
-                motion.apply(selected: position.selected, count: count, columns: layout.columns, select: { _ in },
-                             scroll: { layout.scroll(by: $0, in: &position) }, page: { _ in })
+                motion.apply(selected: selected, count: count, columns: layout.columns, select: { _ in }, scroll: scroll, page: { _ in })
                 return .moved
             }
             guard list.contains(x: mouse.x, y: mouse.y),
