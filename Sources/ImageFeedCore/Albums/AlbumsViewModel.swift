@@ -3,11 +3,7 @@ import Foundation
 /// The Albums pane: a prompt for a username, the user's albums as tiles (paged), and an album's photos,
 /// each screen with its three states (loading, content, error) and an empty state of its own.
 public struct AlbumsState: Equatable, Sendable {
-    public enum Phase: Equatable, Sendable {
-        case loading
-        case content
-        case failed(ServiceError)
-    }
+    public typealias Phase = PhotoListState.Phase
 
     /// The text in the username field.
     public var field = ""
@@ -19,13 +15,33 @@ public struct AlbumsState: Equatable, Sendable {
     public var fieldIsOffered = false
     /// The username whose albums are shown; nil before the first.
     public var username: String?
-    public var phase: Phase = .content
-    public var albums: [Album] = []
-    public var nextPage: Int?
+    /// The user's albums, paged as every list of things is (nothing is asked for before a name is given).
+    public var list = ItemList<Album>(phase: .content)
+    public var phase: Phase {
+        get { list.phase }
+        set { list.phase = newValue }
+    }
+    public var albums: [Album] {
+        get { list.items }
+        set { list.items = newValue }
+    }
+    public var nextPage: Int? {
+        get { list.nextPage }
+        set { list.nextPage = newValue }
+    }
     /// Loading the next page of albums: the row at the end of the tiles.
-    public var loadingMore = false
-    public var moreFailed: ServiceError?
-    public var selected = 0
+    public var loadingMore: Bool {
+        get { list.loadingMore }
+        set { list.loadingMore = newValue }
+    }
+    public var moreFailed: ServiceError? {
+        get { list.moreFailed }
+        set { list.moreFailed = newValue }
+    }
+    public var selected: Int {
+        get { list.selected }
+        set { list.selected = newValue }
+    }
     /// The album whose photos are shown, if one is open.
     public var open: OpenAlbum?
     /// Usernames looked up before, newest first (at most `AlbumsViewModel.recentLimit`).
@@ -90,7 +106,6 @@ public enum AlbumsViewModel {
     public static let recentLimit = 5
 
     /// How close to the end of the tiles the next page is asked for.
-    static let prefetchDistance = 6
 
     public static func update(_ state: inout AlbumsState, _ event: Event) -> [Effect] {
         switch event {
@@ -111,7 +126,7 @@ public enum AlbumsViewModel {
             state.isEditing = false
             state.fieldIsOffered = false
             state.username = name
-            startFirstPage(&state)
+            state.list.restart()
             state.open = nil
             // Remembered newest first, once whatever the case.
             let lowered = name.lowercased()
@@ -141,38 +156,15 @@ public enum AlbumsViewModel {
         case let .albumsLoaded(username, page, result):
             // An answer for a name no longer shown is dropped.
             guard username == state.username else { return [] }
-            switch result {
-            case let .success(loaded):
-                if page == 1 {
-                    state.albums = loaded.items
-                    state.phase = .content
-                } else {
-                    guard state.loadingMore else { return [] }
-                    let known = Set(state.albums.map(\.id))
-                    state.albums += loaded.items.filter { !known.contains($0.id) }
-                }
-                state.loadingMore = false
-                state.moreFailed = nil
-                state.nextPage = loaded.nextPage
-            case let .failure(error):
-                if page == 1 {
-                    state.phase = .failed(error)
-                } else {
-                    state.loadingMore = false
-                    state.moreFailed = error
-                }
-            }
+            state.list.apply(page: page, result)
             return []
 
         case let .showedAlbum(index):
-            guard state.phase == .content, !state.loadingMore, state.moreFailed == nil, let next = state.nextPage,
-                  let username = state.username, index >= state.albums.count - prefetchDistance else { return [] }
-            state.loadingMore = true
+            guard let username = state.username, let next = state.list.pageDue(showing: index) else { return [] }
             return [.loadAlbums(username: username, page: next)]
 
         case let .selectAlbum(index):
-            guard !state.albums.isEmpty else { return [] }
-            state.selected = min(max(0, index), state.albums.count - 1)
+            state.list.select(index)
             return []
 
         case let .openAlbum(index):
@@ -229,29 +221,10 @@ public enum AlbumsViewModel {
                 return [.loadPhotos(albumID: open.album.id)]
             }
             guard let username = state.username else { return [] }
-            if case .failed = state.phase {
-                state.phase = .loading
-                return [.loadAlbums(username: username, page: 1)]
-            }
-            if state.moreFailed != nil, let next = state.nextPage {
-                state.moreFailed = nil
-                state.loadingMore = true
-                return [.loadAlbums(username: username, page: next)]
-            }
+            if let page = state.list.retryPage() { return [.loadAlbums(username: username, page: page)] }
             // A reload from the first page: a next page still on its way is dropped when it comes.
-            startFirstPage(&state)
+            state.list.restart()
             return [.loadAlbums(username: username, page: 1)]
         }
-    }
-
-    /// The albums listed again from the first page: what was shown goes, and a next page still on its way is
-    /// dropped when it comes.
-    private static func startFirstPage(_ state: inout AlbumsState) {
-        state.phase = .loading
-        state.albums = []
-        state.nextPage = nil
-        state.loadingMore = false
-        state.moreFailed = nil
-        state.selected = 0
     }
 }

@@ -1,41 +1,62 @@
 import Foundation
 
-/// A paged list of things that are not photos (collections, topics): its items, how far it has loaded, and which
-/// one is selected.
-public struct ItemList<Item: Equatable & Sendable>: Equatable, Sendable {
+/// A paged list of things that are not photos (Imgur albums, collections, topics, people): its items, how far it has
+/// loaded, and which one is selected. One set of rules for all of them: page 1 replaces the items, a later page adds
+/// those not shown yet and only when it was asked for, the next page is asked for near the end.
+public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Sendable {
     public var items: [Item] = []
-    public var phase: PhotoListState.Phase = .loading
+    public var phase: PhotoListState.Phase
     /// The next page to ask for; nil at the end.
     public var nextPage: Int?
+    /// The next page is on its way: the row at the end of the tiles.
     public var loadingMore = false
     public var moreFailed: ServiceError?
     public var selected = 0
 
-    public init() {}
+    /// How close to the end the next page is asked for.
+    public static var prefetchDistance: Int { 6 }
 
-    /// Takes a page in: page 1 replaces the items, later pages extend them.
-    mutating func apply(page: Int, _ result: Result<Page<Item>, ServiceError>) {
+    /// `phase`: `.loading` for a list asked for as it opens, `.content` for one that waits for a question.
+    public init(phase: PhotoListState.Phase = .loading) {
+        self.phase = phase
+    }
+
+    /// Takes a page in: page 1 replaces the items; a later page (dropped when nobody asked for it, say after a
+    /// reload) adds the items not shown yet.
+    public mutating func apply(page: Int, _ result: Result<Page<Item>, ServiceError>) {
         switch result {
         case let .success(loaded):
-            items = page == 1 ? loaded.items : items + loaded.items
-            nextPage = loaded.nextPage
-            phase = .content
+            if page == 1 {
+                items = loaded.items
+                phase = .content
+            } else {
+                guard loadingMore else { return }
+                let known = Set(items.map(\.id))
+                items += loaded.items.filter { !known.contains($0.id) }
+            }
+            loadingMore = false
             moreFailed = nil
+            nextPage = loaded.nextPage
         case let .failure(error):
-            if page == 1 { phase = .failed(error) } else { moreFailed = error }
+            if page == 1 {
+                phase = .failed(error)
+            } else {
+                loadingMore = false
+                moreFailed = error
+            }
         }
-        if page > 1 { loadingMore = false }
     }
 
     /// The next page when the list shows `index` near its end and nothing is on its way.
-    mutating func pageDue(showing index: Int) -> Int? {
-        guard phase == .content, !loadingMore, moreFailed == nil, let next = nextPage, index >= items.count - 6 else { return nil }
+    public mutating func pageDue(showing index: Int) -> Int? {
+        guard phase == .content, !loadingMore, moreFailed == nil, let next = nextPage,
+              index >= items.count - Self.prefetchDistance else { return nil }
         loadingMore = true
         return next
     }
 
-    /// The page `r` asks for again: the first after it failed, or the next that failed.
-    mutating func retryPage() -> Int? {
+    /// The page `r` asks for again: the first after it failed, or the next that failed; nil when nothing failed.
+    public mutating func retryPage() -> Int? {
         if case .failed = phase {
             phase = .loading
             return 1
@@ -44,6 +65,18 @@ public struct ItemList<Item: Equatable & Sendable>: Equatable, Sendable {
         moreFailed = nil
         loadingMore = true
         return next
+    }
+
+    /// Listed again from the first page: what was shown goes, and a next page still on its way is dropped when it
+    /// comes.
+    public mutating func restart() {
+        self = ItemList(phase: .loading)
+    }
+
+    /// Selects the item `index`, kept within the items.
+    public mutating func select(_ index: Int) {
+        guard !items.isEmpty else { return }
+        selected = min(max(0, index), items.count - 1)
     }
 }
 
