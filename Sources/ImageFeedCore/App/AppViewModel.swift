@@ -59,6 +59,17 @@ public enum ShownList: Equatable, Sendable {
     case albums
     /// The page on top (a photographer's, a collection's, the topics).
     case page
+
+    /// The paged list a viewer's photos come from (an album's come whole: none).
+    public init?(_ source: ViewerState.Source) {
+        switch source {
+        case .feed: self = .feed
+        case .favorites: self = .favorites
+        case .search: self = .search
+        case .page: self = .page
+        case .album: return nil
+        }
+    }
 }
 
 /// Where the user is: the splash while a stored token is checked, the login screen, or the app.
@@ -604,17 +615,7 @@ public enum AppViewModel {
     static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
         let wasFavorite = state.favorites.photo(id: photo.id) != nil
         // Every list that may hold the photo, then every photo shown on its own: one rule for all of them.
-        for list in AppState.photoLists {
-            _ = PhotoListViewModel.update(&state[keyPath: list], .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
-        }
-        if var browse = state.browse {
-            for index in browse.pages.indices {
-                browse.pages[index].changeLists(nil) {
-                    _ = PhotoListViewModel.update(&$0, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes))
-                }
-            }
-            state.browse = browse
-        }
+        state.changePhotoLists { _ = PhotoListViewModel.update(&$0, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes)) }
         state.changeShownPhoto(id: photo.id) { shown in
             shown.likedByUser = liked
             shown.likes = likes
@@ -669,6 +670,14 @@ extension AppState {
     /// Where lists of photos live: a like that succeeds anywhere reaches each of them. A new pane with a list of
     /// photos joins here, and only here.
     static var photoLists: [WritableKeyPath<AppState, PhotoListState>] { [\.feed, \.favorites, \.search.results] }
+
+    /// Changes every list of photos: the panes' and those of the pages opened over them.
+    mutating func changePhotoLists(_ change: (inout PhotoListState) -> Void) {
+        for list in Self.photoLists { change(&self[keyPath: list]) }
+        guard var browse else { return }
+        for index in browse.pages.indices { browse.pages[index].changeLists(nil, change) }
+        self.browse = browse
+    }
 
     /// Changes the photo `id` wherever it is shown on its own (the viewer, the detail screen).
     mutating func changeShownPhoto(id: String, _ change: (inout Photo) -> Void) {

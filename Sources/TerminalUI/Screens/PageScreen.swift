@@ -221,7 +221,6 @@ struct PageScreen {
         }
         let list = listArea(page, area: area)
         if let (_, photos) = page.photoList {
-            if case .key(.character("r")) = input, case .failed = photos.phase { return [.browse(.retry)] }
             return CardListScreen(theme: theme, texts: Self.photoTexts, wrap: { .browse(.list($0)) })
                 .handle(input, feed: photos, layout: cardLayout(photos, list: list), position: &position, modalFocus: &ui.modalFocus, area: list)
         }

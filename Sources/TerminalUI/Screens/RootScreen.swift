@@ -279,14 +279,8 @@ public struct RootScreen {
         guard app.session == .loggedIn, !Self.isTooSmall(width: width, height: height) else { return nil }
         let area = contentRect(width: width, height: height)
         if let viewer = app.viewer {
-            let list: (ShownList, PhotoListState)? = switch viewer.source {
-            case .feed: (.feed, app.feed)
-            case .favorites: (.favorites, app.favorites)
-            case .search: (.search, app.search.results)
-            case .page: app.shownPage?.photoList.map { (.page, $0.list) }
-            case .album, nil: nil
-            }
-            guard let (name, photos) = list, let index = photos.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
+            guard let source = viewer.source, let name = ShownList(source),
+                  let index = app.pagedList(source)?.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
             return (name, index)
         }
         guard app.shownDetail == nil else { return nil }
