@@ -31,9 +31,7 @@ extension LiveEffectPerformer {
         case let .saveFeedTopic(topic):
             guard let file = feedTopicFile else { return [] }
             if let topic, let data = try? JSONEncoder().encode(topic) {
-                try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o700])
-                try? data.write(to: file, options: .atomic)
+                Self.keep(data, in: file)
             } else {
                 try? FileManager.default.removeItem(at: file)
             }

@@ -132,11 +132,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
                 events.append(.search(.orderLoaded(order)))
             }
         case let .search(.saveOrder(order)):
-            if let file = searchOrderFile {
-                try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o700])
-                try? Data(order.rawValue.utf8).write(to: file, options: .atomic)
-            }
+            if let file = searchOrderFile { Self.keep(Data(order.rawValue.utf8), in: file) }
             events = []
         case let .search(.saveHistory(queries)):
             try? historyStore?.saveHistory(queries)
@@ -175,6 +171,13 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             return [.noticeExpired(serial: serial)]
         }
         return events + [.rateLimit(client.rateLimit)]
+    }
+
+    /// Keeps a small state file for the next run, in the owner-only state folder, written whole.
+    static func keep(_ data: Data, in file: URL) {
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        try? data.write(to: file, options: .atomic)
     }
 
     /// A service call's outcome, as the events carry it.
