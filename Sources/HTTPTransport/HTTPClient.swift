@@ -12,12 +12,38 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: URL
     public var headers: [String: String]
     public var body: Data?
+    /// The most bytes of the answer's body that are read: a longer body (or one that declares itself
+    /// longer) fails the request with `BodyLimit.exceeded`, and nothing past the limit is held.
+    public var bodyLimit: Int
 
-    public init(method: Method = .get, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: Method = .get, url: URL, headers: [String: String] = [:], body: Data? = nil,
+                bodyLimit: Int = BodyLimit.apiAnswer) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.bodyLimit = bodyLimit
+    }
+}
+
+/// How much of a body each kind of answer may bring. A server (or a CDN anyone uploads to) can send a body
+/// that never ends or declares gigabytes: each kind stops at its own limit.
+public enum BodyLimit {
+    /// An API answer (a page of photos is some 100 KB; the largest real answers are about 1 MB).
+    public static let apiAnswer = 16 * 1024 * 1024
+    /// An image shown on screen (Unsplash's `full` of a large photo is some 20 MB).
+    public static let image = 64 * 1024 * 1024
+    /// A download, written to disk as it arrives (Imgur's videos go up to 200 MB).
+    public static let download = 1024 * 1024 * 1024
+
+    /// "16 MB": a limit as a person reads it.
+    public static func describe(_ bytes: Int) -> String {
+        bytes >= 1024 * 1024 * 1024 ? "\(bytes / (1024 * 1024 * 1024)) GB" : "\(bytes / (1024 * 1024)) MB"
+    }
+
+    /// The error of a body past its limit.
+    public static func exceeded(_ limit: Int, host: String?) -> ServiceError {
+        .other("The answer from \(host ?? "the server") was larger than \(describe(limit)) and was not read.")
     }
 }
 
@@ -56,7 +82,8 @@ extension HTTPClient {
         } catch is CancellationError {
             throw .other("The request was cancelled.")
         } catch {
-            throw .noConnection(String(describing: error))
+            // What the transport said is for the log (the logging client writes it), not for the screen.
+            throw .noConnection("the connection failed")
         }
     }
 }

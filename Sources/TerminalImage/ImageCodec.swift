@@ -39,6 +39,20 @@ public struct DecodedImage: Sendable {
 }
 
 public enum ImageCodec {
+    /// The default pixel budget: a picture whose header claims more (full size) is not decoded.
+    public static let defaultPixelBudget = 50_000_000
+    /// The most any budget may be set to.
+    public static let largestPixelBudget = Int(ifc_effective_budget(0))
+
+    nonisolated(unsafe) private static var configuredBudget = defaultPixelBudget
+    private static let budgetLock = NSLock()
+
+    /// The pixel budget every decode applies unless it is given one: `max_image_megapixels` in the settings.
+    public static var pixelBudget: Int {
+        get { budgetLock.withLock { configuredBudget } }
+        set { budgetLock.withLock { configuredBudget = min(max(1, newValue), largestPixelBudget) } }
+    }
+
     /// The size stored in a JPEG's header, without decoding it.
     public static func jpegSize(_ data: Data) throws -> (width: Int, height: Int) {
         var width: Int32 = 0
@@ -52,14 +66,20 @@ public enum ImageCodec {
     }
 
     /// Decodes JPEG or PNG. For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
-    /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `minimumWidth` x `minimumHeight`.
-    public static func decode(_ data: Data, minimumWidth: Int? = nil, minimumHeight: Int? = nil) throws -> DecodedImage {
+    /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `minimumWidth` x `minimumHeight`. A picture whose header
+    /// claims more than `maximumPixels` is refused before any memory is taken for it.
+    public static func decode(_ data: Data, minimumWidth: Int? = nil, minimumHeight: Int? = nil,
+                              maximumPixels: Int? = nil) throws -> DecodedImage {
         guard let format = ImageFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
+        let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
         switch format {
         case .jpeg:
             var denominator: Int32 = 1
             if minimumWidth != nil || minimumHeight != nil {
                 let size = try jpegSize(data)
+                guard UInt64(size.width) * UInt64(size.height) <= budget else {
+                    throw ImageDecodingError.corrupt("JPEG is \(size.width) x \(size.height) pixels, more than the limit of \(budget / 1_000_000) megapixels")
+                }
                 for candidate: Int32 in [8, 4, 2] {
                     let scaledWidth = (size.width + Int(candidate) - 1) / Int(candidate)
                     let scaledHeight = (size.height + Int(candidate) - 1) / Int(candidate)
@@ -69,19 +89,19 @@ public enum ImageCodec {
                     }
                 }
             }
-            return try decodeJPEG(data, scaleDenominator: denominator)
+            return try decodeJPEG(data, scaleDenominator: denominator, budget: budget)
         case .png:
-            return try decodePNG(data)
+            return try decodePNG(data, budget: budget)
         }
     }
 
-    static func decodeJPEG(_ data: Data, scaleDenominator: Int32) throws -> DecodedImage {
+    static func decodeJPEG(_ data: Data, scaleDenominator: Int32, budget: UInt64) throws -> DecodedImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0
         var height: Int32 = 0
         var message = [CChar](repeating: 0, count: 200)
         let status = data.withUnsafeBytes { raw in
-            ifc_jpeg_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, scaleDenominator,
+            ifc_jpeg_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, scaleDenominator, budget,
                             &pixels, &width, &height, &message, message.count)
         }
         defer { ifc_free(pixels) }
@@ -92,13 +112,13 @@ public enum ImageCodec {
         return DecodedImage(image: image, isDamaged: status == IFC_PARTIAL, format: .jpeg)
     }
 
-    static func decodePNG(_ data: Data) throws -> DecodedImage {
+    static func decodePNG(_ data: Data, budget: UInt64) throws -> DecodedImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0
         var height: Int32 = 0
         var message = [CChar](repeating: 0, count: 200)
         let status = data.withUnsafeBytes { raw in
-            ifc_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &pixels, &width, &height,
+            ifc_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, budget, &pixels, &width, &height,
                            &message, message.count)
         }
         defer { ifc_free(pixels) }

@@ -33,7 +33,7 @@ enum DemoBrowser {
         } catch let error as ServiceError {
             throw .service(error)
         } catch {
-            throw .service(.noConnection(String(describing: error)))
+            throw .service(.noConnection("the connection failed"))
         }
     }
 

@@ -10,12 +10,26 @@ public struct FileTokenStore: TokenStore {
         self.file = file
     }
 
+    /// The most a token file may hold (a token is some 50 characters).
+    static let sizeLimit = 16 * 1024
+
+    /// The stored token. The file is opened without following a symlink and read only if it is the
+    /// user's own regular file, as OpenSSH treats private keys; a mode that lets others read it is narrowed
+    /// to 0600 on the file that was opened (`fchmod`), never on a path that could have changed since.
     public func loadToken() throws -> String? {
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        try repairPermissions()
-        let token = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard BoundedFile.ownMode(file) != nil else { return nil }
+        try repairFolderPermissions()
+        let data: Data
+        do {
+            data = try BoundedFile.read(file, limit: Self.sizeLimit, noFollow: true, narrowModeTo: 0o600)
+        } catch {
+            throw TokenFileError(message: "The stored login cannot be used: \(error.message) Log in again to replace it.")
+        }
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         Logs.addSecrets([token])
-        return token.isEmpty ? nil : token
+        // A token is printable ASCII: anything else would reach a request header.
+        guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        return token
     }
 
     public func saveToken(_ token: String) throws {
@@ -39,20 +53,23 @@ public struct FileTokenStore: TokenStore {
     }
 
     public func removeToken() throws {
-        if FileManager.default.fileExists(atPath: file.path) {
+        // The link itself, if the path is one: never what it points to.
+        if BoundedFile.ownMode(file) != nil {
             try FileManager.default.removeItem(at: file)
         }
     }
 
-    /// Puts the modes back to 0600 (file) and 0700 (folder) if something widened them.
-    public func repairPermissions() throws {
-        let manager = FileManager.default
+    /// Puts the folder's mode back to 0700 if something widened it (the folder itself, not a link's target).
+    func repairFolderPermissions() throws {
         let folder = file.deletingLastPathComponent()
-        if let mode = try manager.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int, mode & 0o077 != 0 {
-            try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
-        }
-        if let mode = try manager.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int, mode & 0o177 != 0 {
-            try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        if let own = BoundedFile.ownMode(folder), !own.isLink, own.mode & 0o077 != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         }
     }
+}
+
+/// The token file is there but is not one to trust (a symlink, another user's, too large).
+public struct TokenFileError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }

@@ -17,11 +17,12 @@ public struct HTTPImageSource: ImageSource {
         }
         let response: HTTPResponse
         do {
-            response = try await http.send(HTTPRequest(url: url, headers: ["Accept": "image/jpeg,image/png,image/*"]))
+            response = try await http.send(HTTPRequest(url: url, headers: ["Accept": "image/jpeg,image/png,image/*"],
+                                                   bodyLimit: BodyLimit.image))
         } catch let error as ServiceError {
             throw error
         } catch {
-            throw .noConnection(String(describing: error))
+            throw .noConnection("the connection failed")
         }
         switch response.status {
         case 200..<300: return response.body

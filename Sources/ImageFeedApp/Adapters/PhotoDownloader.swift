@@ -42,18 +42,30 @@ public struct PhotoDownloader: Sendable {
               scheme == "https" || (scheme == "http" && UnsplashConfiguration.isLoopback(host: fileURL.host ?? "")) else {
             throw .other("The download address is not https.")
         }
-        let data = try await ProgressFetch.fetch(fileURL, progress: progress)
-        // Without an author, the source names the file: an untracked download is an album's (Imgur) photo.
-        let name = Self.fileName(for: photo, data: data, source: tracked ? "unsplash" : "imgur")
+        // The body goes to a temporary file beside the target as it arrives, renamed into place only when
+        // it is complete: a download that fails or passes its limit leaves nothing, and no file is held in memory.
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let target = folder.appendingPathComponent(name)
-            let replaced = FileManager.default.fileExists(atPath: target.path)
-            try data.write(to: target, options: .atomic)
-            return (target.path, replaced)
         } catch {
             throw .other("The photo could not be saved in \(folder.path): \(error.localizedDescription)")
         }
+        let partial = folder.appendingPathComponent(".image-feed-\(UUID().uuidString).part")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        try await ProgressFetch.fetch(fileURL, to: partial, progress: progress)
+        let head = (try? FileHandle(forReadingFrom: partial)).map { handle in
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 16)) ?? Data()
+        } ?? Data()
+        // Without an author, the source names the file: an untracked download is an album's (Imgur) photo.
+        let name = Self.fileName(for: photo, data: head, source: tracked ? "unsplash" : "imgur")
+        let target = folder.appendingPathComponent(name)
+        let replaced = FileManager.default.fileExists(atPath: target.path)
+        // rename(2) replaces an existing file of the same name in one step.
+        guard rename(partial.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw .other("The photo could not be saved in \(folder.path): \(reason)")
+        }
+        return (target.path, replaced)
     }
 
     /// "author-photoid.jpg" (".png", ".gif", ".mp4", ".webm" for those), or "source-photoid.jpg" without an
@@ -74,71 +86,27 @@ public struct PhotoDownloader: Sendable {
     }
 }
 
-/// A GET whose progress is reported as the body arrives.
+/// A GET whose body streams to a file, its progress reported as the body arrives.
 enum ProgressFetch {
-    static func fetch(_ url: URL, progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) -> Data {
-        let delegate = ProgressDelegate(progress: progress)
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        let result: Result<(Data, Int), Error> = await withCheckedContinuation { continuation in
-            delegate.finish = { continuation.resume(returning: $0) }
-            session.dataTask(with: URLRequest(url: url, timeoutInterval: 60)).resume()
-        }
-        switch result {
-        case let .success((data, status)):
-            guard (200..<300).contains(status) else {
-                throw status >= 500 ? .server(status: status) : status == 404 ? .notFound : .http(status: status, message: "")
-            }
-            return data
-        case let .failure(error as URLError):
-            throw URLSessionHTTPClient.serviceError(for: error)
-        case let .failure(error):
-            throw .noConnection(error.localizedDescription)
-        }
-    }
+    /// How long a download may take in all: a server that sends a byte now and then does not hold it forever.
+    static let deadline: TimeInterval = 60 * 60
 
-    private final class ProgressDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-        private var expected: Int64 = -1
-        private var status = 0
-        private var lastReported = -1.0
-        let progress: @Sendable (Double?) -> Void
-        var finish: ((Result<(Data, Int), Error>) -> Void)?
-
-        init(progress: @escaping @Sendable (Double?) -> Void) {
-            self.progress = progress
+    static func fetch(_ url: URL, to file: URL, limit: Int = BodyLimit.download,
+                      progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) {
+        let client = URLSessionHTTPClient(timeout: 60, deadline: deadline, followRedirects: true)
+        let response: HTTPResponse
+        do {
+            response = try await client.download(HTTPRequest(url: url, bodyLimit: limit), to: file, progress: progress)
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw .other("The download was cancelled.")
+        } catch {
+            throw .noConnection("the connection failed")
         }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-            lock.withLock {
-                expected = response.expectedContentLength
-                status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            }
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive chunk: Data) {
-            let fraction: Double? = lock.withLock {
-                data.append(chunk)
-                guard expected > 0 else { return nil }
-                let value = min(1, Double(data.count) / Double(expected))
-                // Report in steps of 2% at most, so the screen is not flooded.
-                guard value - lastReported >= 0.02 || value == 1 else { return -1 }
-                lastReported = value
-                return value
-            }
-            if fraction != -1 { progress(fraction) }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            let outcome: Result<(Data, Int), Error> = lock.withLock {
-                if let error { return .failure(error) }
-                return .success((data, status))
-            }
-            finish?(outcome)
-            finish = nil
+        let status = response.status
+        guard (200..<300).contains(status) else {
+            throw status >= 500 ? .server(status: status) : status == 404 ? .notFound : .http(status: status, message: "")
         }
     }
 }

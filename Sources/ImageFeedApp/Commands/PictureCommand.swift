@@ -21,16 +21,16 @@ public enum PictureCommand {
             if scheme == "http", !UnsplashConfiguration.isLoopback(host: url.host ?? "") {
                 throw Failure.unreadable("\(source): plain http is allowed only on a loopback address; use https.")
             }
-            let response = try await http().send(HTTPRequest(url: url))
+            let response = try await http().send(HTTPRequest(url: url, bodyLimit: BodyLimit.image))
             guard (200..<300).contains(response.status) else {
                 throw Failure.unreadable("\(source): HTTP \(response.status)")
             }
             return response.body
         }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: source))
+            return try BoundedFile.read(URL(fileURLWithPath: source), limit: BodyLimit.image)
         } catch {
-            throw Failure.unreadable("\(source): cannot be read (\(error.localizedDescription))")
+            throw Failure.unreadable("\(source): \(error.message)")
         }
     }
 

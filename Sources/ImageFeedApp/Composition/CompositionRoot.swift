@@ -61,7 +61,14 @@ public final class CompositionRoot: Sendable {
         // The demo keeps its own token (owner-only, as the real one), so its login is remembered too.
         let store = configuration.tokenOverride != nil ? nil
             : FileTokenStore(file: demo ? configuration.paths.demoTokenFile : configuration.paths.tokenFile)
-        let token = configuration.tokenOverride ?? (try? store?.loadToken()) ?? nil
+        var storedToken: String?
+        do {
+            storedToken = try store?.loadToken()
+        } catch {
+            // Not a file to trust (a symlink, another user's): the app runs logged out and says why.
+            configuration.warnings.append(String(describing: error))
+        }
+        let token = configuration.tokenOverride ?? storedToken
         Logs.addSecrets(configuration.secrets + [token].compactMap { $0 })
         if demo, let token, let sandbox {
             sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername,

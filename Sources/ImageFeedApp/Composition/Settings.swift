@@ -21,6 +21,8 @@ public struct Settings: Sendable, Equatable {
     public var cacheMaximumAgeDays: Double = 7
     /// The image cache's size budget.
     public var imageCacheMegabytes: Int = 200
+    /// The most pixels (in millions) a picture's header may claim and still be decoded.
+    public var maximumImageMegapixels: Int = ImageCodec.defaultPixelBudget / 1_000_000
     /// The colours to draw with; nil: what the terminal says it has (`colors = "auto"`).
     public var colors: ColorMode?
     /// How photos reach the screen; nil: what the terminal answers when asked (`graphics = "auto"`).
@@ -70,6 +72,7 @@ public struct Settings: Sendable, Equatable {
         "downloads_dir": "the folder downloads are saved to",
         "cache_max_age_days": "how many days a saved feed is shown offline (a number)",
         "image_cache_mb": "the image cache's size in megabytes (a whole number)",
+        "max_image_megapixels": "the largest picture decoded, in megapixels (a whole number; 50 unless set)",
         "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
         "imgur_api_base": "the Imgur API's base URL",
         "colors": "auto, truecolor, 256, 16, 8 or none; or a [colors] table with mode and colours by role",
@@ -166,6 +169,12 @@ public struct Settings: Sendable, Equatable {
                 throw ConfigurationError(message: "IMAGE_FEED_WRITE_COLLECTIONS: \(flag) is not true or false.")
             }
             configuration.writeCollections = value
+        }
+        if let text = from("IMAGE_FEED_MAX_IMAGE_MEGAPIXELS", "max_image_megapixels") {
+            guard let checked = Int(text).flatMap(megapixels) else {
+                throw ConfigurationError(message: "IMAGE_FEED_MAX_IMAGE_MEGAPIXELS: \(text) is not a whole number of megapixels from 1 to \(ImageCodec.largestPixelBudget / 1_000_000).")
+            }
+            configuration.maximumImageMegapixels = checked
         }
         if let base = from("IMGUR_API_BASE", "imgur_api_base") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
         if let folder = from("IMAGE_FEED_DOWNLOADS", "downloads_dir") { configuration.downloadsDirectory = expand(folder, environment: environment) }
@@ -277,6 +286,12 @@ public struct Settings: Sendable, Equatable {
                 guard let flag = table[key]?.bool else { throw ConfigurationError(message: "\(place): expected true or false.") }
                 writeCollections = flag
                 continue
+            case "max_image_megapixels":
+                guard let megapixels = table[key]?.int, let checked = Self.megapixels(megapixels) else {
+                    throw ConfigurationError(message: "\(place): expected a whole number of megapixels from 1 to \(ImageCodec.largestPixelBudget / 1_000_000).")
+                }
+                maximumImageMegapixels = checked
+                continue
             case "image_cache_mb":
                 guard let megabytes = table[key]?.int, megabytes >= 0 else {
                     throw ConfigurationError(message: "\(place): expected a whole number of megabytes.")
@@ -327,6 +342,11 @@ public struct Settings: Sendable, Equatable {
             }
             themeColors[role] = color
         }
+    }
+
+    /// A pixel budget in megapixels, if it is one the decoders can keep.
+    static func megapixels(_ value: Int) -> Int? {
+        (1...ImageCodec.largestPixelBudget / 1_000_000).contains(value) ? value : nil
     }
 
     /// The 1-based line where a top-level key is set; 1 when it cannot be found.

@@ -1,5 +1,6 @@
 #include "CImageCodec.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,32 @@ static void ifc_set_message(char *message, size_t capacity, const char *text) {
     if (message && capacity > 0) snprintf(message, capacity, "%s", text);
 }
 
+uint64_t ifc_effective_budget(uint64_t max_pixels) {
+    return (max_pixels == 0 || max_pixels > IFC_MAX_PIXELS) ? IFC_MAX_PIXELS : max_pixels;
+}
+
+// What libjpeg may allocate for a picture within the budget: the coefficients of a progressive file
+// (2 bytes each, three components) and the decoder's buffers, with room to spare.
+static unsigned long long ifc_memory_cap(uint64_t max_pixels) {
+    unsigned long long cap = (unsigned long long)ifc_effective_budget(max_pixels) * 7ULL + (64ULL << 20);
+    return cap > (unsigned long long)LONG_MAX ? (unsigned long long)LONG_MAX : cap;
+}
+
+static int ifc_over_budget(unsigned long width, unsigned long height, uint64_t max_pixels, const char *format,
+                           char *message, size_t capacity) {
+    uint64_t budget = ifc_effective_budget(max_pixels);
+    if (width == 0 || height == 0) {
+        if (message && capacity > 0) snprintf(message, capacity, "%s has no pixels", format);
+        return 1;
+    }
+    if ((unsigned long long)width * (unsigned long long)height <= budget) return 0;
+    if (message && capacity > 0) {
+        snprintf(message, capacity, "%s is %lu x %lu pixels, more than the limit of %llu megapixels", format,
+                 width, height, (unsigned long long)(budget / 1000000ULL));
+    }
+    return 1;
+}
+
 static void ifc_install_errors(struct ifc_error_manager *manager, char *message, size_t capacity) {
     jpeg_std_error(&manager->base);
     manager->base.error_exit = ifc_error_exit;
@@ -82,7 +109,7 @@ int ifc_jpeg_size(const uint8_t *data, size_t length, int *width, int *height,
     return IFC_OK;
 }
 
-int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom,
+int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom, uint64_t max_pixels,
                     uint8_t **pixels, int *width, int *height,
                     char *message, size_t message_capacity) {
     *pixels = NULL;
@@ -104,6 +131,14 @@ int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom,
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, (unsigned long)length);
     jpeg_read_header(&info, TRUE);
+    // The header's claim is checked before libjpeg allocates anything for the pixels: a few bytes can claim
+    // 60000 x 60000, and a progressive file keeps every coefficient of the whole image in memory.
+    if (ifc_over_budget(info.image_width, info.image_height, max_pixels, "JPEG", message, message_capacity)) {
+        jpeg_destroy_decompress(&info);
+        return IFC_ERROR;
+    }
+    // And libjpeg's own allocations are bounded: past this it stops with an error instead of growing.
+    info.mem->max_memory_to_use = (long)ifc_memory_cap(max_pixels);
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) scale_denom = 1;
     info.scale_num = 1;
     info.scale_denom = (unsigned int)scale_denom;
@@ -114,11 +149,6 @@ int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom,
     jpeg_start_decompress(&info);
     if (info.output_components != (cmyk ? 4 : 3)) {
         ifc_set_message(message, message_capacity, "unsupported JPEG colour space");
-        jpeg_destroy_decompress(&info);
-        return IFC_ERROR;
-    }
-    if ((unsigned long long)info.output_width * info.output_height > IFC_MAX_PIXELS) {
-        ifc_set_message(message, message_capacity, "JPEG too large to decode");
         jpeg_destroy_decompress(&info);
         return IFC_ERROR;
     }
@@ -197,7 +227,7 @@ int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components
     return IFC_OK;
 }
 
-int ifc_png_decode(const uint8_t *data, size_t length,
+int ifc_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                    uint8_t **pixels, int *width, int *height,
                    char *message, size_t message_capacity) {
     *pixels = NULL;
@@ -210,8 +240,8 @@ int ifc_png_decode(const uint8_t *data, size_t length,
         return IFC_ERROR;
     }
     image.format = PNG_FORMAT_RGBA;
-    if ((unsigned long long)image.width * image.height > IFC_MAX_PIXELS) {
-        ifc_set_message(message, message_capacity, "PNG too large");
+    // The header's size, checked before any memory is taken for the pixels.
+    if (ifc_over_budget(image.width, image.height, max_pixels, "PNG", message, message_capacity)) {
         png_image_free(&image);
         return IFC_ERROR;
     }

@@ -242,7 +242,7 @@ public final class ImagePipeline: PictureProvider {
 
     /// After the frame: loads the viewer's photo, draws the view it showed, or asks for the larger file.
     private func prepareViewer(_ photo: Photo, key: ViewerKey) {
-        if viewerPhotoID != photo.id { openViewer(photo) }
+        if viewerPhotoID != photo.id { openViewer(photo, columns: key.columns, rows: key.rows) }
         if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return }
         guard !viewerFailed, let image = viewerSource else { return }
         askForDetailIfZoomedPast(image, photo: photo, columns: key.columns, rows: key.rows, view: key.view)
@@ -294,7 +294,9 @@ public final class ImagePipeline: PictureProvider {
         }
     }
 
-    private func openViewer(_ photo: Photo) {
+    /// Loads the viewer's photo, decoded no larger than the screen needs (either way round, for a turn):
+    /// a big file is scaled down by libjpeg as it is decoded, never held at full size.
+    private func openViewer(_ photo: Photo, columns: Int, rows: Int) {
         closeViewer()
         viewerPhotoID = photo.id
         guard let url = photo.urls.regular ?? photo.urls.full ?? photo.urls.raw ?? photo.urls.small else {
@@ -303,11 +305,13 @@ public final class ImagePipeline: PictureProvider {
         }
         let source = self.source
         let post = self.post
+        let screen = drawer.pixelSize(columns: columns, rows: rows)
+        let side = max(screen.width, screen.height)
         viewerLoad = Task.detached(priority: .userInitiated) {
             do {
                 let data = try await source.imageData(at: url)
                 try Task.checkCancellation()
-                guard let decoded = try? ImageCodec.decode(data), !decoded.isDamaged else {
+                guard let decoded = try? ImageCodec.decode(data, minimumWidth: side, minimumHeight: side), !decoded.isDamaged else {
                     source.discard(url) // not a picture: a retry fetches it anew
                     post(.viewerSource(photoID: photo.id, nil, nil))
                     return

@@ -122,7 +122,7 @@ public struct OAuthClient: Sendable {
         } catch let error as ServiceError {
             throw .service(error)
         } catch {
-            throw .service(.noConnection(String(describing: error)))
+            throw .service(.noConnection("the connection failed"))
         }
         guard (200..<300).contains(response.status) else {
             if let refusal = try? JSONDecoder().decode(TokenErrorDTO.self, from: response.body) {

@@ -7,16 +7,21 @@
 #define IFC_OK 0
 #define IFC_PARTIAL 1   // decoded, but the data was damaged (libjpeg warnings); pixels may be gray in places
 #define IFC_ERROR -1    // nothing usable; the message says why
-// Larger pictures are refused before any pixel memory is taken (8192 x 8192; a terminal shows far less).
-#define IFC_MAX_PIXELS (8192ULL * 8192ULL)
+// The most pixels any picture may have, whatever budget is asked for (a terminal shows far less). A picture
+// over its budget (by the size its header claims) is refused before any pixel memory is taken.
+#define IFC_MAX_PIXELS (400ULL * 1000ULL * 1000ULL)
+
+// The budget a decoder applies for max_pixels: IFC_MAX_PIXELS for 0 or anything above it.
+uint64_t ifc_effective_budget(uint64_t max_pixels);
 
 // Reads the header only. Returns IFC_OK or IFC_ERROR.
 int ifc_jpeg_size(const uint8_t *data, size_t length, int *width, int *height,
                   char *message, size_t message_capacity);
 
 // Decodes to packed RGB (3 bytes a pixel) at 1/scale_denom of the full size, using libjpeg's
-// DCT scaling (scale_denom is 1, 2, 4 or 8). *pixels is malloc'd: release with ifc_free.
-int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom,
+// DCT scaling (scale_denom is 1, 2, 4 or 8). A file whose header claims more than max_pixels (full size)
+// is refused before decoding; libjpeg's own memory is bounded to match. *pixels is malloc'd: release with ifc_free.
+int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom, uint64_t max_pixels,
                     uint8_t **pixels, int *width, int *height,
                     char *message, size_t message_capacity);
 
@@ -27,7 +32,8 @@ int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components
                     char *message, size_t message_capacity);
 
 // Decodes any PNG (palette, gray, 16-bit, alpha) to packed RGBA with libpng's simplified API.
-int ifc_png_decode(const uint8_t *data, size_t length,
+// A file whose header claims more than max_pixels is refused before any pixel memory is taken.
+int ifc_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                    uint8_t **pixels, int *width, int *height,
                    char *message, size_t message_capacity);
 
