@@ -45,7 +45,7 @@ public struct ImgurRepository: AlbumService {
               createdAt: dto.datetime.map { Date(timeIntervalSince1970: TimeInterval($0)) },
               coverURL: nonEmpty(dto.cover).flatMap { coverURL(imageID: $0, imageBase: imageBase) },
               coverWidth: max(0, dto.coverWidth ?? 0), coverHeight: max(0, dto.coverHeight ?? 0),
-              photoCount: dto.imagesCount.map { max(0, $0) }, link: nonEmpty(dto.link).flatMap { URL(string: $0) })
+              photoCount: dto.imagesCount.map { max(0, $0) }, link: nonEmpty(dto.link).flatMap { URL(string: $0) }).checked()
     }
 
     /// An image as a `Photo`: the file is `link`; Imgur's smaller sizes are the same name with a size letter
@@ -66,7 +66,7 @@ public struct ImgurRepository: AlbumService {
                                           small: still("l") ?? large ?? file, thumb: still("m") ?? large ?? file),
                           links: PhotoLinks(html: pageURL(imageID: dto.id, pageBase: pageBase), download: file))
         if animated { photo.isAnimated = true }
-        return photo
+        return photo.checked()
     }
 
     /// Imgur's ids are letters and digits: anything else is not made into an address.

@@ -46,9 +46,9 @@ public enum AreaResampler {
         var cropWidth = image.width
         var cropHeight = image.height
         if sourceAspect > targetAspect {
-            cropWidth = max(1, Int((Double(image.height) * targetAspect).rounded()))
+            cropWidth = max(1, Int(saturating: (Double(image.height) * targetAspect).rounded()))
         } else {
-            cropHeight = max(1, Int((Double(image.width) / targetAspect).rounded()))
+            cropHeight = max(1, Int(saturating: (Double(image.width) / targetAspect).rounded()))
         }
         let originX = (image.width - cropWidth) / 2
         let originY = (image.height - cropHeight) / 2

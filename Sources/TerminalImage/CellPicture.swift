@@ -54,14 +54,27 @@ public struct CellPicture: Sendable, Equatable {
     /// The largest cell size with the picture's shape that fits in `columns` x `rows`, for cells
     /// `cellAspect` times as tall as wide (2 for half blocks: two square pixels a cell, one above the other).
     public static func fittedSize(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int, cellAspect: Double = 2) -> (columns: Int, rows: Int) {
-        guard pixelWidth > 0, pixelHeight > 0, columns > 0, rows > 0 else { return (0, 0) }
+        guard pixelWidth > 0, pixelHeight > 0, columns > 0, rows > 0, cellAspect.isFinite, cellAspect > 0 else { return (0, 0) }
         let aspect = Double(pixelWidth) / Double(pixelHeight)
         var width = columns
-        var height = Int((Double(width) / aspect / cellAspect).rounded())
+        var height = Int(saturating: (Double(width) / aspect / cellAspect).rounded())
         if height > rows {
             height = rows
-            width = Int((Double(height) * cellAspect * aspect).rounded())
+            width = Int(saturating: (Double(height) * cellAspect * aspect).rounded())
         }
         return (max(1, min(width, columns)), max(1, min(height, rows)))
+    }
+}
+
+extension Int {
+    /// The nearest Int to `value`, saturating instead of trapping: NaN is 0, and anything past ±2^52 (far more
+    /// than any cell or pixel count) stops there. Layout arithmetic on sizes from outside converts this way.
+    public init(saturating value: Double) {
+        guard !value.isNaN else {
+            self = 0
+            return
+        }
+        let limit = Double(1 << 52)
+        self = Int(Swift.min(Swift.max(value, -limit), limit))
     }
 }

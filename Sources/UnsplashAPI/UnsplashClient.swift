@@ -156,8 +156,8 @@ public final class UnsplashClient: PhotoService, ExploreService, ServiceSession,
         let results = try UnsplashJSON.decode(SearchAnswerDTO<DTO>.self, from: response.body)
         let size = clampedPageSize(perPage)
         var pageResult = try makePage(results.results, page: page, perPage: size, metadata: metadata, item)
-        pageResult.totalItems = results.total ?? metadata.total
-        if let totalPages = results.totalPages {
+        pageResult.totalItems = Checked.count(results.total) ?? metadata.total
+        if let totalPages = Checked.page(results.totalPages) {
             pageResult.totalPages = totalPages
             pageResult.nextPage = page < totalPages ? page + 1 : nil
         }
@@ -253,6 +253,7 @@ public final class UnsplashClient: PhotoService, ExploreService, ServiceSession,
             throw .malformedResponse(field: first)
         }
         let size = clampedPageSize(perPage)
+        // `total` is checked (at most 10^12), so this cannot overflow.
         let totalPages = metadata.total.map { ($0 + size - 1) / size } ?? metadata.pageNumber(of: "last")
         let nextPage: Int?
         if !metadata.links.isEmpty {

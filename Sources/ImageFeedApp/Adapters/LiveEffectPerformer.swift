@@ -57,14 +57,15 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
     }
 
     /// Everything the app context provides.
-    public convenience init(context: CompositionRoot, opener: any URLOpener) {
+    /// - Parameter savedLists: false leaves the offline store's lists out (after a start that crashed early).
+    public convenience init(context: CompositionRoot, opener: any URLOpener, savedLists: Bool = true) {
         self.init(client: context.client,
                   downloader: PhotoDownloader(folder: context.configuration.downloadsDirectory, client: context.client),
                   opener: opener, oauth: context.oauth, tokenStore: context.tokenStore,
                   historyStore: FileRecentEntriesStore(file: context.isDemo
                       ? context.configuration.paths.state.appendingPathComponent("demo-search-history.json")
                       : context.configuration.paths.searchHistoryFile),
-                  saved: context.savedLists, redirectURI: context.configuration.redirectURI,
+                  saved: savedLists ? context.savedLists : nil, redirectURI: context.configuration.redirectURI,
                   albums: context.albums,
                   albumsRecentStore: FileRecentEntriesStore(file: context.isDemo
                       ? context.configuration.paths.state.appendingPathComponent("demo-imgur-users.json")

@@ -39,7 +39,13 @@ public enum InteractiveSession {
         logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: themeName ?? context.configuration.theme,
                           overrides: context.configuration.themeColors)
-        let performer = LiveEffectPerformer(context: context, opener: DesktopURLOpener())
+        let startGuard = StartGuard(marker: context.configuration.paths.state
+            .appendingPathComponent(context.isDemo ? "demo-start-marker" : "start-marker"))
+        let lastStartFailed = startGuard.lastStartFailed()
+        if lastStartFailed { logger.warning("the last start did not reach its first screens: the saved lists are left out") }
+        startGuard.begin()
+        defer { startGuard.settled() }
+        let performer = LiveEffectPerformer(context: context, opener: DesktopURLOpener(), savedLists: !lastStartFailed)
         var state = AppState(session: .splash)
         state.feedTopic = LiveEffectPerformer.savedFeedTopic(context.feedTopicFile)
         state.isDemo = context.isDemo
@@ -54,6 +60,13 @@ public enum InteractiveSession {
         }
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
         for warning in context.configuration.warnings { app.dispatch(.notify(warning)) }
+        if lastStartFailed { app.dispatch(.notify(StartGuard.notice)) }
+        let started = Date()
+        app.frameObserver = { [startGuard] in
+            guard Date().timeIntervalSince(started) >= StartGuard.settleTime else { return false }
+            startGuard.settled()
+            return true
+        }
         crashLaterIfAsked(environment: environment)
         app.run()
         return nil

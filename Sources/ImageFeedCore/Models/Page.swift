@@ -12,15 +12,18 @@ public struct Page<Item: Sendable>: Sendable {
     /// Items the service sent that could not be read; the others are delivered all the same.
     public var skippedItems: Int
 
+    /// The numbers are checked as they come in (`Checked`): a next page that is not after this one (a
+    /// listing that loops back) or past any real listing ends the listing here.
     public init(items: [Item], number: Int, perPage: Int, totalItems: Int? = nil, totalPages: Int? = nil,
                 nextPage: Int?, skippedItems: Int = 0) {
         self.items = items
+        let number = Checked.page(number) ?? 1
         self.number = number
-        self.perPage = perPage
-        self.totalItems = totalItems
-        self.totalPages = totalPages
-        self.nextPage = nextPage
-        self.skippedItems = skippedItems
+        self.perPage = min(max(1, perPage), 1_000)
+        self.totalItems = Checked.count(totalItems)
+        self.totalPages = Checked.page(totalPages)
+        self.nextPage = Checked.page(nextPage).flatMap { $0 > number ? $0 : nil }
+        self.skippedItems = max(0, skippedItems)
     }
 
     public var isLast: Bool { nextPage == nil }

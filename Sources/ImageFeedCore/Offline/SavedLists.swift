@@ -26,8 +26,10 @@ public struct SavedLists: Sendable {
 
     /// Load Feed Fallback (Cache): the saved list if it is there, readable, young enough and (for a
     /// search) of the same query; an expired list is deleted.
+    /// What the store gives back is checked exactly as what the network gives (`Photo.checked`).
     public func load(_ name: CachedListName, note: String? = nil) -> CachedList? {
-        guard let list = try? cache.loadList(name) else { return nil }
+        guard var list = try? cache.loadList(name) else { return nil }
+        list.photos = list.photos.map { $0.checked() }
         guard policy.isValid(list.timestamp, now: clock.now) else {
             try? cache.deleteList(name)
             return nil
@@ -48,7 +50,7 @@ public struct SavedLists: Sendable {
 
     public func loadProfile() -> Profile? {
         guard let saved = try? cache.loadProfile(), policy.isValid(saved.timestamp, now: clock.now) else { return nil }
-        return saved.profile
+        return saved.profile.checked()
     }
 }
 

@@ -222,6 +222,9 @@ public final class TerminalApp {
         }
     }
 
+    /// Called after each frame until it returns true (the session uses it to note that its start went well).
+    public var frameObserver: (() -> Bool)?
+
     /// Draws the current state.
     public func drawFrame() {
         var buffer = CellBuffer(width: backend.width, height: backend.height)
@@ -232,6 +235,7 @@ public final class TerminalApp {
         pipeline.endFrame()
         backend.draw(buffer)
         dirty = false
+        if let observer = frameObserver, observer() { frameObserver = nil }
         noteShownList()
     }
 

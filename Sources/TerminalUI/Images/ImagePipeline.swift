@@ -281,8 +281,8 @@ public final class ImagePipeline: PictureProvider {
         guard let larger = photo.urls.full ?? photo.urls.raw, larger != loaded else { return }
         viewerDetailAsked = true
         // The whole photo at the size that shows the view pixel for pixel (largest zoom first: the others need less).
-        let wantWidth = Int((Double(turned ? shownPixels.height : shownPixels.width) / (turned ? view.visibleY : view.visibleX)).rounded(.up))
-        let wantHeight = Int((Double(turned ? shownPixels.width : shownPixels.height) / (turned ? view.visibleX : view.visibleY)).rounded(.up))
+        let wantWidth = Int(saturating: (Double(turned ? shownPixels.height : shownPixels.width) / (turned ? view.visibleY : view.visibleX)).rounded(.up))
+        let wantHeight = Int(saturating: (Double(turned ? shownPixels.width : shownPixels.height) / (turned ? view.visibleX : view.visibleY)).rounded(.up))
         let source = self.source
         let post = self.post
         let photoID = photo.id

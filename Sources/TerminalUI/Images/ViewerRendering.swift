@@ -38,8 +38,8 @@ public enum ViewerRendering {
         guard rotated.width > 0, rotated.height > 0, columns > 0, rows > 0 else {
             return CellPicture(columns: 0, rows: 0, cells: [])
         }
-        let cropWidth = max(1, min(rotated.width, Int((Double(rotated.width) * view.visibleX).rounded())))
-        let cropHeight = max(1, min(rotated.height, Int((Double(rotated.height) * view.visibleY).rounded())))
+        let cropWidth = max(1, min(rotated.width, Int(saturating: (Double(rotated.width) * view.visibleX).rounded())))
+        let cropHeight = max(1, min(rotated.height, Int(saturating: (Double(rotated.height) * view.visibleY).rounded())))
         // The pan is in the photo's own frame; turn it to the rotated frame.
         let (panX, panY): (Double, Double)
         switch ((view.quarterTurns % 4) + 4) % 4 {

@@ -31,7 +31,7 @@ public struct ViewerScreen {
         var pixelHeight = viewer.photo.height > 0 ? viewer.photo.height : 2
         if viewer.quarterTurns % 2 == 1 { swap(&pixelWidth, &pixelHeight) }
         let fitted = CellPicture.fittedSize(pixelWidth: pixelWidth, pixelHeight: pixelHeight, columns: area.width, rows: area.height, cellAspect: cellAspect)
-        let zoom = max(1, viewer.zoom)
+        let zoom = viewer.zoom.isFinite ? max(1, viewer.zoom) : 1
         guard zoom > 1, fitted.columns > 0, fitted.rows > 0 else {
             let rect = Rect(x: (area.width - fitted.columns) / 2, y: (area.height - fitted.rows) / 2, width: fitted.columns, height: fitted.rows)
             return (rect, 1 / zoom, 1 / zoom)
@@ -39,8 +39,8 @@ public struct ViewerScreen {
         // The zoomed photo's size in cells, and what of it the terminal holds.
         let zoomedColumns = Double(fitted.columns) * zoom
         let zoomedRows = Double(fitted.rows) * zoom
-        let columns = min(area.width, Int(zoomedColumns.rounded()))
-        let rows = min(area.height, Int(zoomedRows.rounded()))
+        let columns = min(area.width, Int(saturating: zoomedColumns.rounded()))
+        let rows = min(area.height, Int(saturating: zoomedRows.rounded()))
         let rect = Rect(x: (area.width - columns) / 2, y: (area.height - rows) / 2, width: columns, height: rows)
         return (rect, min(1, Double(columns) / zoomedColumns), min(1, Double(rows) / zoomedRows))
     }

@@ -15,10 +15,11 @@ public struct ResponseMetadata: Sendable, Equatable {
     public init(headers response: HTTPResponse) {
         if let limit = response.header("X-Ratelimit-Limit").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
            let remaining = response.header("X-Ratelimit-Remaining").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-            rateLimit = RateLimit(limit: limit, remaining: remaining)
+            rateLimit = RateLimit.checked(limit: limit, remaining: remaining)
         }
-        total = response.header("X-Total").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        perPage = response.header("X-Per-Page").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        // Numbers from headers are checked as any from the body (a total of 2^62 is no total).
+        total = Checked.count(response.header("X-Total").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        perPage = response.header("X-Per-Page").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { (1...1_000).contains($0) ? $0 : nil }
         links = response.header("Link").map(Self.parseLinks) ?? [:]
     }
 
@@ -48,6 +49,6 @@ public struct ResponseMetadata: Sendable, Equatable {
     public func pageNumber(of relation: String) -> Int? {
         guard let url = links[relation],
               let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return nil }
-        return items.first { $0.name == "page" }?.value.flatMap { Int($0) }
+        return Checked.page(items.first { $0.name == "page" }?.value.flatMap { Int($0) })
     }
 }

@@ -36,6 +36,7 @@ struct PhotoDTO: Decodable {
         photo.downloads = json.integer("downloads")
         let topics = (json.optional("topics", as: LossyList<TopicLinkDTO>.self)?.elements ?? []).map(\.link)
         photo.topics = topics.isEmpty ? nil : topics
+        photo = photo.checked()
     }
 
     private static func exif(_ json: KeyedDecodingContainer<AnyKey>) -> Exif {
@@ -80,7 +81,7 @@ struct UserDTO: Decodable {
             totalPhotos: json.integer("total_photos"),
             htmlLink: links?.url("html"),
             totalCollections: json.integer("total_collections")
-        )
+        ).checked()
     }
 }
 
@@ -107,7 +108,7 @@ struct CollectionDTO: Decodable {
             id: id, title: json.text("title") ?? "Untitled", description: json.text("description"),
             totalPhotos: json.integer("total_photos"), isPrivate: json.optional("private", as: Bool.self) ?? false,
             publishedAt: json.date("published_at"), coverPhoto: json.optional("cover_photo", as: PhotoDTO.self)?.photo,
-            user: json.optional("user", as: UserDTO.self)?.user, htmlLink: json.nested("links")?.url("html"))
+            user: json.optional("user", as: UserDTO.self)?.user, htmlLink: json.nested("links")?.url("html")).checked()
     }
 }
 
@@ -121,7 +122,7 @@ struct TopicDTO: Decodable {
         topic = Topic(id: json.text("id") ?? slug, slug: slug, title: json.text("title") ?? slug,
                       description: json.text("description"), totalPhotos: json.integer("total_photos"),
                       coverPhoto: json.optional("cover_photo", as: PhotoDTO.self)?.photo,
-                      htmlLink: json.nested("links")?.url("html"))
+                      htmlLink: json.nested("links")?.url("html")).checked()
     }
 }
 
