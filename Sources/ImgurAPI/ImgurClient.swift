@@ -30,8 +30,8 @@ public struct ImgurClient: Sendable {
         guard !configuration.clientID.isEmpty else {
             throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
         }
-        var url = configuration.apiBase
-        for component in path { url.appendPathComponent(component) }
+        // Each element (a username, an album id) is one percent-encoded segment.
+        let url = PathSegments.url(configuration.apiBase, path)
         let request = HTTPRequest(url: url, headers: [
             "Authorization": "Client-ID \(configuration.clientID)",
             "Accept": "application/json",

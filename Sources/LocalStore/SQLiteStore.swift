@@ -6,42 +6,107 @@ import ImageFeedCore
 /// the profile, and the image cache's index.
 ///
 /// WAL and a busy timeout let two running instances share it; every write is a transaction, so a crash
-/// mid-write leaves the previous list whole. A file that cannot be read as a database is deleted and
-/// made again: the cache is a copy of what the service has, never the only copy.
+/// mid-write leaves the previous list whole. A store another process holds is waited for, then left alone
+/// (the caller goes on without it); only a file SQLite itself calls damaged (an error saying so, or
+/// `PRAGMA quick_check`) is set aside, renamed next to it, never deleted, and a new one made.
 public final class SQLiteStore: PhotoCache, @unchecked Sendable {
     public let file: URL
     let pool: DatabasePool
-    /// Set when the file on disk could not be opened and was replaced by an empty store.
-    public private(set) var wasRebuilt = false
+    /// Where the damaged file went when it was set aside and a new store made; nil when it opened as it was.
+    public private(set) var setAside: URL?
+    /// Whether the file on disk could not be opened and an empty store took its place.
+    public var wasRebuilt: Bool { setAside != nil }
 
-    public init(file: URL) throws {
+    /// Why the store cannot be used now.
+    public enum OpenError: Error, CustomStringConvertible {
+        /// Another process holds it locked past the wait.
+        case busy(URL)
+        /// It cannot be opened for another reason (permissions, a full disk, not a file).
+        case unusable(URL, String)
+
+        public var description: String {
+            switch self {
+            case let .busy(file):
+                "The offline store \(file.path) is in use by another copy of ImageFeed; this one goes on without it (nothing is saved offline until the next start)."
+            case let .unusable(file, reason):
+                "The offline store \(file.path) cannot be used (\(reason)); ImageFeed goes on without it."
+            }
+        }
+    }
+
+    /// - Parameter wait: how long to wait for a store another process holds (each statement waits as long).
+    public init(file: URL, wait: TimeInterval = 5) throws {
         self.file = file
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let previousMask = umask(0o077) // the store is the user's alone
         defer { umask(previousMask) }
         do {
-            pool = try Self.open(file)
+            pool = try Self.open(file, wait: wait)
         } catch {
-            // Not a database, or one from nobody knows where: start again.
-            Self.removeFiles(of: file)
-            pool = try Self.open(file)
-            wasRebuilt = true
+            if Self.isBusy(error) { throw OpenError.busy(file) }
+            guard Self.isDamaged(error) || Self.failsQuickCheck(file, wait: wait) else {
+                throw OpenError.unusable(file, Self.reason(error))
+            }
+            // Damaged, by SQLite's own word: kept beside the new store for whoever wants to look at it.
+            let aside = try Self.setAside(file)
+            pool = try Self.open(file, wait: wait)
+            setAside = aside
         }
     }
 
-    static func removeFiles(of file: URL) {
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: file.path + suffix)
-        }
+    static func isBusy(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
-    private static func open(_ file: URL) throws -> DatabasePool {
+    static func isDamaged(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        return error.localizedDescription
+    }
+
+    /// Whether SQLite's own check finds the file damaged. A file it cannot even open read-only, because it is
+    /// busy, is not called damaged.
+    static func failsQuickCheck(_ file: URL, wait: TimeInterval) -> Bool {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        configuration.readonly = true
+        configuration.busyMode = .timeout(wait)
+        do {
+            let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+            defer { try? queue.close() }
+            let result = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            return result != "ok"
+        } catch {
+            return isDamaged(error)
+        }
+    }
+
+    /// Renames the file (and its -wal and -shm) to "NAME.damaged-TIMESTAMP"; returns the new name of the file.
+    static func setAside(_ file: URL) throws -> URL {
+        let stamp = Int(Date().timeIntervalSince1970)
+        let aside = URL(fileURLWithPath: file.path + ".damaged-\(stamp)")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file.path + suffix) {
+            guard rename(file.path + suffix, aside.path + suffix) == 0 else {
+                throw OpenError.unusable(file, "it is damaged and could not be set aside: \(String(cString: strerror(errno)))")
+            }
+        }
+        return aside
+    }
+
+    private static func open(_ file: URL, wait: TimeInterval) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(wait)
         configuration.foreignKeysEnabled = true
         let pool = try DatabasePool(path: file.path, configuration: configuration)
-        try migrator.migrate(pool)
+        // Migrating writes; a store that is up to date is only read here, so another copy's write does not block it.
+        if try !pool.read({ db in try migrator.hasCompletedMigrations(db) }) {
+            try migrator.migrate(pool)
+        }
         // Check that the file reads back: a damaged page shows here rather than mid-session.
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cached_photo") }
         return pool

@@ -173,14 +173,9 @@ public final class UnsplashClient: PhotoService, ExploreService, ServiceSession,
         min(max(1, perPage), maximumPageSize)
     }
 
+    /// The API's URL for `path`: each element (an id, a username, a slug) one percent-encoded segment.
     func url(_ path: [String], query: [URLQueryItem] = []) -> URL {
-        var url = configuration.apiBase
-        for component in path { url.appendPathComponent(component) }
-        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.queryItems = query
-        // "+" in a query value means a space to most servers; keep a literal plus.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.url ?? url
+        PathSegments.url(configuration.apiBase, path, query: query)
     }
 
     private func get(_ path: [String], query: [URLQueryItem] = []) async throws(ServiceError) -> (HTTPResponse, ResponseMetadata) {

@@ -112,12 +112,16 @@ final class SavedListsTests: XCTestCase {
         XCTAssertEqual(try store.loadList(.feed)?.photos.map(\.id), ["a", "b"])
     }
 
-    func test_anUnreadableFile_isDeletedAndRebuilt() throws {
+    func test_anUnreadableFile_isSetAsideNotDeleted_andANewStoreStarts() throws {
         let file = folder.url.appendingPathComponent("broken/store.sqlite")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(repeating: 0x5A, count: 8192).write(to: file)
+        let junk = Data(repeating: 0x5A, count: 8192)
+        try junk.write(to: file)
         let rebuilt = try SQLiteStore(file: file)
         XCTAssertTrue(rebuilt.wasRebuilt)
+        let aside = try XCTUnwrap(rebuilt.setAside)
+        XCTAssertTrue(aside.lastPathComponent.hasPrefix("store.sqlite.damaged-"))
+        XCTAssertEqual(try Data(contentsOf: aside), junk, "the damaged file is kept, byte for byte")
         try rebuilt.saveList(.feed, photos: [photo("a")], note: nil, timestamp: Date())
         XCTAssertEqual(try rebuilt.loadList(.feed)?.photos.count, 1)
     }

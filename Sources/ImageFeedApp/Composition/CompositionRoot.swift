@@ -78,7 +78,16 @@ public final class CompositionRoot: Sendable {
         let oauth = OAuthClient(configuration: configuration.unsplash, http: http)
         // The demo keeps its own cache, so its photos never stand in for the real service's.
         let cacheFolder = demo ? configuration.paths.cache.appendingPathComponent("demo") : configuration.paths.cache
-        let local = try? SQLiteStore(file: cacheFolder.appendingPathComponent("store.sqlite"))
+        var local: SQLiteStore?
+        do {
+            local = try SQLiteStore(file: cacheFolder.appendingPathComponent("store.sqlite"))
+            if let aside = local?.setAside {
+                configuration.warnings.append("The offline store was damaged; it was set aside as \(aside.lastPathComponent) and a new one started.")
+            }
+        } catch {
+            // Held by another copy past the wait, or unusable: the session goes on without it, and says so.
+            configuration.warnings.append(String(describing: error))
+        }
         let images = local.flatMap {
             try? DiskImageCache(folder: cacheFolder.appendingPathComponent("images"), store: $0,
                                 budget: configuration.imageCacheMegabytes * 1024 * 1024)
