@@ -11,6 +11,8 @@ public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Se
     /// The next page is on its way: the row at the end of the tiles.
     public var loadingMore = false
     public var moreFailed: ServiceError?
+    /// The last page added nothing new: the next is asked for only when the user asks (`r`).
+    public var waitsForAsk = false
     public var selected = 0
 
     /// How close to the end the next page is asked for.
@@ -29,10 +31,14 @@ public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Se
             if page == 1 {
                 items = loaded.items
                 phase = .content
+                waitsForAsk = false
             } else {
                 guard loadingMore else { return }
                 let known = Set(items.map(\.id))
-                items += loaded.items.filter { !known.contains($0.id) }
+                let new = loaded.items.filter { !known.contains($0.id) }
+                items += new
+                // A page that added nothing is not followed by another until the user asks.
+                waitsForAsk = new.isEmpty && loaded.nextPage != nil
             }
             loadingMore = false
             moreFailed = nil
@@ -49,7 +55,7 @@ public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Se
 
     /// The next page when the list shows `index` near its end and nothing is on its way.
     public mutating func pageDue(showing index: Int) -> Int? {
-        guard phase == .content, !loadingMore, moreFailed == nil, let next = nextPage,
+        guard phase == .content, !loadingMore, moreFailed == nil, !waitsForAsk, let next = nextPage,
               index >= items.count - Self.prefetchDistance else { return nil }
         loadingMore = true
         return next
@@ -61,8 +67,9 @@ public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Se
             phase = .loading
             return 1
         }
-        guard moreFailed != nil, let next = nextPage else { return nil }
+        guard moreFailed != nil || waitsForAsk, let next = nextPage else { return nil }
         moreFailed = nil
+        waitsForAsk = false
         loadingMore = true
         return next
     }

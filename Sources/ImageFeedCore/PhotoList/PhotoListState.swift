@@ -14,6 +14,10 @@ public struct PhotoListState: Equatable, Sendable {
         case idle
         case loading(page: Int)
         case failed(page: Int, ServiceError)
+        /// The last page added nothing new (the service repeated photos shown already): this page is asked
+        /// for only when the user asks (`r`), never on its own, so a listing that repeats itself cannot
+        /// spend the hourly quota page after page.
+        case waiting(page: Int)
     }
 
     /// A modal dialog over the feed.

@@ -50,7 +50,7 @@ public enum PhotoListViewModel {
             switch (state.phase, state.nextPage) {
             case (.failed, _):
                 return update(&state, .load)
-            case let (_, .failed(page, _)):
+            case let (_, .failed(page, _)), let (_, .waiting(page)):
                 state.nextPage = .loading(page: page)
                 return [.loadPage(page: page, perPage: state.perPage)]
             default:
@@ -69,16 +69,24 @@ public enum PhotoListViewModel {
             if page == 1 { state.reloading = false }
             switch result {
             case let .success(loaded):
+                var added = 0
                 if page == 1 {
                     state.savedAt = nil
                     state.photos = uniqued(loaded.items)
                 } else {
                     let known = Set(state.photos.map(\.id))
-                    state.photos += uniqued(loaded.items).filter { !known.contains($0.id) }
+                    let new = uniqued(loaded.items).filter { !known.contains($0.id) }
+                    added = new.count
+                    state.photos += new
                 }
                 state.nextPageNumber = loaded.nextPage
                 state.totalItems = loaded.totalItems ?? state.totalItems
-                state.nextPage = .idle
+                // A later page that added nothing is not followed by another until the user asks.
+                if page > 1, added == 0, let next = loaded.nextPage {
+                    state.nextPage = .waiting(page: next)
+                } else {
+                    state.nextPage = .idle
+                }
                 state.phase = .content
             case let .failure(error):
                 if page == 1 && state.photos.isEmpty {

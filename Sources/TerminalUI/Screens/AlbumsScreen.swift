@@ -99,6 +99,9 @@ public struct AlbumsScreen {
             } else if let error = state.moreFailed {
                 buffer.write("Couldn't load more: \(error.message) Press r to retry.", x: 2, y: y, style: theme.error,
                              maxWidth: list.width - 4, ellipsis: theme.ellipsis)
+            } else if state.list.waitsForAsk {
+                buffer.write("The last page brought nothing new. Press r for more.", x: 2, y: y, style: theme.muted,
+                             maxWidth: list.width - 4, ellipsis: theme.ellipsis)
             } else if state.nextPage == nil {
                 buffer.write("That's all the albums.", x: 2, y: y, style: theme.muted)
             }

@@ -225,6 +225,7 @@ public struct CardListScreen {
             case .character("r"):
                 if case .failed = feed.phase { return [wrap(.retry)] }
                 if case .failed = feed.nextPage { return [wrap(.retry)] }
+                if case .waiting = feed.nextPage { return [wrap(.retry)] }
                 return [wrap(.load)]
             default:
                 return []

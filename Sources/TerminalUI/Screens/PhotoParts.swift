@@ -95,6 +95,9 @@ struct PhotoParts {
             let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
             buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
                          maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
+        case .waiting:
+            buffer.write("The last page brought nothing new. Press r for more.", x: 2, y: y, style: theme.muted,
+                         maxWidth: area.width - 4, ellipsis: theme.ellipsis)
         case .idle:
             if list.nextPageNumber == nil {
                 buffer.write(texts.end, x: 2, y: y, style: theme.muted)

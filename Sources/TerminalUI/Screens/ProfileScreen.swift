@@ -136,6 +136,7 @@ public struct ProfileScreen {
             case .character("r"):
                 if case .failed = app.profile.phase { return [.profile(.retry)] }
                 if app.favorites.phase == .content, case .failed = app.favorites.nextPage { break } // the favorites' own retry
+                if app.favorites.phase == .content, case .waiting = app.favorites.nextPage { break }
                 if app.profile.profile != nil { return [.profile(.refresh)] }
             default:
                 break

@@ -262,6 +262,7 @@ public struct SearchScreen {
             case .character("r"):
                 if case .failed = search.results.phase { return [.search(.results(.retry))] }
                 if case .failed = search.results.nextPage { return [.search(.results(.retry))] }
+                if case .waiting = search.results.nextPage { return [.search(.results(.retry))] }
                 return []
             default:
                 return []
