@@ -260,7 +260,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             }
             var problem: String?
             do {
-                let listener = try LoopbackRedirectListener(redirectURI: redirectURI)
+                let listener = try LoopbackRedirectListener(redirectURI: redirectURI, expectedState: state)
                 lock.withLock {
                     self.listener?.stop()
                     self.listener = listener

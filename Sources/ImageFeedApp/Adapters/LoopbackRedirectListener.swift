@@ -7,7 +7,10 @@ import Glibc
 /// (`GET /callback?code=…&state=…`), answers with a short page, and stops.
 ///
 /// It binds to the loopback address only, answers other paths with 404 and keeps waiting, takes one
-/// callback, and closes. Everything runs on its own thread; the outcome comes back through `finished`.
+/// callback, and closes. A callback whose `state` is not the login's (any local process can call the
+/// address) is answered with an error page and the listener keeps waiting for the right one until its
+/// deadline; each connection has two seconds and 8 KiB for its request line. Everything runs on its own
+/// thread; the outcome comes back through `finished`.
 public final class LoopbackRedirectListener: @unchecked Sendable {
     public enum Outcome: Equatable, Sendable {
         /// The whole address the browser was sent to.
@@ -22,13 +25,16 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
 
     public let port: UInt16
     public let path: String
+    /// The login's `state`: a callback with another is not the login's answer. nil takes any.
+    public let expectedState: String?
     private let socketDescriptor: Int32
     private var stopPipe: [Int32] = [-1, -1]
     private let lock = NSLock()
     private var done = false
 
     /// Binds now (so a taken port is reported at once); call `start` to begin waiting.
-    public init(redirectURI: String) throws(Failure) {
+    public init(redirectURI: String, expectedState: String? = nil) throws(Failure) {
+        self.expectedState = expectedState
         guard let components = URLComponents(string: redirectURI), let host = components.host,
               components.scheme == "http", host == "127.0.0.1" || host == "localhost" else {
             throw Failure(description: "The redirect address \(redirectURI) is not a loopback http address, so no listener can catch it.")
@@ -116,20 +122,33 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
                 Self.respond(connection, status: "404 Not Found", title: "Not found", text: "This address only takes the login's answer.")
                 continue
             }
+            if let expectedState {
+                let state = URLComponents(string: "http://127.0.0.1\(target)")?.queryItems?.first { $0.name == "state" }?.value
+                guard state == expectedState else {
+                    Self.respond(connection, status: "400 Bad Request", title: "Not this login",
+                                 text: "This answer does not belong to the login ImageFeed is waiting for. Start the login again from ImageFeed.")
+                    continue
+                }
+            }
             Self.respond(connection, status: "200 OK", title: "ImageFeed",
                          text: "The login's answer reached ImageFeed. You can close this tab and go back to the terminal.")
             return .redirect("http://127.0.0.1:\(port)\(target)")
         }
     }
 
-    /// The request line's target (`/callback?code=…`), read within two seconds and 8 KiB.
+    /// The request line's target (`/callback?code=…`), read within two seconds in all and 8 KiB: a caller
+    /// that sends a byte now and then is cut off as one that sends nothing.
     private static func readRequestTarget(_ connection: Int32) -> String? {
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        let deadline = Date().addingTimeInterval(2)
+        var timeout = timeval(tv_sec: 0, tv_usec: 250_000)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sendTimeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 2_048)
-        while received.count < 8_192 {
+        while received.count < 8_192, Date() < deadline {
             let count = recv(connection, &chunk, chunk.count, 0)
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
             guard count > 0 else { break }
             received += chunk[0..<count]
             if received.firstRange(of: Array("\r\n".utf8)) != nil { break }

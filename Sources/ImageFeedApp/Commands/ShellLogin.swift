@@ -32,7 +32,7 @@ public enum ShellLogin {
         }
         let answer = Answer()
         do {
-            let listener = try LoopbackRedirectListener(redirectURI: context.configuration.redirectURI)
+            let listener = try LoopbackRedirectListener(redirectURI: context.configuration.redirectURI, expectedState: state)
             answer.listener = listener
             listener.start(timeout: timeout) { outcome in
                 switch outcome {
