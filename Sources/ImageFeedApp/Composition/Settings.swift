@@ -120,6 +120,9 @@ public struct Settings: Sendable, Equatable {
         return mode
     }
 
+    /// The most a config file may hold.
+    public static let configFileLimit = 1024 * 1024
+
     /// The config file the settings are read from: `--config`, else `IMAGE_FEED_CONFIG`, else the XDG one.
     static func configFile(environment: [String: String], overrides: Overrides) -> URL {
         (overrides.configFile ?? environment["IMAGE_FEED_CONFIG"]).map { URL(fileURLWithPath: $0) }
@@ -138,11 +141,15 @@ public struct Settings: Sendable, Equatable {
         var configuration = Settings(downloadsDirectory: paths.pictures, paths: paths, configFile: file)
 
         if FileManager.default.fileExists(atPath: file.path) {
-            let text: String
+            // A config file is a few lines: one past the limit (or a device that never ends) is refused.
+            let data: Data
             do {
-                text = try String(contentsOf: file, encoding: .utf8)
+                data = try BoundedFile.read(file, limit: configFileLimit)
             } catch {
-                throw ConfigurationError(message: "\(file.path): cannot be read (\(error.localizedDescription)).")
+                throw ConfigurationError(message: error.message + " A config file has at most \(configFileLimit / 1024) KB.")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ConfigurationError(message: "\(file.path): is not UTF-8 text.")
             }
             try configuration.apply(fileText: text, file: file)
             if let warning = secretKeyExposure(file: file, configuration: configuration) { configuration.warnings.append(warning) }

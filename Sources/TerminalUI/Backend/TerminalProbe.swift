@@ -154,9 +154,15 @@ public enum TerminalProbe {
             }
             let kind = bytes[index + 1]
             if kind == 0x5F || kind == 0x50 { // APC, DCS: up to ST
+                // Any other Esc ends it too, as in terminals' own parsers: a reply that never ends cannot hide
+                // the answers after it.
                 var end = index + 2
-                while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == 0x5C) { end += 1 }
+                while end < bytes.count, bytes[end] != 0x1B { end += 1 }
                 guard end + 1 < bytes.count else { break }
+                guard bytes[end + 1] == 0x5C else {
+                    index = end // unterminated: dropped, and the Esc starts the next sequence
+                    continue
+                }
                 let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
                 found.append(kind == 0x5F ? .apc(body) : .dcs(body))
                 index = end + 2
