@@ -26,6 +26,21 @@ public struct FaultRule: Codable, Sendable, Equatable {
         /// Answers with every text field (descriptions, names, bios, locations) carrying terminal escape
         /// sequences, control characters and bidi overrides: what a hostile uploader could write.
         case hostile
+        /// Serves, for an image, a few hundred bytes of JPEG whose header claims 60000 x 60000 pixels.
+        case bomb
+        /// Answers 200 with a body that never ends (junk bytes, no length), until the client goes away.
+        case endless
+        /// Answers 200 declaring a body of 2 GB (`Content-Length`) and sends junk until the client goes away.
+        case huge
+        /// Answers 200 and sends one byte every `argument` milliseconds (1000 when not given), never ending:
+        /// a server that trickles meets the client's total deadline.
+        case trickle
+        /// Answers with absurd numbers: a photo 1 x 2^62 pixels, counts and totals of 2^62, negative views,
+        /// dates in the year 99999, coordinates past the poles, and `X-Total` of 2^62.
+        case absurd
+        /// Answers every page of a listing with page 1's items (the `Link` still points on): a listing that
+        /// repeats itself, as Unsplash's do when photos are published between two requests.
+        case `repeat`
     }
 
     /// The routes: `photos` (the feed), `photo`, `like`, `download`, `me`, `user`, `user-likes`,
@@ -74,6 +89,9 @@ public struct FaultRule: Codable, Sendable, Equatable {
         }
         if kind == .latency || kind == .status || kind == .bandwidth, argument == nil {
             throw SandboxError.badFault("\(text): \(kind.rawValue) needs a number (milliseconds, a status, or bytes a second)")
+        }
+        if kind == .trickle, argument == 0 {
+            throw SandboxError.badFault("\(text): trickle needs at least one millisecond between bytes")
         }
         if kind == .bandwidth, argument == 0 {
             throw SandboxError.badFault("\(text): bandwidth needs at least one byte a second")

@@ -166,7 +166,10 @@ public final class SandboxServer: Sendable {
             response = Self.errors(code, [status == 401 ? "OAuth error: The access token is invalid" : code.reasonPhrase])
         } else {
             do {
-                response = try handler(caller)
+                // The repeat fault: every page of a listing made of page 1's items (see `listPage`).
+                response = try Self.$repeatsFirstPage.withValue(faults.contains(where: { $0.kind == .repeat })) {
+                    try handler(caller)
+                }
             } catch let failure as APIFailure {
                 response = Self.errors(failure.status, [failure.message])
             } catch {
@@ -187,6 +190,19 @@ public final class SandboxServer: Sendable {
 
     func applyBodyFaults(_ faults: [FaultRule], to response: Response) async -> Response {
         var response = response
+        if faults.contains(where: { $0.kind == .absurd }) {
+            let sink = CollectingWriter.Sink()
+            try? await response.body.write(CollectingWriter(sink: sink))
+            let body = Data(sink.buffer.readableBytesView)
+            let changed = (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]))
+                .flatMap { try? JSONSerialization.data(withJSONObject: Self.absurd($0), options: [.fragmentsAllowed]) } ?? body
+            response.headers[.contentLength] = String(changed.count)
+            response.headers[HTTPField.Name("X-Total")!] = String(Self.absurdNumber)
+            response.body = .init(byteBuffer: ByteBuffer(bytes: changed))
+        }
+        if let endless = faults.first(where: { [.endless, .huge, .trickle].contains($0.kind) }) {
+            return Self.endlessResponse(endless, contentType: response.headers[.contentType] ?? "application/json")
+        }
         if faults.contains(where: { $0.kind == .hostile }) {
             let sink = CollectingWriter.Sink()
             try? await response.body.write(CollectingWriter(sink: sink))
@@ -241,6 +257,54 @@ public final class SandboxServer: Sendable {
             }
         }
         return response
+    }
+
+    /// 2^62: a number no photo, count or page has.
+    static let absurdNumber = 4_611_686_018_427_387_904
+
+    /// The same JSON with absurd numbers (see `FaultRule.Kind.absurd`).
+    static func absurd(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var copy: [String: Any] = [:]
+            for (key, item) in object {
+                switch key {
+                case "width": copy[key] = 1
+                case "height", "likes", "total_likes", "total_photos", "total_collections", "downloads", "total", "total_pages":
+                    copy[key] = absurdNumber
+                case "views": copy[key] = -5
+                case "created_at", "updated_at", "published_at": copy[key] = "99999-01-01T00:00:00Z"
+                case "latitude": copy[key] = 1e300
+                case "longitude": copy[key] = -1e300
+                case "iso": copy[key] = absurdNumber
+                default: copy[key] = absurd(item)
+                }
+            }
+            return copy
+        }
+        if let array = value as? [Any] { return array.map(absurd) }
+        return value
+    }
+
+    /// A body that does not end (`endless`), one that declares 2 GB (`huge`), or one a byte at a time (`trickle`).
+    /// Each stops when the client goes away, and by itself after ten minutes or 16 GB, so that no fault can hold
+    /// the sandbox (or the machine) forever.
+    static func endlessResponse(_ fault: FaultRule, contentType: String) -> Response {
+        var headers: HTTPFields = [.contentType: contentType]
+        if fault.kind == .huge { headers[.contentLength] = String(2 * 1024 * 1024 * 1024) }
+        let body = ResponseBody { writer in
+            let started = Date()
+            var sent = 0
+            let junk = ByteBuffer(bytes: [UInt8](repeating: 0x41, count: fault.kind == .trickle ? 1 : 64 * 1024))
+            while Date().timeIntervalSince(started) < 600, sent < 16 << 30 {
+                try await writer.write(junk)
+                sent += junk.readableBytes
+                if fault.kind == .trickle {
+                    try await Task.sleep(nanoseconds: UInt64(fault.argument ?? 1_000) * 1_000_000)
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// Text a hostile uploader could write: set the clipboard (OSC 52), the window title (OSC 2), clear the
@@ -312,19 +376,25 @@ public final class SandboxServer: Sendable {
     /// `X-Per-Page` and `Link`, as Unsplash's listings answer.
     func listPage<Item, Document: Encodable>(_ items: [Item], request: Request, _ document: (Item) -> Document) -> Response {
         let (page, perPage) = pageParameters(request)
-        var response = Self.response(.ok, body: APIDocuments.encode(Self.slice(items, page: page, perPage: perPage).map(document)))
+        let shown = Self.repeatsFirstPage ? 1 : page
+        var response = Self.response(.ok, body: APIDocuments.encode(Self.slice(items, page: shown, perPage: perPage).map(document)))
+        let lastPage = max(1, (items.count + perPage - 1) / perPage)
         setPaging(&response, total: items.count, perPage: perPage, request: request, page: page,
-                  lastPage: max(1, (items.count + perPage - 1) / perPage))
+                  lastPage: Self.repeatsFirstPage ? max(lastPage, page + 10) : lastPage)
         return response
     }
+
+    /// Set while a request with the repeat fault is answered: its listing's pages all hold page 1's items.
+    @TaskLocal static var repeatsFirstPage = false
 
     /// The request's page of `items` as `{"total", "total_pages", "results"}`, as every search route answers, with
     /// the same headers (no `Link` when nothing was found).
     func searchPage<Item, Document: Encodable>(_ items: [Item], request: Request, _ document: (Item) -> Document) throws -> Response {
         let (page, perPage) = pageParameters(request)
         let totalPages = (items.count + perPage - 1) / perPage
+        let shown = Self.repeatsFirstPage ? 1 : page
         var response = try json(APIDocuments.Results(total: items.count, totalPages: totalPages,
-                                                     results: Self.slice(items, page: page, perPage: perPage).map(document)))
+                                                     results: Self.slice(items, page: shown, perPage: perPage).map(document)))
         setPaging(&response, total: items.count, perPage: perPage, request: request, page: page, lastPage: totalPages > 0 ? totalPages : nil)
         return response
     }
@@ -438,6 +508,7 @@ public final class SandboxServer: Sendable {
         do {
             var data = try images.jpeg(for: SandboxImages.request(path: file.path, query: query), file: file)
             if faults.contains(where: { $0.kind == .corrupt }) { data = SandboxImages.corrupt(data) }
+            if faults.contains(where: { $0.kind == .bomb }) { data = try SandboxImages.bomb() }
             var response = Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=31536000"],
                                     body: .init(byteBuffer: ByteBuffer(bytes: data)))
             response = await applyBodyFaults(faults, to: response)
