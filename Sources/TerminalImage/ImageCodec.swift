@@ -150,6 +150,28 @@ public enum ImageCodec {
         return Data(bytes: output, count: length)
     }
 
+    /// The JPEG with its frame header rewritten to claim `width` x `height` pixels (at most 65535 a side), and
+    /// marked progressive if asked (libjpeg then keeps every coefficient of the whole image): a decompression
+    /// bomb of a few hundred bytes, for the sandbox's hostile answers, the tests and the fuzz seeds.
+    public static func claimingSize(_ jpeg: Data, width: Int, height: Int, progressive: Bool = false) -> Data {
+        var bytes = [UInt8](jpeg)
+        var index = 2
+        while index + 9 < bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if (0xC0...0xC2).contains(marker) {
+                bytes[index + 5] = UInt8(min(height, 65_535) >> 8 & 0xFF)
+                bytes[index + 6] = UInt8(min(height, 65_535) & 0xFF)
+                bytes[index + 7] = UInt8(min(width, 65_535) >> 8 & 0xFF)
+                bytes[index + 8] = UInt8(min(width, 65_535) & 0xFF)
+                if progressive { bytes[index + 1] = 0xC2 }
+                break
+            }
+            index += 2 + max(length, 2)
+        }
+        return Data(bytes)
+    }
+
     private static func messageText(_ message: [CChar]) -> String {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "unknown error" : text

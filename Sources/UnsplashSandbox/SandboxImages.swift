@@ -74,23 +74,7 @@ final class SandboxImages: @unchecked Sendable {
     /// asked otherwise): a few hundred bytes that would take gigabytes to decode at the size they claim.
     public static func bomb(width: Int = 60_000, height: Int = 60_000) throws -> Data {
         let tiny = RGBImage(width: 16, height: 16, pixels: [UInt8](repeating: 128, count: 16 * 16 * 3))
-        var bytes = [UInt8](try ImageCodec.encodeJPEG(tiny, quality: 50))
-        // Walk the markers to the frame header (SOF0..SOF2) and write the claimed size into it.
-        var index = 2
-        while index + 9 < bytes.count, bytes[index] == 0xFF {
-            let marker = bytes[index + 1]
-            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-            if (0xC0...0xC2).contains(marker) {
-                bytes[index + 5] = UInt8(height >> 8 & 0xFF)
-                bytes[index + 6] = UInt8(height & 0xFF)
-                bytes[index + 7] = UInt8(width >> 8 & 0xFF)
-                bytes[index + 8] = UInt8(width & 0xFF)
-                bytes[index + 1] = 0xC2 // progressive: libjpeg would keep every coefficient of the whole image
-                break
-            }
-            index += 2 + length
-        }
-        return Data(bytes)
+        return ImageCodec.claimingSize(try ImageCodec.encodeJPEG(tiny, quality: 50), width: width, height: height, progressive: true)
     }
 
     static func corrupt(_ data: Data) -> Data {

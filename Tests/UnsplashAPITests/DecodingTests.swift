@@ -76,7 +76,7 @@ final class DecodingTests: XCTestCase {
     }
 
     func test_decoding_treatsWrongTypedOptionalFieldsAsMissing() async throws {
-        let json = #"[{"id": "w", "likes": "many", "width": "640", "color": 7, "liked_by_user": "yes"}]"#
+        let json = #"[{"id": "w", "likes": "many", "width": "640", "height": 480, "color": 7, "liked_by_user": "yes"}]"#
         let photo = try await makeClient(StubHTTPClient(json: json)).feed(page: 1, perPage: 30).items[0]
         XCTAssertEqual(photo.likes, 0)
         XCTAssertEqual(photo.width, 640, "numbers sent as strings are read")
