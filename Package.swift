@@ -112,7 +112,7 @@ let package = Package(
         // The parsers of outside input as fuzz targets (scripts/fuzz.sh; replayed by the tests).
         .target(
             name: "FuzzTargets",
-            dependencies: ["ImageFeedApp", "ImageFeedCore", "UnsplashAPI", "ImgurAPI", "TerminalImage", "TerminalUI"]
+            dependencies: ["ImageFeedApp", "ImageFeedCore", "UnsplashAPI", "ImgurAPI", "TerminalImage", "TerminalUI", "LocalStore"]
         ),
 
         // MARK: Executables.

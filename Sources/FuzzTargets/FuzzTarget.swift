@@ -2,6 +2,7 @@ import Foundation
 import ImageFeedApp
 import ImageFeedCore
 import ImgurAPI
+import LocalStore
 import TerminalImage
 import TerminalUI
 import UnsplashAPI
@@ -31,6 +32,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The terminal's answers to the start-up questions (DA1, XTVERSION, XTGETTCAP, Kitty's query, cell
     /// size), and the Kitty graphics commands read back from bytes (the tests' and benchmark's reader).
     case terminalReplies = "terminal-replies"
+    /// The layouts (cards, tiles, the viewer's transform, the fitted size) for any size a photo claims, any
+    /// terminal size and any zoom, checked or not: no arithmetic may trap.
+    case layout
+    /// The offline store's restore path: a saved list's rows (JSON as the store keeps it) decoded, checked as
+    /// the store's lists are, and laid out as the feed would.
+    case storeRestore = "store-restore"
 
     /// Runs one input. Returns a short description of the outcome (for replaying by hand).
     @discardableResult
@@ -44,6 +51,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .config: return ConfigTarget.run(data)
         case .input: return InputTarget.run(data)
         case .terminalReplies: return TerminalRepliesTarget.run(data)
+        case .layout: return LayoutTarget.run(data)
+        case .storeRestore: return StoreRestoreTarget.run(data)
         }
     }
 }
@@ -186,13 +195,17 @@ enum ImageTarget {
     static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
     static let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
+    /// The pixel budget the fuzzed decoders run with: a header claiming more is refused before any memory.
+    static let budget = 4_000_000
+
     static func run(_ data: Data, forcing format: Format) -> String {
         // Keep the fuzzer on one decoder: inputs without its signature get it prepended.
         let magic = format == .jpeg ? jpegMagic : pngMagic
         let input = data.starts(with: magic) ? data : Data(magic) + data
         var outcome: [String] = []
         do {
-            let decoded = try ImageCodec.decode(input)
+            let decoded = try ImageCodec.decode(input, maximumPixels: budget)
+            precondition(decoded.image.width * decoded.image.height <= budget, "decoded past the pixel budget")
             outcome.append("\(decoded.image.width)x\(decoded.image.height)\(decoded.isDamaged ? " damaged" : "")")
             // What the app does next with a decoded picture: fit it into cells.
             let picture = HalfBlockBlitter(mode: .truecolor).render(decoded.image, columns: 20, rows: 10)
@@ -203,7 +216,7 @@ enum ImageTarget {
         if format == .jpeg {
             // The scaled decode used for thumbnails.
             do {
-                let scaled = try ImageCodec.decode(input, minimumWidth: 40, minimumHeight: 40)
+                let scaled = try ImageCodec.decode(input, minimumWidth: 40, minimumHeight: 40, maximumPixels: budget)
                 outcome.append("scaled \(scaled.image.width)x\(scaled.image.height)")
             } catch {
                 outcome.append("scaled error: \(error)")
@@ -284,5 +297,77 @@ enum InputTarget {
             total += events.count
         }
         return "\(total) events"
+    }
+}
+
+// MARK: Layouts
+
+enum LayoutTarget {
+    /// The bytes as little-endian numbers: a photo's width and height (8 bytes each, any Int), the terminal's
+    /// columns and rows (2 bytes each), a zoom (8 bytes, any Double) and a quarter turn (1 byte); what is left
+    /// makes more photos.
+    static func run(_ data: Data) -> String {
+        var reader = NumberReader(bytes: [UInt8](data))
+        let columns = Int(reader.next(2) % 2_001)
+        let rows = Int(reader.next(2) % 1_001)
+        let zoom = Double(bitPattern: reader.next(8))
+        let turns = Int(reader.next(1) % 4)
+        var photos: [Photo] = []
+        repeat {
+            let photo = Photo(id: "p\(photos.count)", width: Int(bitPattern: UInt(reader.next(8))), height: Int(bitPattern: UInt(reader.next(8))))
+            photos.append(photo)
+            photos.append(photo.checked())
+        } while !reader.isAtEnd && photos.count < 64
+        let cards = CardLayout(photos: photos, width: columns, viewportHeight: rows)
+        precondition(cards.cards.allSatisfy { $0.pictureColumns <= max(8, columns) && $0.pictureRows >= 0 }, "a card wider than the list")
+        for layout in [SearchLayout.grid, .single] {
+            _ = TileLayout(photos: photos, width: columns, viewportHeight: rows, layout: layout)
+        }
+        for photo in photos {
+            var viewer = ViewerState(photo: photo)
+            viewer.zoom = zoom
+            viewer.quarterTurns = turns
+            let shown = ViewerScreen.pictureLayout(for: viewer, width: columns, height: rows)
+            precondition(shown.rect.width <= columns && shown.rect.height <= rows, "the viewer's photo past the screen")
+            let fitted = CellPicture.fittedSize(pixelWidth: photo.width, pixelHeight: photo.height, columns: columns, rows: rows,
+                                                cellAspect: zoom)
+            precondition(fitted.columns <= columns && fitted.rows <= rows, "a fitted size past its box")
+        }
+        return "\(photos.count) photos, \(cards.totalHeight) lines"
+    }
+
+    struct NumberReader {
+        let bytes: [UInt8]
+        var index = 0
+
+        var isAtEnd: Bool { index >= bytes.count }
+
+        /// The next `count` bytes as a little-endian number (zeros past the end).
+        mutating func next(_ count: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for shift in 0..<count {
+                let byte = index < bytes.count ? bytes[index] : 0
+                index += 1
+                value |= UInt64(byte) << (8 * UInt64(shift))
+            }
+            return value
+        }
+    }
+}
+
+// MARK: The offline store
+
+enum StoreRestoreTarget {
+    /// The input split at newlines: each line one saved row, as the store keeps a photo (JSON).
+    static func run(_ data: Data) -> String {
+        let rows = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
+        let photos = SQLiteStore.restore(rows).map { $0.checked() }
+        for photo in photos {
+            precondition(photo.width >= 0 && photo.width <= Checked.largestSide, "an unchecked width")
+            precondition((photo.width == 0) == (photo.height == 0), "a size with one side")
+            precondition(photo.likes >= 0 && photo.likes <= Checked.largestCount, "an unchecked count")
+        }
+        let cards = CardLayout(photos: photos, width: 80, viewportHeight: 24)
+        return "\(photos.count) of \(rows.count) rows, \(cards.totalHeight) lines"
     }
 }

@@ -193,12 +193,18 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
                 return nil
             }
             let blobs = try Data.fetchAll(db, sql: "SELECT json FROM cached_photo WHERE list = ? ORDER BY position", arguments: [name.rawValue])
-            // A photo that no longer decodes is left out; the others are still worth showing.
-            let photos = blobs.compactMap { try? Self.decoder.decode(Photo.self, from: $0) }
+            let photos = Self.restore(blobs)
             let savedAt: Double = list["saved_at"]
             let note: String? = list["note"]
             return CachedList(photos: photos, timestamp: Date(timeIntervalSince1970: savedAt), note: note)
         }
+    }
+
+    /// The photos a saved list's rows hold. A photo that no longer decodes is left out; the others are still
+    /// worth showing. What comes back is checked as the network's answers are, where it enters the core
+    /// (`SavedLists.load`).
+    public static func restore(_ blobs: [Data]) -> [Photo] {
+        blobs.compactMap { try? decoder.decode(Photo.self, from: $0) }
     }
 
     public func deleteList(_ name: CachedListName) throws {

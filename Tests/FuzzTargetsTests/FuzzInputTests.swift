@@ -48,13 +48,18 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-baseline.jpg"]?.hasPrefix("16x12; 20x"), true, "\(outcomes)")
         XCTAssertEqual(outcomes["seed-progressive.jpg"]?.hasPrefix("16x12;"), true)
         XCTAssertEqual(outcomes["seed-cmyk.jpg"]?.hasPrefix("8x8;"), true)
+        // Bombs: a few hundred bytes claiming 60000 x 60000, refused from the header by both decodes.
+        for name in ["seed-bomb-baseline-60000.jpg", "seed-bomb-progressive-60000.jpg"] {
+            XCTAssertEqual(outcomes[name]?.components(separatedBy: "more than the limit of 4 megapixels").count, 3, "\(name): \(outcomes[name] ?? "")")
+        }
     }
 
     func test_pngInputs_replay() throws {
         let outcomes = try replay(.png)
-        for (name, outcome) in outcomes where name.hasPrefix("seed-") {
+        for (name, outcome) in outcomes where name.hasPrefix("seed-") && !name.contains("bomb") {
             XCTAssertFalse(outcome.hasPrefix("error"), "\(name): \(outcome)")
         }
+        XCTAssertEqual(outcomes["seed-bomb-65535.png"]?.contains("65535 x 65535 pixels, more than the limit"), true, "\(outcomes)")
     }
 
     func test_oauthRedirectInputs_replay() throws {
@@ -86,9 +91,25 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-kitty-commands"], "cells, 2 kitty commands")
     }
 
+    func test_layouts_replay() throws {
+        let outcomes = try replay(.layout)
+        XCTAssertEqual(outcomes["seed-terminal-80x24"], "2 photos, 48 lines", "\(outcomes)")
+        XCTAssertEqual(outcomes["seed-absurd-1x2to62"]?.hasPrefix("4 photos"), true, "\(outcomes)")
+        XCTAssertNotNil(outcomes["seed-nan-zoom"])
+    }
+
+    func test_storeRestore_replays() throws {
+        let outcomes = try replay(.storeRestore)
+        XCTAssertEqual(outcomes["seed-rows"]?.hasPrefix("2 of 4 rows"), true, "the row that is no photo and the empty one are left out: \(outcomes)")
+    }
+
+    func test_terminalReplies_afterAnUnterminatedOne_areStillRead() {
+        XCTAssertTrue(FuzzTarget.terminalReplies.run(Data("\u{1B}P>|never ends\u{1B}[?62;4c".utf8)).hasPrefix("cells"))
+    }
+
     func test_terminalInput_replays() throws {
         let outcomes = try replay(.input)
-        XCTAssertEqual(outcomes.count, 4)
+        XCTAssertEqual(outcomes.count, 5)
         XCTAssertTrue(outcomes.values.allSatisfy { $0.hasSuffix("events") }, "\(outcomes)")
     }
 }
