@@ -72,7 +72,7 @@ final class SandboxImages: @unchecked Sendable {
     /// Damages a JPEG past its header: the size still reads, the picture does not.
     /// A small progressive-looking JPEG whose header claims `width` x `height` pixels (60000 x 60000 unless
     /// asked otherwise): a few hundred bytes that would take gigabytes to decode at the size they claim.
-    public static func bomb(width: Int = 60_000, height: Int = 60_000) throws -> Data {
+    static func bomb(width: Int = 60_000, height: Int = 60_000) throws -> Data {
         let tiny = RGBImage(width: 16, height: 16, pixels: [UInt8](repeating: 128, count: 16 * 16 * 3))
         return ImageCodec.claimingSize(try ImageCodec.encodeJPEG(tiny, quality: 50), width: width, height: height, progressive: true)
     }

@@ -37,13 +37,16 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Feed photos the long-session benchmark scrolls through.")
     var scrollPhotos = 3_000
 
-    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll (repeatable; default all).")
+    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile (repeatable; default all).")
     var only: [String] = []
+
+    @Option(name: .long, help: "The image-feed program the hostile benchmark runs (default: the one built beside this benchmark), to compare builds.")
+    var program: String?
 
     mutating func run() async throws {
         // The app draws Unicode half blocks; the benchmark's terminal speaks UTF-8 whatever the caller's locale.
         setenv("LC_ALL", "C.UTF-8", 1)
-        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll"] : only
+        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile"] : only
         var report = Report()
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
         if runs.contains("thumbnail") {
@@ -57,6 +60,9 @@ struct ImageFeedBench: AsyncParsableCommand {
         if runs.contains("scroll") {
             try await ModelMemoryBenchmark().run(into: &report)
             try await ScrollBenchmark(photos: scrollPhotos).run(into: &report)
+        }
+        if runs.contains("hostile") {
+            try await HostileBenchmark(program: program.map { URL(fileURLWithPath: $0) }).run(into: &report)
         }
         if runs.contains("feed") {
             for size in try size.map(Self.parseSize) {

@@ -43,7 +43,7 @@ public final class CompositionRoot: Sendable {
         var sandbox: RunningSandbox?
         if demo {
             // The authorize page asks, as Unsplash's does; the demo's login presses its button.
-            let server = try SandboxServer(settings: SandboxSettings(autoApprove: false))
+            let server = try SandboxServer(settings: SandboxSettings(autoApprove: false, faults: configuration.demoFaults))
             let running = try await RunningSandbox.start(server)
             configuration.apiBase = running.baseURL
             configuration.oauthBase = running.baseURL

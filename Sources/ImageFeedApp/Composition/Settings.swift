@@ -4,6 +4,7 @@ import TerminalImage
 import TerminalUI
 import TOMLKit
 import UnsplashAPI
+import UnsplashSandbox
 
 /// Settings from the config file, overridden by the environment, overridden by flags.
 public struct Settings: Sendable, Equatable {
@@ -44,6 +45,9 @@ public struct Settings: Sendable, Equatable {
     /// Where an Imgur image's page is (the link share copies); the demo points it at its sandbox.
     public var imgurPageBase = ImgurConfiguration.defaultPageBase
     public var paths: XDGPaths
+    /// `IMAGE_FEED_DEMO_FAULTS`: what the demo's sandbox does wrong on purpose (`image=bomb photos=repeat`), to
+    /// see how the app takes a hostile server.
+    public var demoFaults: [FaultRule] = []
     /// Where the settings came from, for messages.
     public var configFile: URL
     /// Where each setting that is not a default came from, by its config file name ("access_key"; "token" for
@@ -192,6 +196,13 @@ public struct Settings: Sendable, Equatable {
             configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
         }
 
+        if let text = value("IMAGE_FEED_DEMO_FAULTS") {
+            do {
+                configuration.demoFaults = try text.split(whereSeparator: { $0 == " " || $0 == "," }).map { try FaultRule(parsing: String($0)) }
+            } catch {
+                throw ConfigurationError(message: "IMAGE_FEED_DEMO_FAULTS: \(error)")
+            }
+        }
         if let base = overrides.apiBase {
             configuration.apiBase = try url(base, from: "--api-base")
             configuration.origins["api_base"] = "flag --api-base"
