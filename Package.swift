@@ -57,6 +57,15 @@ let package = Package(
             path: "Sources/Shims/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libcurl, for HTTP: the transfer reads the socket only as fast as the body is taken.
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/Shims/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // One request through libcurl with its body limit, deadlines and cancellation on the transferring thread.
+        .target(name: "CHTTPTransfer", dependencies: ["CCurl"], path: "Sources/Shims/CHTTPTransfer"),
         // glibc's malloc tuning (arenas, giving free memory back), for a long-running full-screen session.
         .target(name: "CMemory", path: "Sources/Shims/CMemory"),
         // libFuzzer's driver entry, declared for the fuzzing build of image-feed-fuzz.
@@ -73,8 +82,8 @@ let package = Package(
         .target(name: "ImageFeedCore"),
 
         // MARK: Adapters.
-        // The HTTP port (request, response, client) and its URLSession adapter, shared by the photo sources.
-        .target(name: "HTTPTransport", dependencies: ["ImageFeedCore"]),
+        // The HTTP port (request, response, client) and its libcurl adapter, shared by the photo sources.
+        .target(name: "HTTPTransport", dependencies: ["ImageFeedCore", "CHTTPTransfer"]),
         .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
         .target(name: "ImgurAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
         .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode", "CSixel", "CZlib"]),

@@ -20,7 +20,7 @@ struct CardBytesBenchmark {
 
     func run(into report: inout Report) async throws {
         let sandbox = try await RunningSandbox.start(try SandboxServer())
-        let http = URLSessionHTTPClient()
+        let http = CurlHTTPClient()
         let client = UnsplashClient(configuration: UnsplashConfiguration(apiBase: sandbox.baseURL, accessKey: SandboxSettings.demoAccessKey),
                                     http: http)
         let photos: [Photo]

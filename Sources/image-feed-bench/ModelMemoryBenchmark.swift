@@ -13,7 +13,7 @@ struct ModelMemoryBenchmark {
         let sandbox = try await RunningSandbox.start(try SandboxServer(settings: SandboxSettings(feedSize: photos)))
         let client = UnsplashClient(configuration: UnsplashConfiguration(apiBase: sandbox.baseURL,
                                                                         accessKey: SandboxSettings.demoAccessKey),
-                                    http: URLSessionHTTPClient())
+                                    http: CurlHTTPClient())
         _ = try await client.feed(page: 1, perPage: maximumPageSize) // warm up the client and the decoder
         var held: [Photo] = []
         let before = ifm_heap_in_use()

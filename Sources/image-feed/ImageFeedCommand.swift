@@ -547,7 +547,7 @@ struct RenderCommand: AsyncParsableCommand {
         let terminal = TerminalEnvironment.size()
         let mode = colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
         do {
-            let data = try await PictureCommand.load(source, http: { URLSessionHTTPClient() })
+            let data = try await PictureCommand.load(source, http: { CurlHTTPClient() })
             let chosen = graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? Self.guessGraphics(environment)
             let cell = cellSize.flatMap(Self.parseCellSize) ?? TerminalEnvironment.cellSize() ?? (10, 20)
             let bytes = try PictureCommand.render(data, columns: cols ?? terminal?.columns ?? 80,

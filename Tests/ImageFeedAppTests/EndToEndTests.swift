@@ -253,9 +253,9 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(try QRReader.read(screen: screen, folder: folder.url), url.absoluteString)
 
         // The browser's part: the authorize page, its Login button, and the redirect to the app's listener.
-        let location = try await DemoBrowser.approve(url, http: URLSessionHTTPClient(followRedirects: false))
+        let location = try await DemoBrowser.approve(url, http: CurlHTTPClient(followRedirects: false))
         XCTAssertTrue(location.hasPrefix("http://127.0.0.1:\(redirectPort!)/callback?code="), location)
-        let answer = try await URLSessionHTTPClient(followRedirects: false).send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))
+        let answer = try await CurlHTTPClient(followRedirects: false).send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))
         XCTAssertEqual(answer.status, 200)
         XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("close this tab"))
 
@@ -376,7 +376,7 @@ final class EndToEndTests: XCTestCase {
         let configuration = UnsplashConfiguration(apiBase: URL(string: base)!, oauthBase: URL(string: base)!,
                                                   accessKey: "demo-access-key", secretKey: "demo-secret-key",
                                                   redirectURI: "http://127.0.0.1:\(redirectPort!)/callback")
-        let http = URLSessionHTTPClient(followRedirects: false)
+        let http = CurlHTTPClient(followRedirects: false)
         let oauth = OAuthClient(configuration: configuration, http: http)
         var token: String?
         for _ in 0..<50 where token == nil { // the sandbox takes a moment to start

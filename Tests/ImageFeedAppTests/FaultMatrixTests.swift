@@ -61,7 +61,7 @@ final class FaultMatrixTests: XCTestCase {
 
     func makeHarness() -> Harness {
         let token = sandbox.server.state.issueToken(username: "demo")
-        let http = URLSessionHTTPClient(timeout: 30)
+        let http = CurlHTTPClient(timeout: 30)
         let configuration = UnsplashConfiguration(apiBase: sandbox.baseURL, oauthBase: sandbox.baseURL,
                                                   accessKey: SandboxSettings.demoAccessKey)
         let client = UnsplashClient(configuration: configuration, http: http, token: token)

@@ -10,7 +10,7 @@ extension EndToEndTests {
         let base = try XCTUnwrap(sandboxBase, "no sandbox process")
         let request = HTTPRequest(method: rules.isEmpty ? .delete : .post, url: base.appendingPathComponent("_sandbox/faults"),
                                   body: rules.isEmpty ? nil : Data(rules.utf8))
-        let answer = try await URLSessionHTTPClient().send(request)
+        let answer = try await CurlHTTPClient().send(request)
         XCTAssertTrue((200..<300).contains(answer.status), String(decoding: answer.body, as: UTF8.self))
     }
 

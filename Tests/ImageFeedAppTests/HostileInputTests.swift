@@ -173,7 +173,7 @@ final class HostileInputTests: XCTestCase {
         let listener = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(port)/callback", expectedState: "right")
         let outcomes = LoginFlowTests.Outcomes()
         listener.start(timeout: 10) { outcomes.add($0) }
-        let http = URLSessionHTTPClient(timeout: 5, followRedirects: false)
+        let http = CurlHTTPClient(timeout: 5, followRedirects: false)
         let wrong = try await http.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=evil&state=wrong")!))
         XCTAssertEqual(wrong.status, 400)
         let none = try await http.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=evil")!))

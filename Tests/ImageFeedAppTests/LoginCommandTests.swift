@@ -86,7 +86,7 @@ final class LoginCommandTests: XCTestCase {
         let login = try Running(["login"], environment: environment)
         let printed = try login.waitFor("press Enter")
         XCTAssertTrue(printed.contains("█") || printed.contains("▀"), "the QR code is printed\n\(printed)")
-        let http = URLSessionHTTPClient(followRedirects: false)
+        let http = CurlHTTPClient(followRedirects: false)
         let location = try await DemoBrowser.approve(try authorizeURL(in: printed), http: http)
         _ = try await http.send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))
         XCTAssertEqual(login.finish(), 0, login.printed)
@@ -111,7 +111,7 @@ final class LoginCommandTests: XCTestCase {
     func test_login_withAPastedAddress_andAWrongStateFails() async throws {
         let login = try Running(["login"], environment: environment)
         let printed = try login.waitFor("press Enter")
-        let location = try await DemoBrowser.approve(try authorizeURL(in: printed), http: URLSessionHTTPClient(followRedirects: false))
+        let location = try await DemoBrowser.approve(try authorizeURL(in: printed), http: CurlHTTPClient(followRedirects: false))
         login.input.fileHandleForWriting.write(Data((location + "\n").utf8))
         XCTAssertEqual(login.finish(), 0, login.printed)
         XCTAssertTrue(login.printed.contains("Logged in"), login.printed)
@@ -131,7 +131,7 @@ final class LoginCommandTests: XCTestCase {
         var outputs: [String] = []
         let login = try Running(["login"], environment: environment)
         let printed = try login.waitFor("press Enter")
-        let http = URLSessionHTTPClient(followRedirects: false)
+        let http = CurlHTTPClient(followRedirects: false)
         let location = try await DemoBrowser.approve(try authorizeURL(in: printed), http: http)
         let code = try XCTUnwrap(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
         _ = try await http.send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))

@@ -11,7 +11,7 @@ import Glibc
 
 /// The loopback listener, and the login effects against the sandbox: the same code as the login screen.
 final class LoginFlowTests: XCTestCase {
-    let http = URLSessionHTTPClient(timeout: 5, followRedirects: false)
+    let http = CurlHTTPClient(timeout: 5, followRedirects: false)
 
     func get(_ address: String) async throws -> HTTPResponse {
         try await http.send(HTTPRequest(url: try XCTUnwrap(URL(string: address))))

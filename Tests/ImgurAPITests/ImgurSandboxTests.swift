@@ -23,7 +23,7 @@ final class ImgurSandboxTests: XCTestCase {
                                                           imageBase: sandbox.baseURL.appendingPathComponent("imgur/i"),
                                                           pageBase: sandbox.baseURL.appendingPathComponent("imgur"),
                                                           clientID: clientID),
-                        http: URLSessionHTTPClient())
+                        http: CurlHTTPClient())
     }
 
     func test_sandbox_servesAlbumsImagesAndFiles() async throws {
@@ -42,7 +42,7 @@ final class ImgurSandboxTests: XCTestCase {
         XCTAssertTrue(small.lastPathComponent.hasSuffix("l.jpg"), small.absoluteString)
 
         // The files are real JPEGs; the "l" size is at most 640 pixels wide.
-        let http = URLSessionHTTPClient()
+        let http = CurlHTTPClient()
         for url in [cover, small] {
             let file = try await http.send(HTTPRequest(url: url))
             XCTAssertEqual(file.status, 200, url.absoluteString)

@@ -265,7 +265,7 @@ final class SandboxClientTests: XCTestCase {
 
     func test_fault_stall_isTimeout() async throws {
         try sandbox.fault("photos=latency:3000")
-        let client = UnsplashClient(configuration: sandbox.configuration, http: URLSessionHTTPClient(timeout: 1))
+        let client = UnsplashClient(configuration: sandbox.configuration, http: CurlHTTPClient(timeout: 1))
         await assertThrows(.timeout) { try await client.feed(page: 1, perPage: 30) }
     }
 

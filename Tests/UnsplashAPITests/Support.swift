@@ -27,7 +27,7 @@ func assertThrows<T>(_ expected: ServiceError, file: StaticString = #filePath, l
 /// A sandbox on a free loopback port for one test, and clients pointed at it.
 struct SandboxFixture {
     let running: RunningSandbox
-    let http = URLSessionHTTPClient(timeout: 5, followRedirects: false)
+    let http = CurlHTTPClient(timeout: 5, followRedirects: false)
 
     static func start(_ settings: SandboxSettings = SandboxSettings()) async throws -> SandboxFixture {
         SandboxFixture(running: try await RunningSandbox.start(try SandboxServer(settings: settings)))

@@ -75,7 +75,7 @@ enum DemoBrowser {
 
 /// A transport that does not follow redirects (the browser stand-in reads them itself).
 enum DemoBrowserTransport {
-    static let http = URLSessionHTTPClient(followRedirects: false)
+    static let http = CurlHTTPClient(followRedirects: false)
 
     static func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await http.send(request)

@@ -1,9 +1,6 @@
 import Foundation
 import ImageFeedCore
 import UnsplashAPI
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Saves a photo's full-size file to the downloads folder, after telling Unsplash about the download
 /// (`links.download_location`), as the API guidelines require.
@@ -93,7 +90,7 @@ enum ProgressFetch {
 
     static func fetch(_ url: URL, to file: URL, limit: Int = BodyLimit.download,
                       progress: @escaping @Sendable (Double?) -> Void) async throws(ServiceError) {
-        let client = URLSessionHTTPClient(timeout: 60, deadline: deadline, followRedirects: true)
+        let client = CurlHTTPClient(timeout: 60, deadline: deadline, followRedirects: true)
         let response: HTTPResponse
         do {
             response = try await client.download(HTTPRequest(url: url, bodyLimit: limit), to: file, progress: progress)

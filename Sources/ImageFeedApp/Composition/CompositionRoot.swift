@@ -57,7 +57,7 @@ public final class CompositionRoot: Sendable {
             sandbox = running
         }
         // Every request and its answer's status and time go to the log (never headers or bodies).
-        let http = LoggingHTTPClient(URLSessionHTTPClient(followRedirects: false))
+        let http = LoggingHTTPClient(CurlHTTPClient(followRedirects: false))
         // The demo keeps its own token (owner-only, as the real one), so its login is remembered too.
         let store = configuration.tokenOverride != nil ? nil
             : FileTokenStore(file: demo ? configuration.paths.demoTokenFile : configuration.paths.tokenFile)
