@@ -174,6 +174,10 @@ final class CurlTransfer: @unchecked Sendable {
         } else if case .file = sink {
             if body.count < Self.errorBodyLimit { body.append(contentsOf: chunk.prefix(Self.errorBodyLimit - body.count)) }
         } else {
+            // The declared length (within the limit) is reserved at once: no copies as the body grows.
+            if body.isEmpty, let expected = headers["content-length"].flatMap(Int.init), expected > 0, expected <= request.bodyLimit {
+                body.reserveCapacity(expected)
+            }
             body.append(contentsOf: chunk)
         }
         reportProgress()

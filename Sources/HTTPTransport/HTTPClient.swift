@@ -31,8 +31,8 @@ public struct HTTPRequest: Sendable, Equatable {
 public enum BodyLimit {
     /// An API answer (a page of photos is some 100 KB; the largest real answers are about 1 MB).
     public static let apiAnswer = 16 * 1024 * 1024
-    /// An image shown on screen (Unsplash's `full` of a large photo is some 20 MB).
-    public static let image = 64 * 1024 * 1024
+    /// An image shown on screen (Unsplash's `regular` is under 1 MB; its `full` of a large photo some 20 MB).
+    public static let image = 32 * 1024 * 1024
     /// A download, written to disk as it arrives (Imgur's videos go up to 200 MB).
     public static let download = 1024 * 1024 * 1024
 

@@ -136,13 +136,13 @@ public enum ImageCodec {
                             isDamaged: status == IFC_PARTIAL, format: .png)
     }
 
-    /// Encodes as baseline JPEG at the given quality (1...100).
-    public static func encodeJPEG(_ image: RGBImage, quality: Int = 85) throws -> Data {
+    /// Encodes as baseline JPEG at the given quality (1...100), or progressive.
+    public static func encodeJPEG(_ image: RGBImage, quality: Int = 85, progressive: Bool = false) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 200)
         let status = image.pixels.withUnsafeBufferPointer { buffer in
-            ifc_jpeg_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, Int32(quality),
+            ifc_jpeg_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, Int32(quality), progressive ? 1 : 0,
                             &output, &length, &message, message.count)
         }
         defer { ifc_free(output) }
@@ -150,10 +150,10 @@ public enum ImageCodec {
         return Data(bytes: output, count: length)
     }
 
-    /// The JPEG with its frame header rewritten to claim `width` x `height` pixels (at most 65535 a side), and
-    /// marked progressive if asked (libjpeg then keeps every coefficient of the whole image): a decompression
-    /// bomb of a few hundred bytes, for the sandbox's hostile answers, the tests and the fuzz seeds.
-    public static func claimingSize(_ jpeg: Data, width: Int, height: Int, progressive: Bool = false) -> Data {
+    /// The JPEG with its frame header rewritten to claim `width` x `height` pixels (at most 65535 a side): from a
+    /// progressive JPEG (libjpeg keeps every coefficient of the whole image for those), a decompression bomb of
+    /// a few hundred bytes, for the sandbox's hostile answers, the tests and the fuzz seeds.
+    public static func claimingSize(_ jpeg: Data, width: Int, height: Int) -> Data {
         var bytes = [UInt8](jpeg)
         var index = 2
         while index + 9 < bytes.count, bytes[index] == 0xFF {
@@ -164,7 +164,6 @@ public enum ImageCodec {
                 bytes[index + 6] = UInt8(min(height, 65_535) & 0xFF)
                 bytes[index + 7] = UInt8(min(width, 65_535) >> 8 & 0xFF)
                 bytes[index + 8] = UInt8(min(width, 65_535) & 0xFF)
-                if progressive { bytes[index + 1] = 0xC2 }
                 break
             }
             index += 2 + max(length, 2)

@@ -74,7 +74,7 @@ final class SandboxImages: @unchecked Sendable {
     /// asked otherwise): a few hundred bytes that would take gigabytes to decode at the size they claim.
     static func bomb(width: Int = 60_000, height: Int = 60_000) throws -> Data {
         let tiny = RGBImage(width: 16, height: 16, pixels: [UInt8](repeating: 128, count: 16 * 16 * 3))
-        return ImageCodec.claimingSize(try ImageCodec.encodeJPEG(tiny, quality: 50), width: width, height: height, progressive: true)
+        return ImageCodec.claimingSize(try ImageCodec.encodeJPEG(tiny, quality: 50, progressive: true), width: width, height: height)
     }
 
     static func corrupt(_ data: Data) -> Data {

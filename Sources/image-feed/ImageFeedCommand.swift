@@ -557,7 +557,7 @@ struct RenderCommand: AsyncParsableCommand {
                                                   blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half)
             FileHandle.standardOutput.write(Data(bytes))
         } catch {
-            FileHandle.standardError.write(Data("image-feed: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("image-feed: \((error as? ServiceError)?.message ?? String(describing: error))\n".utf8))
             throw ExitCode.failure
         }
     }

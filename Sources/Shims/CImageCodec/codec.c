@@ -186,7 +186,7 @@ int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom, uint64_
     return status;
 }
 
-int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality, int progressive,
                     uint8_t **output, size_t *output_length,
                     char *message, size_t message_capacity) {
     *output = NULL;
@@ -214,6 +214,7 @@ int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components
     info.in_color_space = components == 3 ? JCS_RGB : JCS_GRAYSCALE;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
+    if (progressive) jpeg_simple_progression(&info);
     jpeg_start_compress(&info, TRUE);
     size_t stride = (size_t)width * (size_t)components;
     while (info.next_scanline < info.image_height) {

@@ -25,9 +25,9 @@ int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom, uint64_
                     uint8_t **pixels, int *width, int *height,
                     char *message, size_t message_capacity);
 
-// Encodes packed RGB (components 3) or gray (components 1) as baseline JPEG. *output is
+// Encodes packed RGB (components 3) or gray (components 1) as baseline JPEG, or progressive. *output is
 // malloc'd: release with ifc_free.
-int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+int ifc_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality, int progressive,
                     uint8_t **output, size_t *output_length,
                     char *message, size_t message_capacity);
 
