@@ -3,16 +3,17 @@ SHELL := /bin/bash
 SWIFT ?= swift
 
 # Debian packages the build needs (headers of the C libraries, ncurses-term for terminal types such as
-# xterm-direct): all that `make build` and `make demo` install.
-DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev pkg-config
+# xterm-direct, libcurl for HTTP): all that `make build` and `make demo` install.
+DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev libcurl4-openssl-dev pkg-config
 # What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back, and
 # real terminal emulators under Xvfb for the pictures in pixels (kitty, xterm as a VT340, photographed with
 # ImageMagick's import; img2sixel is what the Sixel picture is compared with).
 TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm xdotool imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
-# What `make install` adds: the static Swift runtime's FoundationNetworking links libcurl.
-INSTALL_PACKAGES := libcurl4-openssl-dev
+# What `make install` adds: nothing beyond the build's packages (HTTP goes through libcurl, linked as the
+# build links it); kept so one place says so.
+INSTALL_PACKAGES :=
 # Where `make install` puts the program, its man page and completions (PREFIX=/usr/local make install ...).
 PREFIX ?= $(HOME)/.local
 # PyPI tools the tests use: none yet (kept here so one command installs everything).

@@ -546,6 +546,10 @@ struct RenderCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalEnvironment.size()
         let mode = colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
+        // A previewer reads no config file; the environment can still raise or lower the pixel budget.
+        if let megapixels = environment["IMAGE_FEED_MAX_IMAGE_MEGAPIXELS"].flatMap(Int.init).flatMap(Settings.megapixels) {
+            ImageCodec.pixelBudget = megapixels * 1_000_000
+        }
         do {
             let data = try await PictureCommand.load(source, http: { CurlHTTPClient() })
             let chosen = graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? Self.guessGraphics(environment)

@@ -320,6 +320,7 @@ public enum Doctor {
         case "downloads_dir": configuration.downloadsDirectory.path
         case "cache_max_age_days": String(format: "%g", configuration.cacheMaximumAgeDays)
         case "image_cache_mb": String(configuration.imageCacheMegabytes)
+        case "max_image_megapixels": String(configuration.maximumImageMegapixels)
         case "write_collections": configuration.writeCollections ? "true (logins ask for write_collections)" : nil
         case "colors": configuration.colors?.rawValue ?? "auto"
         case "graphics": configuration.graphics?.rawValue ?? "auto"

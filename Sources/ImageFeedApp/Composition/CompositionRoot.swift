@@ -2,6 +2,7 @@ import Foundation
 import ImageFeedCore
 import ImgurAPI
 import LocalStore
+import TerminalImage
 import UnsplashAPI
 import UnsplashSandbox
 
@@ -40,6 +41,8 @@ public final class CompositionRoot: Sendable {
     /// on a free loopback port with the demo application's keys.
     public static func make(configuration: Settings, demo: Bool) async throws -> CompositionRoot {
         var configuration = configuration
+        // The decoders' pixel budget is the process's: every picture decoded from here on keeps to it.
+        ImageCodec.pixelBudget = configuration.maximumImageMegapixels * 1_000_000
         var sandbox: RunningSandbox?
         if demo {
             // The authorize page asks, as Unsplash's does; the demo's login presses its button.

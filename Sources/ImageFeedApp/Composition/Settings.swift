@@ -363,7 +363,7 @@ public struct Settings: Sendable, Equatable {
     }
 
     /// A pixel budget in megapixels, if it is one the decoders can keep.
-    static func megapixels(_ value: Int) -> Int? {
+    public static func megapixels(_ value: Int) -> Int? {
         (1...ImageCodec.largestPixelBudget / 1_000_000).contains(value) ? value : nil
     }
 
