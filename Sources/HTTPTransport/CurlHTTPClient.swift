@@ -272,4 +272,8 @@ final class CurlTransfer: @unchecked Sendable {
 public struct TransportFailure: Error, CustomStringConvertible {
     public var detail: String
     public var description: String { "transport failure: \(detail)" }
+
+    public init(detail: String) {
+        self.detail = detail
+    }
 }

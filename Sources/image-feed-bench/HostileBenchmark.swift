@@ -211,7 +211,7 @@ struct HostileBenchmark {
     static func command(_ program: URL, _ arguments: [String], environment: [String: String],
                         timeout: TimeInterval = 300) throws -> (status: Int32, peak: Int, seconds: Double, error: String) {
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-hostile-\(getpid()).err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let errorFile = open(errors.path, O_WRONLY | O_TRUNC)
         let nullFile = open("/dev/null", O_RDWR)
         defer {

@@ -453,6 +453,21 @@ final class EndToEndTests: XCTestCase {
         try tmux.waitFor(text: "typed-after-crash")
     }
 
+    /// A start that crashed before it settled (its marker is left behind): the next start goes without the saved
+    /// lists (a bad saved photo cannot crash every start) and says why.
+    func test_aStartThatCrashedEarly_isFollowedByOneThatSaysWhy() throws {
+        try launch("--demo", width: 200, height: 30, environment: ["IMAGE_FEED_CRASH_AFTER": "1"])
+        try tmux.waitFor(text: "exit status")
+        try tmux.type(command("--demo"))
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "The last start stopped before its first screens")
+        // That start settles, so the one after it starts as usual.
+        sleep(4)
+        try tmux.send("q")
+        try tmux.waitFor(text: "exit status 0")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("state/image-feed/demo-start-marker").path))
+    }
+
     /// A thousand resizes in a row: no crash, and the last size is drawn correctly.
     func test_aThousandResizes() throws {
         try launch(width: 100, height: 30)
