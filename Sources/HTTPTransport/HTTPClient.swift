@@ -77,13 +77,20 @@ extension HTTPClient {
     public func sendForService(_ request: HTTPRequest) async throws(ServiceError) -> HTTPResponse {
         do {
             return try await send(request)
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw .other("The request was cancelled.")
         } catch {
-            // What the transport said is for the log (the logging client writes it), not for the screen.
-            throw .noConnection("the connection failed")
+            throw ServiceError.fromTransport(error)
+        }
+    }
+}
+
+extension ServiceError {
+    /// What a transport threw, as a `ServiceError`: its own, a cancelled request, or anything else as no
+    /// connection (what the transport said is for the log, which the logging client writes, not for the screen).
+    public static func fromTransport(_ error: any Error) -> ServiceError {
+        switch error {
+        case let error as ServiceError: error
+        case is CancellationError: .other("The request was cancelled.")
+        default: .noConnection("the connection failed")
         }
     }
 }

@@ -5,17 +5,7 @@ import XCTest
 
 /// Exploring against the sandbox over real loopback HTTP: photographers, topics, collections, search filters and
 /// the search for people and collections, with their faults.
-final class ExploreClientTests: XCTestCase {
-    var sandbox: SandboxFixture!
-
-    override func setUp() async throws {
-        sandbox = try await SandboxFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await sandbox.stop()
-    }
-
+final class ExploreClientTests: SandboxTestCase {
     func test_aPhotographersPhotos_pageInEachOrder() async throws {
         let client = sandbox.client()
         let latest = try await client.photos(from: .userPhotos(username: "stefan", order: .latest), page: 1, perPage: 10)

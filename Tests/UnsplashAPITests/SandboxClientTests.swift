@@ -6,17 +6,7 @@ import UnsplashSandbox
 import XCTest
 
 /// The client against the sandbox over real loopback HTTP: every endpoint, every error class.
-final class SandboxClientTests: XCTestCase {
-    var sandbox: SandboxFixture!
-
-    override func setUp() async throws {
-        sandbox = try await SandboxFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await sandbox.stop()
-    }
-
+final class SandboxClientTests: SandboxTestCase {
     func test_feed_pagesThroughDistinctPhotosWithHeaders() async throws {
         let client = sandbox.client()
         let first = try await client.feed(page: 1, perPage: 30)

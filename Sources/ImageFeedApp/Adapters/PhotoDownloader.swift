@@ -94,12 +94,8 @@ enum ProgressFetch {
         let response: HTTPResponse
         do {
             response = try await client.download(HTTPRequest(url: url, bodyLimit: limit), to: file, progress: progress)
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw .other("The download was cancelled.")
         } catch {
-            throw .noConnection("the connection failed")
+            throw .fromTransport(error)
         }
         let status = response.status
         guard (200..<300).contains(status) else {
