@@ -193,7 +193,8 @@ final class FaultMatrixTests: XCTestCase {
 
     func test_viewer_withAFailingOrCorruptImage() throws {
         for (fault, shown) in [("corrupt", "Photo unavailable"), ("status:404", "Couldn't load the photo"),
-                               ("status:503", "Couldn't load the photo")] {
+                               ("status:503", "Couldn't load the photo"), ("bomb", "Photo unavailable"),
+                               ("endless", "larger than 32 MB")] {
             try activity("viewer with image=\(fault)") {
                 sandbox.server.state.setFaults([])
                 let harness = makeHarness()
@@ -209,6 +210,39 @@ final class FaultMatrixTests: XCTestCase {
                 try harness.run(until: "the feed again") { state, text in state.viewer == nil && contentShown(.feed, state, text) }
             }
         }
+    }
+
+    /// Absurd numbers (a photo 1 x 2^62 pixels, counts of 2^62) are dropped where they enter: the feed shows,
+    /// the detail and the viewer open, and nothing traps; what was saved offline comes back checked too.
+    func test_absurdNumbers_areShownWithoutThem() throws {
+        try fault("*=absurd")
+        let harness = makeHarness()
+        open(.feed, in: harness)
+        let screen = try harness.run(until: "the feed") { state, text in contentShown(.feed, state, text) }
+        XCTAssertFalse(screen.contains("4611686018427387904"), screen)
+        harness.press(.character("i"))
+        try harness.run(until: "the detail") { state, _ in state.detail != nil }
+        harness.press(.escape)
+        harness.press(.enter)
+        try harness.run(until: "the viewer") { state, _ in state.viewer != nil }
+        harness.press(.escape)
+        try harness.run(until: "the feed again") { state, text in state.viewer == nil && contentShown(.feed, state, text) }
+    }
+
+    /// A feed whose every page repeats the first: the next page is asked for once, then only when the user asks.
+    func test_aRepeatingFeed_waitsForTheUser() throws {
+        try fault("photos=repeat")
+        let harness = makeHarness()
+        open(.feed, in: harness)
+        try harness.run(until: "the feed") { state, text in contentShown(.feed, state, text) }
+        harness.press(.end)
+        let screen = try harness.run(until: "the note at the end", timeout: 20) { _, text in text.contains("brought nothing new") }
+        XCTAssertTrue(screen.contains("Press r for more"), screen)
+        let asked = sandbox.server.state.requestsByRoute["photos"] ?? 0
+        for _ in 0..<20 { harness.app.step(timeout: 5); harness.app.drawFrame() }
+        XCTAssertEqual(sandbox.server.state.requestsByRoute["photos"] ?? 0, asked, "no request until the user asks")
+        harness.press(.character("r"))
+        try harness.run(until: "one more page") { _, _ in (self.sandbox.server.state.requestsByRoute["photos"] ?? 0) == asked + 1 }
     }
 
     /// A ten-second stall: keys are answered meanwhile, and the feed arrives when the service does.

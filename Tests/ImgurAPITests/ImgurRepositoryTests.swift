@@ -17,6 +17,15 @@ final class ImgurRepositoryTests: XCTestCase {
         HTTPResponse(status: status, headers: headers, body: Data(text.utf8))
     }
 
+    func test_usernamesAndAlbumIds_areEachOneEncodedSegment() async throws {
+        let transport = CannedTransport(Self.json(#"{"data":[],"success":true,"status":200}"#),
+                                        Self.json(#"{"data":[],"success":true,"status":200}"#))
+        _ = try? await repository(transport).albums(username: "../../3/credits", page: 1)
+        _ = try? await repository(transport).photos(inAlbum: "a/../b?c#d")
+        let paths = transport.requests.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "" }
+        XCTAssertEqual(paths, ["/3/account/..%2F..%2F3%2Fcredits/albums/0", "/3/album/a%2F..%2Fb%3Fc%23d/images"])
+    }
+
     func test_albums_areMapped_andTheRequestIsImgursOwn() async throws {
         let transport = CannedTransport(Self.json("""
         {"data":[
