@@ -4,6 +4,7 @@ import UnsplashAPI
 import TerminalUI
 import TerminalImage
 import TestSupport
+import UnsplashSandbox
 import XCTest
 
 final class SettingsTests: XCTestCase {
@@ -16,6 +17,35 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(configuration.redirectURI, "http://127.0.0.1:8765/callback")
         XCTAssertEqual(configuration.paths.tokenFile.path, folder.url.path + "/state/image-feed/token")
         XCTAssertEqual(configuration.configFile.path, folder.url.path + "/config/image-feed/config.toml")
+    }
+
+    func test_thePixelBudget_fromTheFile_theEnvironment_andItsErrors() throws {
+        let folder = try TemporaryFolder()
+        XCTAssertEqual(try Settings.load(environment: folder.environment).maximumImageMegapixels, 50)
+        _ = try folder.write("max_image_megapixels = 120\n", to: "config/image-feed/config.toml")
+        XCTAssertEqual(try Settings.load(environment: folder.environment).maximumImageMegapixels, 120)
+        var environment = folder.environment
+        environment["IMAGE_FEED_MAX_IMAGE_MEGAPIXELS"] = "8"
+        XCTAssertEqual(try Settings.load(environment: environment).maximumImageMegapixels, 8)
+        environment["IMAGE_FEED_MAX_IMAGE_MEGAPIXELS"] = "4611686018427387904"
+        XCTAssertThrowsError(try Settings.load(environment: environment)) { error in
+            XCTAssertTrue("\(error)".contains("from 1 to 400"), "\(error)")
+        }
+        _ = try folder.write("max_image_megapixels = 0\n", to: "config/image-feed/config.toml")
+        XCTAssertThrowsError(try Settings.load(environment: folder.environment)) { error in
+            XCTAssertTrue("\(error)".contains("line 1, key max_image_megapixels"), "\(error)")
+        }
+    }
+
+    func test_theDemosFaults_fromTheEnvironment() throws {
+        let folder = try TemporaryFolder()
+        var environment = folder.environment
+        environment["IMAGE_FEED_DEMO_FAULTS"] = "image=bomb photos=repeat"
+        XCTAssertEqual(try Settings.load(environment: environment).demoFaults.map(\.kind), [.bomb, .repeat])
+        environment["IMAGE_FEED_DEMO_FAULTS"] = "image=meltdown"
+        XCTAssertThrowsError(try Settings.load(environment: environment)) { error in
+            XCTAssertTrue("\(error)".contains("IMAGE_FEED_DEMO_FAULTS"), "\(error)")
+        }
     }
 
     func test_writeCollections_isOffUnlessSet_inTheFileOrTheEnvironment() throws {
