@@ -25,8 +25,9 @@ public struct InputDecoder: Sendable {
         /// Inside a control string (DCS `ESC P`, OSC `ESC ]`, APC `ESC _`, PM `ESC ^`, SOS `ESC X`): a terminal's
         /// reply, never a key. It ends at ST (`ESC \`), BEL, CAN or SUB, at an Esc that starts another sequence
         /// (as terminals' own parsers end it), or when no more input comes in time: one that never ends
-        /// cannot turn what the user types after a pause into anything but keys. `count`: its length so far.
-        case string(introducer: UInt8, count: Int)
+        /// cannot turn what the user types after a pause into anything but keys. `empty`: nothing came after
+        /// the introducer yet (Esc then the letter alone is Alt and the key).
+        case string(introducer: UInt8, empty: Bool)
         /// An Esc inside a control string: `\` ends the string, anything else starts a new sequence.
         case stringEscape
     }
@@ -61,7 +62,7 @@ public struct InputDecoder: Sendable {
                 // Esc pressed twice: the first is a key, the second may start a sequence.
                 return [.key(.escape)]
             case 0x50, 0x5D, 0x5F, 0x5E, 0x58: // P ] _ ^ X: a control string
-                phase = .string(introducer: UInt8(value), count: 0)
+                phase = .string(introducer: UInt8(value), empty: true)
                 return []
             default:
                 // Esc then a key in the same read (Alt-key, or keys typed quickly): both, in order.
@@ -126,14 +127,14 @@ public struct InputDecoder: Sendable {
                 return feed(scalar)
             }
 
-        case let .string(introducer, count):
+        case let .string(introducer, _):
             switch value {
             case 0x1B:
                 phase = .stringEscape
             case 0x07, 0x18, 0x1A, 0x9C: // BEL, CAN, SUB, the 8-bit ST
                 phase = .ground
             default:
-                phase = .string(introducer: introducer, count: min(count + 1, Int.max - 1))
+                phase = .string(introducer: introducer, empty: false)
             }
             return []
 
@@ -170,7 +171,7 @@ public struct InputDecoder: Sendable {
         case let .csi(bytes) where bytes.last == 0x24: return Self.csi(bytes.dropLast(), final: 0x24)
         case .ss3([]) where !eightBit: return [.key(.escape), .key(.character("O"))]
         // Esc then P, ], _, ^ or X and nothing after: Alt and the key, not a reply.
-        case let .string(introducer, 0): return [.key(.escape), .key(.character(Character(Unicode.Scalar(introducer))))]
+        case let .string(introducer, true): return [.key(.escape), .key(.character(Character(Unicode.Scalar(introducer))))]
         case .stringEscape: return [.key(.escape)]
         default: return []
         }
