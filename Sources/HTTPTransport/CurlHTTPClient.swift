@@ -52,7 +52,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                   let location = response.header("Location"),
                   let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
                   let scheme = next.scheme?.lowercased(),
-                  scheme == "https" || (scheme == "http" && Self.isLoopback(next.host ?? "")) else {
+                  scheme == "https" || (scheme == "http" && HTTPRequest.isLoopback(host: next.host ?? "")) else {
                 return response
             }
             if next.host != current.url.host || next.port != current.url.port {
@@ -65,10 +65,6 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             current.url = next
         }
         throw ServiceError.noConnection("the server redirected too often")
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
     }
 
     private func perform(_ request: HTTPRequest, into file: URL?,

@@ -16,6 +16,14 @@ public struct HTTPRequest: Sendable, Equatable {
     /// longer) fails the request with `BodyLimit.exceeded`, and nothing past the limit is held.
     public var bodyLimit: Int
 
+    /// Whether `host` is this machine (127.0.0.0/8, ::1, localhost): the only place plain http is allowed.
+    public static func isLoopback(host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     public init(method: Method = .get, url: URL, headers: [String: String] = [:], body: Data? = nil,
                 bodyLimit: Int = BodyLimit.apiAnswer) {
         self.method = method

@@ -54,10 +54,7 @@ public struct UnsplashConfiguration: Sendable, Equatable {
     }
 
     public static func isLoopback(host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if bare == "localhost" || bare == "::1" { return true }
-        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        HTTPRequest.isLoopback(host: host)
     }
 }
 
