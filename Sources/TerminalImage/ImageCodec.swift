@@ -77,9 +77,6 @@ public enum ImageCodec {
             var denominator: Int32 = 1
             if minimumWidth != nil || minimumHeight != nil {
                 let size = try jpegSize(data)
-                guard UInt64(size.width) * UInt64(size.height) <= budget else {
-                    throw ImageDecodingError.corrupt("JPEG is \(size.width) x \(size.height) pixels, more than the limit of \(budget / 1_000_000) megapixels")
-                }
                 for candidate: Int32 in [8, 4, 2] {
                     let scaledWidth = (size.width + Int(candidate) - 1) / Int(candidate)
                     let scaledHeight = (size.height + Int(candidate) - 1) / Int(candidate)

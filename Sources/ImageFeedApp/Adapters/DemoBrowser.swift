@@ -30,10 +30,8 @@ enum DemoBrowser {
     private static func send(_ request: HTTPRequest) async throws(OAuthError) -> HTTPResponse {
         do {
             return try await DemoBrowserTransport.send(request)
-        } catch let error as ServiceError {
-            throw .service(error)
         } catch {
-            throw .service(.noConnection("the connection failed"))
+            throw .service(.fromTransport(error))
         }
     }
 

@@ -15,15 +15,8 @@ public struct HTTPImageSource: ImageSource {
               scheme == "https" || (scheme == "http" && UnsplashConfiguration.isLoopback(host: url.host ?? "")) else {
             throw .other("Images are fetched over https only (\(url.host ?? "no host")).")
         }
-        let response: HTTPResponse
-        do {
-            response = try await http.send(HTTPRequest(url: url, headers: ["Accept": "image/jpeg,image/png,image/*"],
-                                                   bodyLimit: BodyLimit.image))
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw .noConnection("the connection failed")
-        }
+        let response = try await http.sendForService(HTTPRequest(url: url, headers: ["Accept": "image/jpeg,image/png,image/*"],
+                                                                 bodyLimit: BodyLimit.image))
         switch response.status {
         case 200..<300: return response.body
         case 404: throw .notFound

@@ -119,10 +119,8 @@ public struct OAuthClient: Sendable {
         let response: HTTPResponse
         do {
             response = try await http.send(request)
-        } catch let error as ServiceError {
-            throw .service(error)
         } catch {
-            throw .service(.noConnection("the connection failed"))
+            throw .service(.fromTransport(error))
         }
         guard (200..<300).contains(response.status) else {
             if let refusal = try? JSONDecoder().decode(TokenErrorDTO.self, from: response.body) {
