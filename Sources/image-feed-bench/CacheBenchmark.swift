@@ -128,13 +128,13 @@ struct CacheBenchmark {
             app.step(timeout: 2)
             if feedPainted == nil, app.state.feed.phase == .content, !app.state.feed.photos.isEmpty {
                 app.drawFrame()
-                _ = terminal.endFrame()
+                _ = terminal.endFrame(flushing: backend)
                 feedPainted = now()
             }
             if feedPainted != nil, !app.isBusy { break }
         }
         app.drawFrame()
-        _ = terminal.endFrame()
+        _ = terminal.endFrame(flushing: backend)
         let photosPainted = now()
         guard let feedPainted, app.state.feed.savedAt != nil else {
             throw FeedBenchmark.Failure(description: "the saved feed was not shown")

@@ -54,6 +54,7 @@ struct FeedBenchmark {
             guard now() < deadline else { throw Failure(description: "\(label): the feed did not load in 30 s") }
         }
         app.drawFrame()
+        app.flushOutput()
         _ = terminal.endFrame()
         let feedPainted = now()
         settle(app, terminal)
@@ -125,9 +126,11 @@ struct FeedBenchmark {
         while app.state.viewer != nil, app.isBusy || viewerBytes < 1, now() < viewerDeadline {
             app.step(timeout: 5)
             app.drawFrame()
+            app.flushOutput()
             viewerBytes += terminal.endFrame()
         }
         app.drawFrame()
+        app.flushOutput()
         viewerBytes += terminal.endFrame()
         report.add("\(label): bytes, opening the viewer", "\(viewerBytes)")
         press(Array("q".utf8), app, terminal)
@@ -189,6 +192,7 @@ struct FeedBenchmark {
         terminal.type(key)
         app.step(timeout: 200)
         app.drawFrame()
+        app.flushOutput()
         let bytes = terminal.endFrame()
         return (now() - start, bytes)
     }
@@ -200,6 +204,7 @@ struct FeedBenchmark {
             app.step(timeout: 2)
         }
         app.drawFrame()
+        app.flushOutput()
         _ = terminal.endFrame()
     }
 

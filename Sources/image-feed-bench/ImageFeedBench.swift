@@ -37,7 +37,13 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Feed photos the long-session benchmark scrolls through.")
     var scrollPhotos = 3_000
 
-    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile (repeatable; default all).")
+    @Option(name: .long, help: "Link speeds the slow-link benchmark reads the terminal at, in bytes a second (repeatable).")
+    var linkRate: [Int] = [125_000, 1_250_000]
+
+    @Option(name: .long, help: "Picture modes the slow-link benchmark measures (repeatable; default all): cells, kitty, kitty-placeholders, sixel, iterm2.")
+    var linkMode: [String] = []
+
+    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile, slowlink (repeatable; default all).")
     var only: [String] = []
 
     @Option(name: .long, help: "The image-feed program the hostile benchmark runs (default: the one built beside this benchmark), to compare builds.")
@@ -46,7 +52,7 @@ struct ImageFeedBench: AsyncParsableCommand {
     mutating func run() async throws {
         // The app draws Unicode half blocks; the benchmark's terminal speaks UTF-8 whatever the caller's locale.
         setenv("LC_ALL", "C.UTF-8", 1)
-        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile"] : only
+        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile", "slowlink"] : only
         var report = Report()
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
         if runs.contains("thumbnail") {
@@ -63,6 +69,9 @@ struct ImageFeedBench: AsyncParsableCommand {
         }
         if runs.contains("hostile") {
             try await HostileBenchmark(program: program.map { URL(fileURLWithPath: $0) }).run(into: &report)
+        }
+        if runs.contains("slowlink") {
+            try await SlowLinkBenchmark(rates: linkRate, modeNames: linkMode).run(into: &report)
         }
         if runs.contains("feed") {
             for size in try size.map(Self.parseSize) {

@@ -115,6 +115,9 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "dark, light or high-contrast: the interface's colours (default: the theme setting, IMAGE_FEED_THEME, or dark).")
     var theme: String?
 
+    @Option(help: "auto, fast or slow: how pictures are sized for the link to the terminal (default: the link setting, IMAGE_FEED_LINK, or auto, which measures it).")
+    var link: String?
+
     @Flag(name: .customShort("V"), help: "Print the version (as --version does) and exit.")
     var printVersion = false
 
@@ -124,6 +127,9 @@ struct Browse: AsyncParsableCommand {
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil {
             throw ValidationError("--blitter is half, quadrant or sextant.")
+        }
+        if let link, LinkSetting(rawValue: link.lowercased()) == nil {
+            throw ValidationError("--link is auto, fast or slow.")
         }
         if let theme, ThemeName(rawValue: theme.lowercased()) == nil {
             throw ValidationError("--theme is dark, light or high-contrast.")
@@ -151,7 +157,8 @@ struct Browse: AsyncParsableCommand {
                 if let graphics { pictures = GraphicsMode(rawValue: graphics.lowercased()) }
                 if let message = try InteractiveSession.run(context: context, colors: choice, graphics: pictures,
                                                             blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) },
-                                                            themeName: theme.flatMap { ThemeName(rawValue: $0.lowercased()) }) {
+                                                            themeName: theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
+                                                            link: link.flatMap { LinkSetting(rawValue: $0.lowercased()) }) {
                     FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
                 }
                 return

@@ -80,7 +80,7 @@ final class HyperlinkTests: XCTestCase {
             let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"],
                                              hyperlinks: asked)
             backend.draw(buffer)
-            _ = terminal.endFrame()
+            _ = terminal.endFrame(flushing: backend)
             let output = String(decoding: terminal.takeOutput(), as: UTF8.self)
             XCTAssertEqual(output.contains("\u{1B}]8;;\(profile.absoluteString)\u{1B}\\"), asked, output.debugDescription)
             backend.restore()

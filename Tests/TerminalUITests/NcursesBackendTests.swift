@@ -21,7 +21,7 @@ final class NcursesBackendTests: XCTestCase {
 
     func drawn(_ buffer: CellBuffer) -> String {
         backend.draw(buffer)
-        _ = terminal.endFrame()
+        _ = terminal.endFrame(flushing: backend)
         return String(decoding: terminal.takeOutput(), as: UTF8.self)
     }
 
@@ -155,7 +155,7 @@ final class NcursesScrollTests: XCTestCase {
         defer { backend.restore() }
         func drawn(_ buffer: CellBuffer) -> [UInt8] {
             backend.draw(buffer)
-            _ = terminal.endFrame()
+            _ = terminal.endFrame(flushing: backend)
             return terminal.takeOutput()
         }
         let repaint = drawn(frame(top: 0)).count

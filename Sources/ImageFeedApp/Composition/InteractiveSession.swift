@@ -13,8 +13,9 @@ public enum InteractiveSession {
     /// `graphics`: how photos are drawn (nil: as the terminal answers when asked).
     /// `blitter`: the characters photos are drawn with when they are not pixels (nil: the setting's).
     /// `themeName`: the interface's colours (nil: the setting's).
+    /// `link`: how pictures are sized for the link (nil: the setting's).
     public static func run(context: CompositionRoot, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
-                           blitter: BlitterKind? = nil, themeName: ThemeName? = nil) throws -> String? {
+                           blitter: BlitterKind? = nil, themeName: ThemeName? = nil, link: LinkSetting? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
         let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
@@ -34,7 +35,8 @@ public enum InteractiveSession {
         }
         logger.info("pictures: \(choice.mode.rawValue) (\(choice.reason)), cell \(choice.cellWidth)x\(choice.cellHeight)")
         let hyperlinks = TerminalProbe.drawsHyperlinks(environment: environment, abilities: abilities)
-        let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode, hyperlinks: hyperlinks)
+        let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode, hyperlinks: hyperlinks,
+                                         link: link ?? context.configuration.link)
         defer { backend.restore() }
         logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: themeName ?? context.configuration.theme,

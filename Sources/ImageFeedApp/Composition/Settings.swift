@@ -30,6 +30,8 @@ public struct Settings: Sendable, Equatable {
     public var graphics: GraphicsMode?
     /// The characters photos are drawn with when the terminal does not draw pixels.
     public var blitter: BlitterKind = .half
+    /// The link to the terminal: measured (`auto`), or taken to be fast or slow (pictures' size).
+    public var link: LinkSetting = .auto
     /// The interface's colours: for dark terminal backgrounds, light ones, or the most contrast.
     public var theme: ThemeName = .dark
     /// Colours by role from `[colors]`, over the theme's.
@@ -84,6 +86,7 @@ public struct Settings: Sendable, Equatable {
         "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
         "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
         "blitter": "half, quadrant or sextant",
+        "link": "auto, fast or slow: how pictures are sized for the link to the terminal",
         "write_collections": "true to ask, at the next login, to add photos to your collections and take them out",
     ]
 
@@ -95,6 +98,14 @@ public struct Settings: Sendable, Equatable {
             throw ConfigurationError(message: "\(source): \(text) is not one of auto, kitty, kitty-placeholders, sixel, iterm2, cells.")
         }
         return mode
+    }
+
+    /// A link setting's value.
+    public static func linkSetting(_ text: String, from source: String) throws(ConfigurationError) -> LinkSetting {
+        guard let setting = LinkSetting(rawValue: text.lowercased()) else {
+            throw ConfigurationError(message: "\(source): \(text) is not one of auto, fast, slow.")
+        }
+        return setting
     }
 
     /// A blitter setting's value.
@@ -192,6 +203,7 @@ public struct Settings: Sendable, Equatable {
         if let colors = from("IMAGE_FEED_COLORS", "colors") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
         if let blitter = from("IMAGE_FEED_BLITTER", "blitter") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
         if let theme = from("IMAGE_FEED_THEME", "theme") { configuration.theme = try themeSetting(theme, from: "IMAGE_FEED_THEME") }
+        if let link = from("IMAGE_FEED_LINK", "link") { configuration.link = try linkSetting(link, from: "IMAGE_FEED_LINK") }
         if let graphics = from("IMAGE_FEED_GRAPHICS", "graphics") {
             configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
         }
@@ -334,6 +346,7 @@ public struct Settings: Sendable, Equatable {
             case "colors": colors = try Self.colorSetting(string, from: place)
             case "graphics": graphics = try Self.graphicsSetting(string, from: place)
             case "blitter": blitter = try Self.blitterSetting(string, from: place)
+            case "link": link = try Self.linkSetting(string, from: place)
             case "theme": theme = try Self.themeSetting(string, from: place)
             default: break
             }

@@ -11,10 +11,33 @@
 #include <langinfo.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/ioctl.h>
+#include <fcntl.h>
 
 // curses' globals, as functions: Swift 6 refuses to read mutable C globals directly.
 static inline WINDOW *imagefeed_stdscr(void) { return stdscr; }
 static inline int imagefeed_colors(void) { return COLORS; }
+
+// An anonymous file in memory (memfd_create, Linux 3.17+), where curses' output is caught; -1 when the
+// kernel has none (the caller then uses a temporary file).
+static inline int imagefeed_memory_file(void) {
+#ifdef SYS_memfd_create
+    return (int)syscall(SYS_memfd_create, "image-feed-frame", 1 /* MFD_CLOEXEC */);
+#else
+    return -1;
+#endif
+}
+
+// The terminal's size in cells from its descriptor; 0 when it is not a terminal.
+static inline int imagefeed_window_size(int descriptor, int *out_rows, int *out_cols) {
+    struct winsize size;
+    if (ioctl(descriptor, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return 0;
+    *out_rows = size.ws_row;
+    *out_cols = size.ws_col;
+    return 1;
+}
 
 // What the terminfo entry `name` says, without starting curses: 1 and its colours and RGB flag when this
 // machine knows the entry, 0 when it does not. Whatever terminal curses had set up stays the current one.

@@ -121,7 +121,9 @@ public final class TerminalApp {
 
     /// One turn of the loop: draw if needed, wait for input or messages at most `timeout` ms, handle them.
     public func step(timeout: Int) {
-        if dirty { drawFrame() }
+        // A frame is drawn once the terminal has taken the last one: on a slow link the frames a key or a
+        // picture asked for meanwhile become one, of the latest state.
+        if dirty, backend.readyForFrame { drawFrame() }
         let input = backend.readInput(timeout: timeout)
         if input == nil, workSinceTrim, Date().timeIntervalSince(lastTrim) >= 2 {
             // Between keys, at most every two seconds: give the memory freed since (decoded pages and
@@ -222,12 +224,16 @@ public final class TerminalApp {
         }
     }
 
+    /// Writes every byte waiting for the terminal (benchmarks that count a frame's bytes).
+    public func flushOutput() { backend.flushOutput() }
+
     /// Called after each frame until it returns true (the session uses it to note that its start went well).
     public var frameObserver: (() -> Bool)?
 
     /// Draws the current state.
     public func drawFrame() {
         var buffer = CellBuffer(width: backend.width, height: backend.height)
+        ui.linkNote = backend.linkSummary
         pipeline.beginFrame()
         screen.theme.animation.reset()
         screen.render(state, ui: ui, pictures: pipeline, into: &buffer)

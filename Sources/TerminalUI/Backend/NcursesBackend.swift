@@ -11,6 +11,12 @@ import Glibc
 /// `doupdate` works out what to send. curses scrolls the terminal when rows moved, instead of repainting
 /// them (a move further than curses takes at once is shown in steps). Pictures in pixels (Kitty graphics,
 /// Sixel, iTerm2) are written after curses' frame by a `PictureLayer`, into cells curses keeps blank.
+///
+/// Nothing here waits for the terminal. curses writes each frame into a file in memory; what it wrote, and the
+/// pictures' chunks, wait in a queue the run loop empties as fast as the terminal takes them (non-blocking
+/// writes, and `readInput` wakes when the terminal can take more). curses' frames go first; a picture is
+/// cut only between its chunks. How fast the terminal takes bytes when it pushes back is the link's rate
+/// (`LinkMeter`), which pictures are sized to.
 public final class NcursesBackend: TerminalBackend {
     public enum Failure: Error, CustomStringConvertible {
         case noTerminal(String)
@@ -27,6 +33,31 @@ public final class NcursesBackend: TerminalBackend {
     public let termFallback: String?
     /// The terminal has no alternate screen (vt100): the last frame is cleared on the way out.
     private let clearsOnExit: Bool
+    /// Where the queue's bytes are written: the terminal, opened again without blocking (curses keeps its own
+    /// descriptor, which blocks, for the terminal's modes and for what it writes on the way out).
+    private let writeDescriptor: Int32
+    /// `writeDescriptor` shares curses' open file and had O_NONBLOCK set on it: the flags to put back.
+    private var sharedFlags: Int32?
+    /// Where curses writes while it draws a frame (its output descriptor points there meanwhile).
+    private let captureDescriptor: Int32
+    /// The terminal, kept to point curses' descriptor back at it.
+    private let terminalCopy: Int32
+    /// Curses' frames and other text, waiting for the terminal, and how much of it has been written.
+    private var text: [UInt8] = []
+    private var textWritten = 0
+    /// A picture chunk being written, and how much of it has gone.
+    private var chunk: [UInt8]?
+    private var chunkWritten = 0
+    private var meter: LinkMeter
+    /// When the queue last became empty (nil: it is not).
+    private var idleSince: Double? = 0
+    /// The last frame drawn as the app gave it (drawn again when the pictures ask, the link having had room).
+    private var lastFrame: CellBuffer?
+    /// When the screen last changed: a picture goes again in full only once the view has stayed put.
+    private var lastChange = 0.0
+    /// Bytes the terminal took without pushing back, since `flowStart`.
+    private var flowBytes = 0
+    private var flowStart = 0.0
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private var previous: CellBuffer?
@@ -71,13 +102,14 @@ public final class NcursesBackend: TerminalBackend {
 
     /// Opens the terminal on standard input and output. `environment` decides colour: `NO_COLOR` turns it off.
     public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment, colors: ColorMode? = nil,
-                            abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false) throws {
+                            abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
+                            link: LinkSetting = .auto) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
         }
         SignalTrap.saveTerminal()
         try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment, colors: colors,
-                      abilities: abilities, graphics: graphics, hyperlinks: hyperlinks)
+                      abilities: abilities, graphics: graphics, hyperlinks: hyperlinks, link: link)
     }
 
     /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks), whose type is
@@ -87,7 +119,9 @@ public final class NcursesBackend: TerminalBackend {
     /// not announce (over SSH it rarely arrives). `graphics`: how pictures in pixels are sent.
     /// `hyperlinks`: the terminal makes OSC 8 links clickable (`TerminalProbe.drawsHyperlinks`).
     public init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil,
-                abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false) throws {
+                abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
+                link: LinkSetting = .auto) throws {
+        meter = LinkMeter(setting: link)
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -102,6 +136,15 @@ public final class NcursesBackend: TerminalBackend {
               let outputFile = fdopen(outputCopy, "w"), let inputFile = fdopen(inputCopy, "r") else {
             throw Failure.noTerminal("Cannot open the terminal: \(String(cString: strerror(errno))).")
         }
+        // The window's size is followed here, not by curses: curses would ask its descriptor, which points at
+        // the frame's file while a frame is drawn. (curses installs its own handler only where none is.)
+        if pipe(&wakePipe) == 0 {
+            for descriptor in wakePipe {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        Self.installResizeTrap(wakeDescriptor: wakePipe[1])
         var opened: OpaquePointer?
         let candidates = Self.terminfoEntries(term: term, environment: environment, abilities: abilities,
                                               colors: colors, graphics: graphics)
@@ -118,6 +161,21 @@ public final class NcursesBackend: TerminalBackend {
         termFallback = fallback
         inputDescriptor = inputCopy
         outputDescriptor = outputCopy
+        terminalCopy = dup(outputCopy)
+        var capture = imagefeed_memory_file()
+        if capture < 0, let file = tmpfile() { capture = dup(fileno(file)); fclose(file) }
+        captureDescriptor = capture
+        // A description of the terminal of its own, so that not blocking there leaves curses' (and the
+        // shell's) descriptor as it was.
+        var reopened = open("/proc/self/fd/\(outputCopy)", O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        if reopened < 0 || isatty(reopened) != isatty(outputCopy) {
+            if reopened >= 0 { close(reopened) }
+            reopened = dup(outputCopy)
+            let flags = fcntl(reopened, F_GETFL)
+            sharedFlags = flags
+            _ = fcntl(reopened, F_SETFL, flags | O_NONBLOCK)
+        }
+        writeDescriptor = reopened
         self.inputFile = inputFile
         self.outputFile = outputFile
         self.screen = screen
@@ -137,10 +195,13 @@ public final class NcursesBackend: TerminalBackend {
         keypad(window, false)
         nodelay(window, true)
         curs_set(0)
+        var inline: InlinePictureLayer?
         switch graphics {
         case .kitty: pictures = KittyPictureLayer()
         case .kittyPlaceholders: pictures = KittyPlaceholderLayer(tmux: TerminalProbe.isMultiplexed(environment))
-        case .sixel: pictures = InlinePictureLayer(format: .sixel)
+        case .sixel:
+            inline = InlinePictureLayer(format: .sixel)
+            pictures = inline
         case .iterm2: pictures = InlinePictureLayer(format: .iterm2)
         case .cells: pictures = nil
         }
@@ -160,21 +221,19 @@ public final class NcursesBackend: TerminalBackend {
         }
         colorMode = colors.map { Self.capped(mode, at: $0) } ?? mode
         self.hyperlinks = hyperlinks ? HyperlinkLayer(colorMode: colorMode) : nil
+        inline?.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode)
         let enterAlternate = tigetstr("smcup")
         clearsOnExit = enterAlternate == nil || Int(bitPattern: enterAlternate) == -1
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
         // InputDecoder reads both encodings.
-        writeDirect("\u{1B}[?1006h")
-        if pipe(&wakePipe) == 0 {
-            for descriptor in wakePipe {
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            }
-        }
+        queueText("\u{1B}[?1006h")
+        pump()
     }
 
     deinit {
         restore()
         for descriptor in wakePipe where descriptor >= 0 { close(descriptor) }
+        for descriptor in [writeDescriptor, captureDescriptor, terminalCopy] where descriptor >= 0 { close(descriptor) }
     }
 
     public var width: Int { Int(getmaxx(window)) }
@@ -185,18 +244,21 @@ public final class NcursesBackend: TerminalBackend {
     public func draw(_ frame: CellBuffer) {
         guard !restored else { return }
         var buffer = frame
+        if lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
+            lastChange = Self.clock()
+        }
+        lastFrame = frame
         if let previous, previous.width != buffer.width || previous.height != buffer.height {
             self.previous = nil
             wclear(window)
         }
         if previous == nil { picturesRepainted = true }
         let before = previous
-        if let pictures, pictures.movesWithText {
-            // Pictures that are text: uploaded first, so their cells show them as soon as they are drawn.
-            let (drawn, bytes) = pictures.prepare(buffer, repainted: picturesRepainted)
-            picturesRepainted = false
-            buffer = drawn
-            if !bytes.isEmpty { writeDirect(bytes) }
+        let link = linkState(buffer)
+        if let pictures {
+            // Pictures that are text (Kitty's placeholders, pictures waiting for room on a slow link) become
+            // text in the frame curses draws.
+            buffer = pictures.prepare(buffer, repainted: picturesRepainted, link: link)
         }
         let scrolls = pictures?.movesWithText ?? true
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
@@ -216,14 +278,33 @@ public final class NcursesBackend: TerminalBackend {
                 moved += step
             }
         }
+        staged = false
+        if !scrolled, let rate = meter.rate, let shown = previous, let part = Self.stage(buffer, over: shown,
+                                                                                         budget: Int(rate * Self.stageSeconds),
+                                                                                         bytesPerCell: bytesPerCell) {
+            // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
+            // top first, each once the last has crossed; a key meanwhile is answered by the next part's frame.
+            present(part)
+            previousRowHashes = nil
+            staged = true
+            queueHyperlinks(part, before: before, moved: true)
+            pump()
+            return
+        }
         present(buffer)
         let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
-        if let pictures, !pictures.movesWithText {
-            let bytes = pictures.frame(buffer, repainted: picturesRepainted)
+        if let pictures {
+            pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
-            if !bytes.isEmpty { writeDirect(bytes) }
         }
+        queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
+        pump()
+    }
+
+    /// The hyperlinks over the frame just drawn.
+    private func queueHyperlinks(_ buffer: CellBuffer, before: CellBuffer?, moved scrolled: Bool, hashesBefore: [Int]? = nil,
+                                 rowHashes: [Int] = [], scrolls: Bool = false) {
         if hyperlinks != nil {
             // curses may scroll rows of its own accord (idlok) when several changed: their links may have moved.
             // The rows' hashes, which the scroll check made anyway, say which changed.
@@ -233,8 +314,48 @@ public final class NcursesBackend: TerminalBackend {
                 rowsChanged = zip(old, rowHashes).lazy.filter { $0 != $1 }.prefix(2).count >= 2
             }
             let bytes = hyperlinks!.frame(buffer, before: before, moved: scrolled || rowsChanged)
-            if !bytes.isEmpty { writeDirect(bytes) }
+            if !bytes.isEmpty { queueText(bytes) }
         }
+    }
+
+    /// The seconds of the link one part of a staged frame may take.
+    static let stageSeconds = 0.25
+    /// The last frame went out in part: the rest follows once the terminal has taken it.
+    private var staged = false
+
+    /// About what a changed cell costs in curses' output, by the colours drawn with.
+    private var bytesPerCell: Int {
+        switch colorMode {
+        case .truecolor: 32
+        case .palette256: 16
+        default: 8
+        }
+    }
+
+    /// The first part of `frame` over `shown`: its rows from the top while their changed cells fit `budget`
+    /// bytes, the rest as shown. Nil when the whole frame fits, or pictures in pixels are in it (they are
+    /// placed by the frame as a whole).
+    static func stage(_ frame: CellBuffer, over shown: CellBuffer, budget: Int, bytesPerCell: Int) -> CellBuffer? {
+        guard frame.width == shown.width, frame.height == shown.height, frame.placements.isEmpty || !frame.cells.contains(.picture) else {
+            return nil
+        }
+        var changed: [Int] = []
+        var total = 0
+        for y in 0..<frame.height {
+            var count = 0
+            for x in 0..<frame.width where frame.cells[y * frame.width + x] != shown.cells[y * frame.width + x] { count += 1 }
+            changed.append(count)
+            total += count
+        }
+        guard total * bytesPerCell > budget * 2 else { return nil }
+        var part = shown
+        var spent = 0
+        for y in 0..<frame.height where changed[y] > 0 {
+            if spent > 0, spent + changed[y] * bytesPerCell > budget { break }
+            spent += changed[y] * bytesPerCell
+            for x in 0..<frame.width { part[x, y] = frame[x, y] }
+        }
+        return part
     }
 
     /// The largest move curses takes for the rows of `move` in one frame (it judges each block of moved rows
@@ -317,7 +438,7 @@ public final class NcursesBackend: TerminalBackend {
         }
         previous = buffer
         wnoutrefresh(window)
-        doupdate()
+        captured { doupdate() }
     }
 
     /// A move of rows `top…bottom` by `shift` (positive: up) that makes the rows of `old` match most of `new`.
@@ -533,20 +654,34 @@ public final class NcursesBackend: TerminalBackend {
     /// passes it on with `set-clipboard`). Written after the frame, outside curses' picture of the screen.
     public func copyToClipboard(_ text: String) {
         let encoded = Data(text.utf8).base64EncodedString()
-        writeDirect("\u{1B}]52;c;\(encoded)\u{07}")
+        queueText("\u{1B}]52;c;\(encoded)\u{07}")
+        pump()
     }
 
     // MARK: Input
 
     public func readInput(timeout: Int) -> InputEvent? {
         if let event = nextEvent() { return event }
+        pump()
+        if staged, readyForFrame, let frame = lastFrame, !restored {
+            draw(frame)
+        } else if let pictures, let frame = lastFrame, !restored, pictures.wantsFrame(link: linkState(frame)) {
+            // The link has had room: what was sent small (or in characters) goes again in full.
+            draw(frame)
+        }
+        var wait = timeout
+        // While pictures may still go in full once the link is idle, look again a little later.
+        if pictures != nil, meter.rate != nil { wait = wait < 0 ? 250 : min(wait, 250) }
+        let waitingOutput = hasPendingOutput
         var descriptors = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
-        _ = poll(&descriptors, 2, Int32(timeout))
+                           pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: writeDescriptor, events: Int16(POLLOUT), revents: 0)]
+        _ = poll(&descriptors, waitingOutput ? 3 : 2, Int32(wait))
         if descriptors[1].revents != 0 {
             var drain = [UInt8](repeating: 0, count: 64)
             while read(wakePipe[0], &drain, drain.count) > 0 {}
         }
+        if waitingOutput, descriptors[2].revents != 0 { pump() }
         if let event = nextEvent() { return event }
         // The terminal is gone (its window closed, the SSH connection dropped) and no SIGHUP came: poll would
         // answer at once for ever. Quitting is all that is left (as Ctrl-C does: the state is saved as usual).
@@ -584,6 +719,13 @@ public final class NcursesBackend: TerminalBackend {
     /// The next decoded event: characters come from curses one at a time (it decodes UTF-8 and reports
     /// resizes), and InputDecoder puts escape sequences together.
     private func nextEvent() -> InputEvent? {
+        if Self.resizeSignalled != 0 {
+            Self.resizeSignalled = 0
+            var rows: Int32 = 0
+            var columns: Int32 = 0
+            // resizeterm hands curses a KEY_RESIZE, which is read below as the resize.
+            if imagefeed_window_size(terminalCopy, &rows, &columns) == 1 { resizeterm(rows, columns) }
+        }
         while true {
             if !decoded.isEmpty { return decoded.removeFirst() }
             var value: wint_t = 0
@@ -614,27 +756,153 @@ public final class NcursesBackend: TerminalBackend {
         return poll(&descriptor, 1, milliseconds) > 0
     }
 
-    /// Bytes for the terminal outside curses' picture of the screen (modes curses does not set).
-    private func writeDirect(_ text: String) {
-        writeDirect(Array(text.utf8))
+    // MARK: The output queue
+
+    /// Set by the SIGWINCH handler; the run loop reads the new size.
+    nonisolated(unsafe) private static var resizeSignalled: Int32 = 0
+    nonisolated(unsafe) private static var resizeWakeDescriptor: Int32 = -1
+
+    private static func installResizeTrap(wakeDescriptor: Int32) {
+        resizeWakeDescriptor = wakeDescriptor
+        signal(SIGWINCH) { _ in
+            NcursesBackend.resizeSignalled = 1
+            var byte: UInt8 = 1
+            _ = write(NcursesBackend.resizeWakeDescriptor, &byte, 1)
+        }
     }
 
-    /// All of `bytes`, however many writes the terminal takes (a picture is hundreds of kilobytes).
-    private func writeDirect(_ bytes: [UInt8]) {
-        fflush(nil)
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(outputDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR || errno == EAGAIN {
-                    var descriptor = pollfd(fd: outputDescriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&descriptor, 1, 100)
-                } else {
-                    return
-                }
+    /// What the link is, for the pictures' plans.
+    private func linkState(_ buffer: CellBuffer) -> LinkState {
+        let now = Self.clock()
+        let idle = idleSince.map { min(now - $0, now - lastChange) } ?? 0
+        return LinkState(rate: meter.rate, idle: idle, screenCells: buffer.width * buffer.height)
+    }
+
+    /// What the terminal has been found to take, for the help overlay (and the log).
+    public var linkSummary: String? { pictures == nil ? nil : meter.summary }
+
+    /// Whether bytes wait for the terminal.
+    private var hasPendingOutput: Bool {
+        textWritten < text.count || chunk != nil || pictures?.hasWork == true
+    }
+
+    static func clock() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Runs `body` (curses drawing) with curses' descriptor pointing at the frame's file, then queues what it wrote.
+    private func captured(_ body: () -> Void) {
+        guard captureDescriptor >= 0, terminalCopy >= 0 else {
+            body()
+            return
+        }
+        fflush(outputFile)
+        dup2(captureDescriptor, outputDescriptor)
+        body()
+        fflush(outputFile)
+        dup2(terminalCopy, outputDescriptor)
+        let size = Int(lseek(captureDescriptor, 0, SEEK_CUR))
+        if size > 0 {
+            let start = text.count
+            text += [UInt8](repeating: 0, count: size)
+            _ = text.withUnsafeMutableBufferPointer { pread(captureDescriptor, $0.baseAddress! + start, size, 0) }
+        }
+        _ = ftruncate(captureDescriptor, 0)
+        _ = lseek(captureDescriptor, 0, SEEK_SET)
+    }
+
+    /// Bytes for the terminal outside curses' picture of the screen (modes curses does not set), after what
+    /// curses wrote before them.
+    private func queueText(_ string: String) {
+        queueText(Array(string.utf8))
+    }
+
+    private func queueText(_ bytes: [UInt8]) {
+        if textWritten > 0, textWritten == text.count {
+            text.removeAll(keepingCapacity: true)
+            textWritten = 0
+        }
+        text += bytes
+    }
+
+    /// Writes what waits, as much as the terminal takes now: a picture chunk under way first, then curses'
+    /// frames and other text, then the pictures' next chunks.
+    private func pump() {
+        while true {
+            if chunk == nil, textWritten >= text.count {
+                text.removeAll(keepingCapacity: true)
+                textWritten = 0
+                guard let next = pictures?.nextChunk() else { break }
+                chunk = next
+                chunkWritten = 0
             }
+            let blocked: Bool
+            if var current = chunk {
+                let (count, stopped) = writeSome(&current, from: chunkWritten)
+                chunkWritten += count
+                blocked = stopped
+                if chunkWritten >= current.count {
+                    chunk = nil
+                    pictures?.chunkSent()
+                }
+            } else {
+                let (count, stopped) = writeSome(&text, from: textWritten)
+                textWritten += count
+                blocked = stopped
+            }
+            if blocked {
+                idleSince = nil
+                return
+            }
+        }
+        if idleSince == nil {
+            idleSince = Self.clock()
+            meter.idle()
+        }
+    }
+
+    /// One non-blocking write of `bytes` from `offset`; returns what went and whether the terminal pushed back.
+    private func writeSome(_ bytes: inout [UInt8], from offset: Int) -> (Int, Bool) {
+        guard offset < bytes.count else { return (0, false) }
+        let written = bytes.withUnsafeBufferPointer { write(writeDescriptor, $0.baseAddress! + offset, $0.count - offset) }
+        let now = Self.clock()
+        if written > 0 {
+            let pushedBack = written < bytes.count - offset
+            if flowStart == 0 || pushedBack { flowStart = now; flowBytes = 0 } else { flowBytes += written }
+            meter.wrote(written, at: now, blocked: pushedBack)
+            if !pushedBack, now - flowStart >= 0.5 { meter.flowed(flowBytes, over: now - flowStart) }
+            return (written, pushedBack)
+        }
+        if written < 0, errno == EINTR { return (0, false) }
+        if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+            flowStart = now
+            flowBytes = 0
+            meter.wrote(0, at: now, blocked: true)
+            return (0, true)
+        }
+        // The terminal is gone: nothing more can be written; what waits is dropped.
+        text.removeAll()
+        textWritten = 0
+        chunk = nil
+        return (0, true)
+    }
+
+    public var readyForFrame: Bool { textWritten >= text.count }
+
+    public func flushOutput() {
+        flushAll(within: 30)
+    }
+
+    /// Writes everything that waits, waiting for the terminal at most `seconds` in all (on the way out).
+    private func flushAll(within seconds: Double) {
+        let deadline = Self.clock() + seconds
+        while hasPendingOutput, Self.clock() < deadline {
+            pump()
+            guard hasPendingOutput else { break }
+            var descriptor = pollfd(fd: writeDescriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&descriptor, 1, 100)
         }
     }
 
@@ -642,9 +910,21 @@ public final class NcursesBackend: TerminalBackend {
 
     public func restore() {
         guard !restored else { return }
+        // What is under way ends cleanly; pictures still waiting are dropped, and taken away.
+        if let pictures {
+            if var current = chunk {
+                current.removeFirst(chunkWritten)
+                chunk = nil
+                text.insert(contentsOf: current, at: textWritten)
+                pictures.chunkSent()
+            }
+            queueText(pictures.finish())
+        }
+        queueText("\u{1B}[?1006l")
         restored = true
-        writeDirect("\u{1B}[?1006l")
-        if let pictures { writeDirect(pictures.finish()) }
+        flushAll(within: 5)
+        signal(SIGWINCH, SIG_DFL)
+        if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags) }
         if clearsOnExit {
             // No alternate screen to leave: the last frame would stay on the user's terminal.
             wclear(window)

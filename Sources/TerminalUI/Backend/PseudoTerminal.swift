@@ -32,8 +32,14 @@ public final class PseudoTerminal: @unchecked Sendable {
         public var description: String
     }
 
-    public init(width: Int, height: Int, keepsOutput: Bool = false) throws {
+    /// How fast the far end reads, in bytes a second (nil: as fast as it can): a slow link, as seen from the
+    /// program's side of an SSH connection. When the reader falls behind, the kernel's buffer fills and the
+    /// program's writes wait (or, non-blocking, are refused), as they would over a slow link.
+    public let readRate: Int?
+
+    public init(width: Int, height: Int, keepsOutput: Bool = false, readRate: Int? = nil, cellWidth: Int = 0, cellHeight: Int = 0) throws {
         self.keepsOutput = keepsOutput
+        self.readRate = readRate
         // What posix_openpt, unlockpt and ptsname do on Linux (Swift's Glibc module leaves them out).
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
@@ -43,7 +49,8 @@ public final class PseudoTerminal: @unchecked Sendable {
         }
         slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw Failure(description: "cannot open /dev/pts/\(number)") }
-        var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: UInt16(clamping: width * cellWidth),
+                           ws_ypixel: UInt16(clamping: height * cellHeight))
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
         let thread = Thread { self.readLoop() } // ends when the descriptors close
         thread.name = "terminal"
@@ -62,9 +69,24 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     private func readLoop() {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // A slow reader takes small bites, so that its pace is even.
+        var buffer = [UInt8](repeating: 0, count: readRate == nil ? 1 << 16 : 1_024)
         defer { Glibc.close(master) }
+        var paced = 0
+        var pacedSince = Self.clock()
         while true {
+            if let rate = readRate {
+                // Each byte takes 1/rate seconds: wait until the bytes read so far have had their time. After an
+                // idle spell the link starts afresh (it does not save up time to burst later).
+                let due = pacedSince + Double(paced) / Double(rate)
+                let now = Self.clock()
+                if due > now {
+                    usleep(useconds_t((due - now) * 1_000_000))
+                } else if now - due > 0.05 {
+                    paced = 0
+                    pacedSince = now
+                }
+            }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 50)
             if ready < 0, errno == EINTR { continue }
@@ -77,8 +99,10 @@ public final class PseudoTerminal: @unchecked Sendable {
                 if count < 0, errno == EINTR { continue }
                 return
             }
+            paced += count
             lock.lock()
             totalBytes += count
+            lastByteTime = Self.clock()
             if keepsOutput { received.append(contentsOf: buffer[0..<count].filter { $0 != Self.marker }) }
             var start = 0
             for index in 0..<count where buffer[index] == Self.marker {
@@ -91,6 +115,21 @@ public final class PseudoTerminal: @unchecked Sendable {
             lock.broadcast()
             lock.unlock()
         }
+    }
+
+    private var lastByteTime = 0.0
+
+    static func clock() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// When the terminal last read a byte (CLOCK_MONOTONIC seconds; 0 before the first).
+    public var lastByteAt: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return lastByteTime
     }
 
     /// Every byte the terminal has read so far (markers included).
@@ -118,6 +157,14 @@ public final class PseudoTerminal: @unchecked Sendable {
         }
     }
 
+    /// Sends keys `delay` seconds from now, as a far terminal's keys arrive late (from another thread).
+    public func type(_ bytes: [UInt8], after delay: TimeInterval) {
+        let master = self.master
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+        }
+    }
+
     /// Sends keys as the terminal would (bytes on the master side).
     public func type(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
@@ -134,7 +181,8 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Marks the end of a frame and waits until the terminal has read all of it; returns its bytes.
     /// Gives up after `timeout` seconds (returning what arrived), so a stuck terminal fails a test or a
     /// benchmark instead of hanging it.
-    public func endFrame(timeout: TimeInterval = 10) -> Int {
+    public func endFrame(flushing backend: TerminalBackend? = nil, timeout: TimeInterval = 10) -> Int {
+        backend?.flushOutput()
         var marker = Self.marker
         _ = write(slave, &marker, 1)
         let deadline = Date().addingTimeInterval(timeout)

@@ -20,6 +20,13 @@ public protocol TerminalBackend: AnyObject {
     func invalidate()
     /// Gives the terminal back as it was.
     func restore()
+    /// Whether the terminal has taken the last frame (a new frame drawn before would only queue behind it:
+    /// the loop draws the latest state once it has).
+    var readyForFrame: Bool { get }
+    /// Writes everything waiting, waiting for the terminal (benchmarks and tests that read what a frame sent).
+    func flushOutput()
+    /// What the link to the terminal was found to be, where pictures are sized to it.
+    var linkSummary: String? { get }
 }
 
 /// Wakes a waiting `readInput` from any thread: the one piece of a backend other threads may hold.
@@ -40,4 +47,7 @@ extension TerminalBackend {
     public func trapSignals() {}
     public func releaseSignals() {}
     public var quitSignal: Int32? { nil }
+    public var readyForFrame: Bool { true }
+    public func flushOutput() {}
+    public var linkSummary: String? { nil }
 }

@@ -90,7 +90,7 @@ public struct RootScreen {
             renderStatusLine(app, into: &buffer)
         }
         if app.helpVisible {
-            renderHelp(app, top: ui.helpTop, into: &buffer)
+            renderHelp(app, top: ui.helpTop, link: ui.linkNote, into: &buffer)
         }
     }
 
@@ -207,7 +207,7 @@ public struct RootScreen {
 
     /// The help's rows for a box `width` wide: keys and what they do side by side, or on narrow terminals the
     /// keys on a row of their own and what they do wrapped under them, so that nothing is cut.
-    func helpRows(_ app: AppState, width: Int) -> [(keys: String, what: String)] {
+    func helpRows(_ app: AppState, width: Int, link: String? = nil) -> [(keys: String, what: String)] {
         let keyWidth = 22
         let inner = max(10, width - 4)
         var rows: [(keys: String, what: String)] = []
@@ -222,7 +222,8 @@ public struct RootScreen {
             }
         }
         // What the photos are drawn with and why (graphics = … in the settings changes it).
-        if let picturesNote {
+        if var picturesNote {
+            if let link { picturesNote += " " + link }
             rows.append(("", ""))
             if inner - keyWidth >= 40 {
                 for (index, part) in Widgets.wrap(picturesNote, width: inner - keyWidth).enumerated() {
@@ -243,10 +244,10 @@ public struct RootScreen {
     }
 
     /// The help box: the keys of the screen in front of the user, from row `top` (it scrolls on small terminals).
-    private func renderHelp(_ app: AppState, top: Int, into buffer: inout CellBuffer) {
+    private func renderHelp(_ app: AppState, top: Int, link: String?, into buffer: inout CellBuffer) {
         let keyWidth = 22
-        let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76)).count)
-        let rows = helpRows(app, width: box.width)
+        let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76), link: link).count)
+        let rows = helpRows(app, width: box.width, link: link)
         let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
         Widgets.box(rect, title: HelpScreen.title(app), style: theme.modal, theme: theme, into: &buffer)
         let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
@@ -412,7 +413,7 @@ public struct RootScreen {
 
     /// The help has the keyboard: the arrows scroll a help longer than the terminal; any other key closes it.
     private func handleHelp(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
-        let count = helpRows(app, width: min(width - 2, 76)).count
+        let count = helpRows(app, width: min(width - 2, 76), link: ui.linkNote).count
         let shown = Self.helpBox(width: width, height: height, rows: count).shown
         ui.helpTop = Self.helpTop(ui.helpTop, lines: count, shown: shown)
         var step = 0

@@ -32,6 +32,8 @@ public struct UIState: Equatable, Sendable {
     public var tick = 0
     /// The characters photos are drawn with (b in the viewer cycles them); nil: as the settings say.
     public var blitter: BlitterKind?
+    /// What the link to the terminal was found to be (the help overlay says it, under Pictures).
+    public var linkNote: String?
 
     public init() {}
 

@@ -1,0 +1,215 @@
+import Foundation
+
+/// What the link to the terminal is taken to be: measured (`auto`), or set by the user.
+public enum LinkSetting: String, Sendable, CaseIterable {
+    /// Measured from how fast the terminal takes what is written.
+    case auto
+    /// Every picture at full resolution at once, whatever the link (the way it was before links were measured).
+    case fast
+    /// As a 1 Mbit/s link: pictures first in a size that crosses it quickly.
+    case slow
+
+    /// The rate `slow` stands for: 1 Mbit/s.
+    public static let slowRate = 125_000.0
+}
+
+/// How fast the terminal drains what the program writes, measured from back-pressure: while output waits
+/// because the terminal (or the SSH connection behind the pseudo-terminal) has not taken the last bytes yet,
+/// the bytes it does take per second are the link's throughput. A link that never pushes back is fast.
+///
+/// Pure bookkeeping: the backend tells it what each non-blocking write did and when.
+public struct LinkMeter: Sendable {
+    public let setting: LinkSetting
+    /// The measured throughput in bytes a second; nil until the terminal has pushed back.
+    public private(set) var measured: Double?
+    /// Since when the writes have been held back, and how many bytes had been taken by then.
+    private var saturatedSince: (time: Double, taken: Int)?
+    private var taken = 0
+    /// When output last waited for the terminal; a link that has not pushed back for a while while pictures
+    /// flowed may have grown faster.
+    private var lastPushBack = 0.0
+    /// The shortest spell of back-pressure a rate is taken from.
+    static let window = 0.25
+
+    public init(setting: LinkSetting = .auto) {
+        self.setting = setting
+    }
+
+    /// The rate pictures are sized for: nil for a fast link (full resolution).
+    public var rate: Double? {
+        switch setting {
+        case .fast: nil
+        case .slow: min(measured ?? LinkSetting.slowRate, LinkSetting.slowRate)
+        case .auto: measured.flatMap { $0 < Self.fastRate ? $0 : nil }
+        }
+    }
+
+    /// From this rate on (40 Mbit/s) a link counts as fast: every picture at full resolution takes a moment.
+    static let fastRate = 5_000_000.0
+
+    /// `count` bytes were taken by the terminal at `time`; `blocked`: the write stopped because the terminal
+    /// took no more (output is still waiting).
+    public mutating func wrote(_ count: Int, at time: Double, blocked: Bool) {
+        taken += count
+        if blocked {
+            lastPushBack = time
+            if let since = saturatedSince {
+                let elapsed = time - since.time
+                if elapsed >= Self.window {
+                    let sample = Double(taken - since.taken) / elapsed
+                    measured = measured.map { $0 * 0.5 + sample * 0.5 } ?? sample
+                    saturatedSince = (time, taken)
+                }
+            } else {
+                saturatedSince = (time, taken)
+            }
+        }
+    }
+
+    /// Everything waiting went out: the spell of back-pressure (if any) is over.
+    public mutating func idle() {
+        saturatedSince = nil
+    }
+
+    /// Output has been flowing without the terminal pushing back for `elapsed` seconds at `rate` bytes a
+    /// second: the link is at least that fast.
+    public mutating func flowed(_ count: Int, over elapsed: Double) {
+        guard elapsed >= 0.5, let known = measured else { return }
+        let sample = Double(count) / elapsed
+        if sample > known { measured = sample }
+    }
+
+    /// What `doctor` and the help overlay say of the link.
+    public var summary: String {
+        let what: String
+        switch setting {
+        case .fast: what = "set to fast: pictures at full resolution"
+        case .slow: what = "set to slow: pictures sized for \(Self.describe(rate ?? LinkSetting.slowRate))"
+        case .auto:
+            if let measured {
+                what = measured >= Self.fastRate ? "measured \(Self.describe(measured)): pictures at full resolution"
+                    : "measured \(Self.describe(measured)): pictures sized to it"
+            } else {
+                what = "no back-pressure seen: pictures at full resolution"
+            }
+        }
+        return "Link: \(what)."
+    }
+
+    /// "1 Mbit/s", "12 Mbit/s", "640 kbit/s".
+    public static func describe(_ rate: Double) -> String {
+        let bits = rate * 8
+        if bits >= 1_000_000 { return String(format: bits >= 10_000_000 ? "%.0f Mbit/s" : "%.1f Mbit/s", bits / 1_000_000) }
+        return String(format: "%.0f kbit/s", bits / 1_000)
+    }
+
+    /// The share of a picture's pixels (each way) to send first on this link: 1 on a fast link. A picture that fills
+    /// the screen gets two seconds of the link, a card (a tenth of it) about 0.4 s: what the link moves in
+    /// that time, at about two bytes a pixel once compressed and encoded.
+    public static func scale(pixels: Int, screenShare share: Double, rate: Double?) -> Double {
+        guard let rate, pixels > 0 else { return 1 }
+        let seconds = 0.2 + 1.8 * min(1, max(0, share))
+        let budget = rate * seconds / 2
+        guard Double(pixels) > budget else { return 1 }
+        return max(0.1, (budget / Double(pixels)).squareRoot())
+    }
+}
+
+/// Bytes a picture layer wants sent, as jobs of whole escape sequences: a job not begun can be withdrawn, and
+/// one under way is cut only between its chunks, and ended with its own closing bytes (a Kitty upload's last
+/// chunk and a delete), so the terminal never sees half a sequence.
+struct ChunkQueue<Key: Hashable> {
+    struct Job {
+        var key: Key
+        var chunks: [[UInt8]]
+        var next = 0
+        /// What ends the job cleanly if it is cut after it began.
+        var abort: [UInt8]
+        /// Control jobs (a delete) always go.
+        var withdrawable: Bool
+    }
+
+    private(set) var jobs: [Job] = []
+    /// The key of each job that went out whole since the last `takeCompleted`.
+    private var completed: [Key] = []
+    /// The chunk handed out and not yet acknowledged.
+    private var handedOut = false
+
+    var isEmpty: Bool { jobs.isEmpty }
+
+    func contains(_ key: Key) -> Bool { jobs.contains { $0.key == key } }
+
+    mutating func append(_ key: Key, chunks: [[UInt8]], abort: [UInt8] = [], withdrawable: Bool = true) {
+        guard !chunks.isEmpty else { return }
+        jobs.append(Job(key: key, chunks: chunks, abort: abort, withdrawable: withdrawable))
+    }
+
+    /// Takes back the jobs `unwanted` names: those not begun go without a byte; the one under way ends after
+    /// its current chunk with its closing bytes. Returns the keys taken back (whatever was sent of them is void).
+    mutating func withdraw(where unwanted: (Key) -> Bool) -> [Key] {
+        var taken: [Key] = []
+        var kept: [Job] = []
+        for (index, job) in jobs.enumerated() {
+            guard job.withdrawable, unwanted(job.key) else {
+                kept.append(job)
+                continue
+            }
+            taken.append(job.key)
+            let begun = job.next > 0 || (index == 0 && handedOut)
+            if begun {
+                // The chunk in the terminal's hands goes on; then the closing bytes.
+                var cut = job
+                let last = handedOut && index == 0 ? job.next + 1 : job.next
+                cut.chunks = Array(job.chunks[..<min(last, job.chunks.count)]) + (job.abort.isEmpty ? [] : [job.abort])
+                cut.withdrawable = false
+                kept.append(cut)
+            }
+        }
+        jobs = kept
+        return taken
+    }
+
+    /// The next chunk to write (whole), or nil.
+    mutating func next() -> [UInt8]? {
+        guard let first = jobs.first, first.next < first.chunks.count else { return nil }
+        handedOut = true
+        return first.chunks[first.next]
+    }
+
+    /// The chunk `next` gave went out whole.
+    mutating func sent() {
+        guard handedOut, !jobs.isEmpty else { return }
+        handedOut = false
+        jobs[0].next += 1
+        if jobs[0].next >= jobs[0].chunks.count {
+            let job = jobs.removeFirst()
+            if job.withdrawable { completed.append(job.key) }
+        }
+    }
+
+    mutating func takeCompleted() -> [Key] {
+        defer { completed.removeAll() }
+        return completed
+    }
+}
+
+/// The escape sequences in `bytes`, each whole (`ESC _ … ESC \`, `ESC P … ESC \`), as chunks a queue may cut
+/// between; bytes between sequences stay with the sequence before them.
+func escapeSequences(_ bytes: [UInt8]) -> [[UInt8]] {
+    var chunks: [[UInt8]] = []
+    var start = 0
+    var index = 0
+    while index + 1 < bytes.count {
+        if bytes[index] == 0x1B, bytes[index + 1] == 0x5C {
+            chunks.append(Array(bytes[start..<(index + 2)]))
+            index += 2
+            start = index
+            continue
+        }
+        index += 1
+    }
+    if start < bytes.count {
+        if chunks.isEmpty { chunks.append(Array(bytes[start...])) } else { chunks[chunks.count - 1] += bytes[start...] }
+    }
+    return chunks
+}
