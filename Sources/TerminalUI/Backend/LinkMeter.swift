@@ -99,7 +99,7 @@ public struct LinkMeter: Sendable {
     /// "1 Mbit/s", "12 Mbit/s", "640 kbit/s".
     public static func describe(_ rate: Double) -> String {
         let bits = rate * 8
-        if bits >= 1_000_000 { return String(format: bits >= 10_000_000 ? "%.0f Mbit/s" : "%.1f Mbit/s", bits / 1_000_000) }
+        if bits >= 995_000 { return String(format: bits >= 9_950_000 ? "%.0f Mbit/s" : "%.1f Mbit/s", bits / 1_000_000) }
         return String(format: "%.0f kbit/s", bits / 1_000)
     }
 
