@@ -36,7 +36,8 @@ public enum InteractiveSession {
         logger.info("pictures: \(choice.mode.rawValue) (\(choice.reason)), cell \(choice.cellWidth)x\(choice.cellHeight)")
         let hyperlinks = TerminalProbe.drawsHyperlinks(environment: environment, abilities: abilities)
         let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode, hyperlinks: hyperlinks,
-                                         link: link ?? context.configuration.link)
+                                         link: link ?? context.configuration.link,
+                                         sixelScrolls: TerminalProbe.sixelFollowsScrolls(environment: environment, abilities: abilities))
         defer { backend.restore() }
         logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: themeName ?? context.configuration.theme,

@@ -226,6 +226,8 @@ public final class TerminalApp {
 
     /// Writes every byte waiting for the terminal (benchmarks that count a frame's bytes).
     public func flushOutput() { backend.flushOutput() }
+    /// Writes the frames waiting for the terminal, not the pictures after them.
+    public func flushText() { backend.flushText() }
 
     /// Called after each frame until it returns true (the session uses it to note that its start went well).
     public var frameObserver: (() -> Bool)?

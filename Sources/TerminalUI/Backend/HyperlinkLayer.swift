@@ -93,6 +93,15 @@ struct HyperlinkLayer {
 }
 
 extension TerminalProbe {
+    /// Whether the terminal moves Sixel pixels with the rows it scrolls and clips them at the scrolling region's
+    /// margins, as checked in the real terminals under Xvfb: xterm (its XTVERSION answer) and mlterm. foot moves
+    /// them past the margins (over the tab bar and the status line), and others are untested: there every
+    /// moved piece is drawn again instead.
+    public static func sixelFollowsScrolls(environment: [String: String], abilities: TerminalAbilities?) -> Bool {
+        if abilities?.version?.hasPrefix("XTerm(") == true { return true }
+        return (environment["TERM"] ?? "").hasPrefix("mlterm") && !TerminalProbe.isMultiplexed(environment)
+    }
+
     /// Whether the terminal makes OSC 8 hyperlinks clickable (and so is worth sending them to): terminals known
     /// to by their answers or their environment. Not inside tmux or screen, which keep them from the terminal
     /// (or, before tmux 3.4, drop them).

@@ -103,13 +103,13 @@ public final class NcursesBackend: TerminalBackend {
     /// Opens the terminal on standard input and output. `environment` decides colour: `NO_COLOR` turns it off.
     public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment, colors: ColorMode? = nil,
                             abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
-                            link: LinkSetting = .auto) throws {
+                            link: LinkSetting = .auto, sixelScrolls: Bool = false) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
         }
         SignalTrap.saveTerminal()
         try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment, colors: colors,
-                      abilities: abilities, graphics: graphics, hyperlinks: hyperlinks, link: link)
+                      abilities: abilities, graphics: graphics, hyperlinks: hyperlinks, link: link, sixelScrolls: sixelScrolls)
     }
 
     /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks), whose type is
@@ -118,9 +118,11 @@ public final class NcursesBackend: TerminalBackend {
     /// `abilities`: what the terminal answered when asked (TerminalProbe): 24-bit colour that `COLORTERM` did
     /// not announce (over SSH it rarely arrives). `graphics`: how pictures in pixels are sent.
     /// `hyperlinks`: the terminal makes OSC 8 links clickable (`TerminalProbe.drawsHyperlinks`).
+    /// `link`: how pictures are sized for the link. `sixelScrolls`: the terminal moves Sixel pixels with the rows
+    /// it scrolls (`TerminalProbe.sixelFollowsScrolls`), so curses may scroll it while Sixel pictures show.
     public init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil,
                 abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
-                link: LinkSetting = .auto) throws {
+                link: LinkSetting = .auto, sixelScrolls: Bool = false) throws {
         meter = LinkMeter(setting: link)
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
@@ -200,7 +202,7 @@ public final class NcursesBackend: TerminalBackend {
         case .kitty: pictures = KittyPictureLayer()
         case .kittyPlaceholders: pictures = KittyPlaceholderLayer(tmux: TerminalProbe.isMultiplexed(environment))
         case .sixel:
-            inline = InlinePictureLayer(format: .sixel)
+            inline = InlinePictureLayer(format: .sixel, followsScrolls: sixelScrolls)
             pictures = inline
         case .iterm2: pictures = InlinePictureLayer(format: .iterm2)
         case .cells: pictures = nil
@@ -209,7 +211,10 @@ public final class NcursesBackend: TerminalBackend {
         // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites
         // what changed instead; the pictures themselves are only placed again. Placeholders are text, and
         // move with it.
-        idlok(window, pictures?.movesWithText ?? true)
+        idlok(window, pictures.map { $0.movesWithText || $0.followsScrolls } ?? true)
+        // Inserting and deleting characters shifts the cells of a row, which some terminals (foot) do not do
+        // to the pixels drawn there: with pictures drawn into cells, curses writes the cells instead.
+        idcok(window, !(pictures.map { !$0.movesWithText } ?? false))
         mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
         mouseinterval(0)
 
@@ -222,6 +227,14 @@ public final class NcursesBackend: TerminalBackend {
         colorMode = colors.map { Self.capped(mode, at: $0) } ?? mode
         self.hyperlinks = hyperlinks ? HyperlinkLayer(colorMode: colorMode) : nil
         inline?.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode)
+        if let layer = pictures as? InlinePictureLayer {
+            layer.encodesInBackground = true
+            let descriptor = wakePipe[1]
+            layer.wake = {
+                var byte: UInt8 = 1
+                _ = write(descriptor, &byte, 1)
+            }
+        }
         let enterAlternate = tigetstr("smcup")
         clearsOnExit = enterAlternate == nil || Int(bitPattern: enterAlternate) == -1
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
@@ -260,7 +273,8 @@ public final class NcursesBackend: TerminalBackend {
             // text in the frame curses draws.
             buffer = pictures.prepare(buffer, repainted: picturesRepainted, link: link)
         }
-        let scrolls = pictures?.movesWithText ?? true
+        let scrolls = pictures.map { $0.movesWithText || $0.followsScrolls } ?? true
+        var moves = RowMoves(height: buffer.height)
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
@@ -274,7 +288,7 @@ public final class NcursesBackend: TerminalBackend {
             var moved = 0
             while abs(move.shift) - moved > step {
                 shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step)
-                present(shown)
+                moves.read(present(shown))
                 moved += step
             }
         }
@@ -284,17 +298,19 @@ public final class NcursesBackend: TerminalBackend {
                                                                                          bytesPerCell: bytesPerCell) {
             // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
             // top first, each once the last has crossed; a key meanwhile is answered by the next part's frame.
-            present(part)
+            moves.read(present(part))
+            if let pictures, pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
             previousRowHashes = nil
             staged = true
             queueHyperlinks(part, before: before, moved: true)
             pump()
             return
         }
-        present(buffer)
+        moves.read(present(buffer))
         let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
         if let pictures {
+            if pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
             pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
         }
@@ -365,7 +381,9 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     /// Copies the cells that changed since the last frame into curses, which sends the terminal what differs.
-    private func present(_ buffer: CellBuffer) {
+    /// Returns what curses wrote.
+    @discardableResult
+    private func present(_ buffer: CellBuffer) -> [UInt8] {
         // Changed cells go to curses in runs (one call per run, not per cell); wide characters alone.
         var run: [cchar_t] = []
         run.reserveCapacity(buffer.width)
@@ -438,7 +456,7 @@ public final class NcursesBackend: TerminalBackend {
         }
         previous = buffer
         wnoutrefresh(window)
-        captured { doupdate() }
+        return captured { doupdate() }
     }
 
     /// A move of rows `top…bottom` by `shift` (positive: up) that makes the rows of `old` match most of `new`.
@@ -793,10 +811,11 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     /// Runs `body` (curses drawing) with curses' descriptor pointing at the frame's file, then queues what it wrote.
-    private func captured(_ body: () -> Void) {
+    @discardableResult
+    private func captured(_ body: () -> Void) -> [UInt8] {
         guard captureDescriptor >= 0, terminalCopy >= 0 else {
             body()
-            return
+            return []
         }
         fflush(outputFile)
         dup2(captureDescriptor, outputDescriptor)
@@ -804,13 +823,15 @@ public final class NcursesBackend: TerminalBackend {
         fflush(outputFile)
         dup2(terminalCopy, outputDescriptor)
         let size = Int(lseek(captureDescriptor, 0, SEEK_CUR))
+        var bytes = [UInt8](repeating: 0, count: max(0, size))
         if size > 0 {
-            let start = text.count
-            text += [UInt8](repeating: 0, count: size)
-            _ = text.withUnsafeMutableBufferPointer { pread(captureDescriptor, $0.baseAddress! + start, size, 0) }
+            let read = bytes.withUnsafeMutableBufferPointer { pread(captureDescriptor, $0.baseAddress!, size, 0) }
+            if read < size { bytes.removeSubrange(max(0, read)...) }
+            queueText(bytes)
         }
         _ = ftruncate(captureDescriptor, 0)
         _ = lseek(captureDescriptor, 0, SEEK_SET)
+        return bytes
     }
 
     /// Bytes for the terminal outside curses' picture of the screen (modes curses does not set), after what
@@ -892,17 +913,31 @@ public final class NcursesBackend: TerminalBackend {
     public var readyForFrame: Bool { textWritten >= text.count }
 
     public func flushOutput() {
-        flushAll(within: 30)
+        flushAll(within: 30, preparing: true)
     }
 
-    /// Writes everything that waits, waiting for the terminal at most `seconds` in all (on the way out).
-    private func flushAll(within seconds: Double) {
-        let deadline = Self.clock() + seconds
-        while hasPendingOutput, Self.clock() < deadline {
+    public func flushText() {
+        let deadline = Self.clock() + 30
+        while textWritten < text.count, Self.clock() < deadline {
             pump()
-            guard hasPendingOutput else { break }
+            guard textWritten < text.count else { break }
             var descriptor = pollfd(fd: writeDescriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&descriptor, 1, 100)
+        }
+    }
+
+    /// Writes everything that waits, waiting for the terminal at most `seconds` in all (on the way out);
+    /// `preparing`: pictures still being made ready are waited for, and sent.
+    private func flushAll(within seconds: Double, preparing: Bool = false) {
+        let deadline = Self.clock() + seconds
+        while hasPendingOutput || (preparing && pictures?.isPreparing == true), Self.clock() < deadline {
+            if preparing, let pictures, let frame = lastFrame, !restored, pictures.wantsFrame(link: linkState(frame)) {
+                draw(frame)
+            }
+            pump()
+            guard hasPendingOutput || (preparing && pictures?.isPreparing == true) else { break }
+            var descriptor = pollfd(fd: writeDescriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&descriptor, hasPendingOutput ? 1 : 0, hasPendingOutput ? 100 : 2)
         }
     }
 

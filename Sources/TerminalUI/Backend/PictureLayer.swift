@@ -66,10 +66,20 @@ protocol PictureLayer: AnyObject {
     /// Whether pictures move with the text when the terminal scrolls (placeholders are text), so that
     /// curses may scroll the terminal.
     var movesWithText: Bool { get }
+    /// Whether the terminal moves the pictures' pixels with the rows it scrolls (Sixel in xterm, mlterm and
+    /// foot): curses may scroll the terminal, and `moved` says where the rows went.
+    var followsScrolls: Bool { get }
+    /// The terminal's rows moved (curses scrolled them): what was drawn in them moved too.
+    func moved(_ moves: RowMoves)
+    /// Pictures are being made ready off the run loop (`wantsFrame` says when one is).
+    var isPreparing: Bool { get }
 }
 
 extension PictureLayer {
     var movesWithText: Bool { false }
+    var followsScrolls: Bool { false }
+    func moved(_ moves: RowMoves) {}
+    var isPreparing: Bool { false }
 
     /// Everything a frame needs at once, as on a fast link: the frame as curses draws it and every byte (tests).
     func prepare(_ buffer: CellBuffer, repainted: Bool) -> (CellBuffer, [UInt8]) {

@@ -222,12 +222,27 @@ final class InlinePictureLayer: PictureLayer {
     /// What pictures waiting for the link are drawn with meanwhile (the backend's colours).
     var cellsBlitter: HalfBlockBlitter?
 
-    init(format: Format) {
+    /// Sixel pictures move with the rows when the terminal scrolls, within its scrolling region (xterm, mlterm).
+    let followsScrolls: Bool
+
+    init(format: Format, followsScrolls: Bool = false) {
         self.format = format
+        self.followsScrolls = followsScrolls && format == .sixel
     }
 
-    /// Tiles drawn or queued.
-    private var shown: Set<PictureTile> = []
+    /// One cell row of a piece drawn or queued: the picture's row `row` from its column `column`, over the
+    /// screen's columns `x…x+width` of row `y`.
+    struct ShownRow: Hashable {
+        var pictureID: UInt32
+        var x: Int
+        var width: Int
+        var column: Int
+        var y: Int
+        var row: Int
+    }
+
+    /// The rows of pieces drawn or queued.
+    private var shown: Set<ShownRow> = []
     private var queue = ChunkQueue<PictureTile>()
     /// Pictures in view sent in pixels on a slow link; the others are characters for now.
     private var inPixels: Set<UInt32> = []
@@ -246,6 +261,38 @@ final class InlinePictureLayer: PictureLayer {
         var rows: Int
         var scale: Double
     }
+
+    /// Pieces encoded on another thread, handed over when the loop plans again.
+    private final class Encoding: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done: [Piece: [UInt8]] = [:]
+        private var failed: Set<Piece> = []
+        private var pending: Set<Piece> = []
+        func isPending(_ piece: Piece) -> Bool { lock.withLock { pending.contains(piece) } }
+        var isBusy: Bool { lock.withLock { !pending.isEmpty } }
+        var hasResults: Bool { lock.withLock { !done.isEmpty || !failed.isEmpty } }
+        func begin(_ piece: Piece) { lock.withLock { _ = pending.insert(piece) } }
+        func finish(_ piece: Piece, _ bytes: [UInt8]?) {
+            lock.withLock {
+                pending.remove(piece)
+                if let bytes { done[piece] = bytes } else { failed.insert(piece) }
+            }
+        }
+        func take() -> [Piece: [UInt8]] {
+            lock.withLock {
+                defer { done.removeAll(); failed.removeAll() }
+                return done
+            }
+        }
+    }
+
+    /// Sixel is encoded off the run loop (libsixel takes tens of milliseconds for a card): a key's frame goes
+    /// at once and the piece follows when it is ready. Off in the tests, which read a frame's bytes at once.
+    var encodesInBackground = false
+    /// Wakes the run loop when a piece is ready.
+    var wake: (@Sendable () -> Void)?
+    private let encoding = Encoding()
+    private static let encoder = DispatchQueue(label: "image-feed.sixel", qos: .userInitiated)
 
     /// Encoded pieces kept for the next frames (a card moved, or scrolling back into view), most recent last.
     private var encoded: [Piece: [UInt8]] = [:]
@@ -293,27 +340,63 @@ final class InlinePictureLayer: PictureLayer {
         return drawn
     }
 
+    static func rows(of tile: PictureTile) -> [ShownRow] {
+        (0..<tile.rect.height).map {
+            ShownRow(pictureID: tile.pictureID, x: tile.rect.x, width: tile.rect.width, column: tile.column,
+                     y: tile.rect.y + $0, row: tile.row + $0)
+        }
+    }
+
     func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {
         if repainted {
             shown.removeAll()
             _ = queue.withdraw { _ in true }
         }
-        var wanted = Self.tiles(buffer, bottomRow: false)
-        if link.rate != nil { wanted = wanted.flatMap(Self.bands) }
-        let wantedTiles = Set(wanted.map(\.1))
-        for tile in queue.withdraw(where: { !wantedTiles.contains($0) }) { shown.remove(tile) }
-        shown.formIntersection(wantedTiles)
+        for (piece, bytes) in encoding.take() { remember(piece, bytes) }
+        let wanted = Self.tiles(buffer, bottomRow: false)
+        let wantedRows = Set(wanted.flatMap { Self.rows(of: $0.1) })
+        for tile in queue.withdraw(where: { !Self.rows(of: $0).allSatisfy(wantedRows.contains) }) {
+            shown.subtract(Self.rows(of: tile))
+        }
+        shown.formIntersection(wantedRows)
         if format == .iterm2, link.rate != nil, link.idle >= LinkState.dwell, queue.isEmpty,
            let small = wanted.first(where: { !full.contains($0.1.pictureID) && scale(of: $0.0.picture, link: link) < 1 }) {
             // The link has room: the picture goes again at full resolution.
             full.insert(small.1.pictureID)
             shown = shown.filter { $0.pictureID != small.1.pictureID }
         }
-        for (placement, tile) in wanted where !shown.contains(tile) {
-            guard let bytes = piece(for: tile, of: placement.picture, scale: scale(of: placement.picture, link: link)) else { continue }
-            queue.append(tile, chunks: [atCell(tile.rect.x, tile.rect.y, bytes)])
-            shown.insert(tile)
+        // Only the rows of each piece the terminal does not show already (a card moved by a scroll shows the
+        // rows it had; the rows it brings into view are drawn).
+        let bandRows = link.rate != nil ? Self.bandRows : Int.max
+        for (placement, tile) in wanted {
+            let rows = Self.rows(of: tile)
+            var start: Int?
+            for offset in 0...rows.count {
+                let missing = offset < rows.count && !shown.contains(rows[offset])
+                if missing, start == nil { start = offset }
+                let runEnds = start.map { !missing || offset - $0 >= bandRows } ?? false
+                guard runEnds, let first = start else { continue }
+                let band = PictureTile(pictureID: tile.pictureID,
+                                       rect: Rect(x: tile.rect.x, y: tile.rect.y + first, width: tile.rect.width, height: offset - first),
+                                       column: tile.column, row: tile.row + first)
+                if let bytes = piece(for: band, of: placement.picture, scale: scale(of: placement.picture, link: link)) {
+                    queue.append(band, chunks: [atCell(band.rect.x, band.rect.y, bytes)])
+                    shown.formUnion(Self.rows(of: band))
+                }
+                start = missing ? offset : nil
+            }
         }
+    }
+
+    func moved(_ moves: RowMoves) {
+        // A band still queued would land where its rows were: it goes again, where they are now.
+        for tile in queue.withdraw(where: { _ in true }) { shown.subtract(Self.rows(of: tile)) }
+        shown = Set(shown.compactMap { row in
+            guard let now = moves.destination(of: row.y) else { return nil }
+            var moved = row
+            moved.y = now
+            return moved
+        })
     }
 
     /// The scale an iTerm2 picture is sent at (Sixel: always full, or characters).
@@ -323,15 +406,11 @@ final class InlinePictureLayer: PictureLayer {
                                screenShare: link.share(columns: picture.columns, rows: picture.rows), rate: link.rate)
     }
 
-    /// A tile cut into bands of `bandRows` rows.
-    static func bands(_ item: (PicturePlacement, PictureTile)) -> [(PicturePlacement, PictureTile)] {
-        let (placement, tile) = item
-        guard tile.rect.height > bandRows else { return [item] }
-        return stride(from: 0, to: tile.rect.height, by: bandRows).map { offset in
-            let rows = min(bandRows, tile.rect.height - offset)
-            return (placement, PictureTile(pictureID: tile.pictureID,
-                                           rect: Rect(x: tile.rect.x, y: tile.rect.y + offset, width: tile.rect.width, height: rows),
-                                           column: tile.column, row: tile.row + offset))
+    private func remember(_ piece: Piece, _ bytes: [UInt8]) {
+        encoded[piece] = bytes
+        encodedOrder.append(piece)
+        if encodedOrder.count > maximumEncoded {
+            encoded[encodedOrder.removeFirst()] = nil
         }
     }
 
@@ -339,7 +418,25 @@ final class InlinePictureLayer: PictureLayer {
         let piece = Piece(pictureID: tile.pictureID, column: tile.column, row: tile.row, columns: tile.rect.width,
                           rows: tile.rect.height, scale: scale)
         if let cached = encoded[piece] { return cached }
-        let source = picture.pixelRect(column: tile.column, row: tile.row, columns: tile.rect.width, rows: tile.rect.height)
+        guard encodesInBackground else {
+            guard let bytes = Self.encode(piece, of: picture, format: format, scale: scale) else { return nil }
+            remember(piece, bytes)
+            return bytes
+        }
+        if !encoding.isPending(piece) {
+            encoding.begin(piece)
+            let format = self.format, encoding = self.encoding, wake = self.wake
+            Self.encoder.async {
+                encoding.finish(piece, Self.encode(piece, of: picture, format: format, scale: scale))
+                wake?()
+            }
+        }
+        return nil
+    }
+
+    /// What the terminal draws for `piece`: a Sixel, or an iTerm2 inline image at `scale` of its pixels.
+    private static func encode(_ piece: Piece, of picture: PixelPicture, format: Format, scale: Double) -> [UInt8]? {
+        let source = picture.pixelRect(column: piece.column, row: piece.row, columns: piece.columns, rows: piece.rows)
         guard source.width > 0, source.height > 0 else { return nil }
         var part = picture.crop(x: source.x, y: source.y, width: source.width, height: source.height)
         let made: [UInt8]?
@@ -348,25 +445,23 @@ final class InlinePictureLayer: PictureLayer {
             made = SixelEncoder.encode(part)
         case .iterm2:
             if scale < 1 {
-                part = AreaResampler.resize(part, width: max(tile.rect.width, Int(Double(part.width) * scale)),
-                                            height: max(tile.rect.height, Int(Double(part.height) * scale)))
+                part = AreaResampler.resize(part, width: max(piece.columns, Int(Double(part.width) * scale)),
+                                            height: max(piece.rows, Int(Double(part.height) * scale)))
             }
-            made = ITerm2Images.inline(part, columns: tile.rect.width, rows: tile.rect.height, quality: scale < 1 ? 80 : 92)
+            made = ITerm2Images.inline(part, columns: piece.columns, rows: piece.rows, quality: scale < 1 ? 80 : 92)
         }
-        guard let bytes = made else { return nil }
-        encoded[piece] = bytes
-        encodedOrder.append(piece)
-        if encodedOrder.count > maximumEncoded {
-            encoded[encodedOrder.removeFirst()] = nil
-        }
-        return bytes
+        return made
     }
 
     func nextChunk() -> [UInt8]? { queue.next() }
     func chunkSent() { queue.sent() }
     var hasWork: Bool { !queue.isEmpty }
 
+    /// Pieces are being encoded.
+    var isPreparing: Bool { encoding.isBusy || encoding.hasResults }
+
     func wantsFrame(link: LinkState) -> Bool {
+        if encoding.hasResults { return true }
         guard queue.isEmpty, link.idle >= LinkState.dwell, link.rate != nil else { return false }
         return waiting || (format == .iterm2 && shown.contains { !full.contains($0.pictureID) })
     }

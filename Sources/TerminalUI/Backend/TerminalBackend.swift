@@ -25,6 +25,8 @@ public protocol TerminalBackend: AnyObject {
     var readyForFrame: Bool { get }
     /// Writes everything waiting, waiting for the terminal (benchmarks and tests that read what a frame sent).
     func flushOutput()
+    /// Writes what waits before pictures (curses' frames), waiting for the terminal.
+    func flushText()
     /// What the link to the terminal was found to be, where pictures are sized to it.
     var linkSummary: String? { get }
 }
@@ -49,5 +51,6 @@ extension TerminalBackend {
     public var quitSignal: Int32? { nil }
     public var readyForFrame: Bool { true }
     public func flushOutput() {}
+    public func flushText() {}
     public var linkSummary: String? { nil }
 }
