@@ -66,15 +66,15 @@ public enum ImageCodec {
     }
 
     /// Decodes JPEG or PNG. For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
-    /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `oversampling` times `minimumWidth` x `minimumHeight`.
+    /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `oversampling` times `minimumWidth` x `minimumHeight`
+    /// (photos drawn in characters ask for `cellsOversampling`; pictures in pixels for 1, their pixels exactly).
     /// Scaled down to just the size asked for, a 4:2:0 file's colour comes from blocks of 16x16 source pixels
     /// and its edges from one coefficient a block, which the resampling to the cells cannot undo: the Grace
     /// Hopper portrait at 40x20 half blocks scored 34.0 dB against the photo (chafa: 42.4), 43.8 dB with twice
     /// the pixels, and 49.5 dB decoded whole. A picture whose header claims more than `maximumPixels` is
     /// refused before any memory is taken for it.
     public static func decode(_ data: Data, minimumWidth: Int? = nil, minimumHeight: Int? = nil,
-                              maximumPixels: Int? = nil) throws -> DecodedImage {
-        let oversampling = Self.oversampling
+                              maximumPixels: Int? = nil, oversampling: Int = 1) throws -> DecodedImage {
         guard let format = ImageFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
         switch format {
@@ -97,8 +97,9 @@ public enum ImageCodec {
         }
     }
 
-    /// How many times the size asked for a JPEG is decoded at, at least (see `decode`).
-    static let oversampling = 8
+    /// How many times the size asked for a JPEG is decoded at, at least, for photos drawn in characters
+    /// (see `decode`).
+    public static let cellsOversampling = 8
 
     static func decodeJPEG(_ data: Data, scaleDenominator: Int32, budget: UInt64) throws -> DecodedImage {
         var pixels: UnsafeMutablePointer<UInt8>?

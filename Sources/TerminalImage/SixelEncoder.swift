@@ -46,6 +46,87 @@ public enum SixelEncoder {
         return sink.bytes
     }
 
+    /// A picture mapped once to its own palette (median cut over the whole picture, error diffusion across it),
+    /// so that any part of it can be encoded later without choosing colours again: parts drawn at different
+    /// times (a card's rows as a scroll brings them into view, the rows around a dialog when it closes) are the
+    /// very pixels of the whole, and encoding a part costs only the encoding.
+    public final class Quantized: @unchecked Sendable {
+        public let width: Int
+        public let height: Int
+        private let indexes: [UInt8]
+        private let dither: OpaquePointer
+
+        /// nil when libsixel refused it (no memory).
+        public init?(_ image: RGBImage, colors: Int = 256) {
+            guard image.width > 0, image.height > 0 else { return nil }
+            var made: OpaquePointer?
+            guard sixel_dither_new(&made, Int32(max(2, min(256, colors))), nil) == SIXEL_OK, let made else { return nil }
+            var pixels = image.pixels
+            let initialised = pixels.withUnsafeMutableBufferPointer { buffer in
+                sixel_dither_initialize(made, buffer.baseAddress, Int32(image.width), Int32(image.height),
+                                        SIXEL_PIXELFORMAT_RGB888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
+            }
+            guard initialised == SIXEL_OK else {
+                sixel_dither_unref(made)
+                return nil
+            }
+            sixel_dither_set_diffusion_type(made, SIXEL_DIFFUSE_AUTO)
+            let mapped = pixels.withUnsafeMutableBufferPointer { buffer in
+                sixel_dither_apply_palette(made, buffer.baseAddress, Int32(image.width), Int32(image.height))
+            }
+            guard let mapped else {
+                sixel_dither_unref(made)
+                return nil
+            }
+            indexes = Array(UnsafeBufferPointer(start: mapped, count: image.width * image.height))
+            free(mapped)
+            sixel_dither_set_pixelformat(made, SIXEL_PIXELFORMAT_PAL8)
+            dither = made
+            width = image.width
+            height = image.height
+        }
+
+        deinit {
+            sixel_dither_unref(dither)
+        }
+
+        /// The part at (`x`, `y`), `partWidth` x `partHeight` pixels, as one DCS sequence. Not thread-safe: one
+        /// part at a time.
+        public func encode(x: Int, y: Int, width partWidth: Int, height partHeight: Int) -> [UInt8]? {
+            guard x >= 0, y >= 0, partWidth > 0, partHeight > 0, x + partWidth <= width, y + partHeight <= height else { return nil }
+            var part = [UInt8](repeating: 0, count: partWidth * partHeight)
+            for line in 0..<partHeight {
+                let from = (y + line) * width + x
+                part.replaceSubrange((line * partWidth)..<((line + 1) * partWidth), with: indexes[from..<(from + partWidth)])
+            }
+            return SixelEncoder.output { output in
+                part.withUnsafeMutableBufferPointer { buffer in
+                    sixel_encode(buffer.baseAddress, Int32(partWidth), Int32(partHeight), 1, dither, output)
+                }
+            }
+        }
+    }
+
+    /// What `encode` writes to a libsixel output, gathered.
+    static func output(_ encode: (OpaquePointer) -> SIXELSTATUS) -> [UInt8]? {
+        let sink = Sink()
+        var output: OpaquePointer?
+        let box = Unmanaged.passRetained(sink)
+        defer { box.release() }
+        let created = sixel_output_new(&output, { data, size, context in
+            guard let data, let context, size > 0 else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { bytes in
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(size)))
+            }
+            return size
+        }, box.toOpaque(), nil)
+        guard created == SIXEL_OK, let output else { return nil }
+        defer { sixel_output_unref(output) }
+        guard encode(output) == SIXEL_OK else { return nil }
+        return sink.bytes
+    }
+
     /// A Sixel sequence back to pixels (the tests' check of what a terminal would draw); nil if it is not one.
     public static func decode(_ bytes: [UInt8]) -> RGBImage? {
         var input = bytes

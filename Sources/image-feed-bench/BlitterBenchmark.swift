@@ -29,7 +29,8 @@ struct BlitterBenchmark {
                 var picture = CellPicture(columns: 0, rows: 0, cells: [])
                 for index in 0..<(iterations + 5) {
                     let start = now()
-                    let decoded = try ImageCodec.decode(jpeg, minimumWidth: columns * 2, minimumHeight: rows * 3)
+                    let decoded = try ImageCodec.decode(jpeg, minimumWidth: columns * 2, minimumHeight: rows * 3,
+                                                        oversampling: ImageCodec.cellsOversampling)
                     picture = blitter.render(decoded.image, columns: columns, rows: rows)
                     if index >= 5 { samples.add(now() - start) }
                 }
@@ -68,7 +69,8 @@ struct BlitterBenchmark {
                 func pixels(_ picture: CellPicture) -> RGBImage {
                     Self.enlarged(AreaResampler.resize(Self.raster(picture), width: columns, height: rows * 2), by: 4)
                 }
-                let decoded = try ImageCodec.decode(jpeg, minimumWidth: columns, minimumHeight: rows * 2)
+                let decoded = try ImageCodec.decode(jpeg, minimumWidth: columns, minimumHeight: rows * 2,
+                                                    oversampling: ImageCodec.cellsOversampling)
                 let ours = pixels(blitter.render(decoded.image, columns: columns, rows: rows)).psnr(reference)
                 let output = try Self.chafaOutput(chafa, jpeg: jpeg, mode: .truecolor, symbols: "vhalf", columns: columns, rows: rows)
                 let theirs = pixels(Self.parseCells(output, columns: columns, rows: rows)).psnr(reference)

@@ -144,6 +144,24 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(report.check("Size")?.status, .warning)
     }
 
+    func test_doctor_saysWhatTheLinkWasMeasuredAt() async throws {
+        var abilities = TerminalAbilities()
+        abilities.kittyGraphics = true
+        abilities.answered = true
+        let slow = LinkProbe(roundTrip: 0.12, rate: 125_000)
+        var report = await Doctor.report(environment: environment(["TERM": "xterm-kitty"]), network: false,
+                                         terminal: .init(isTerminal: true, abilities: abilities, link: slow))
+        XCTAssertEqual(report.check("Link")?.detail,
+                       "measured 1.0 Mbit/s, 120 ms round trip; pictures are sized to what the session measures")
+        report = await Doctor.report(environment: environment(["TERM": "xterm-kitty", "IMAGE_FEED_LINK": "fast"]), network: false,
+                                     terminal: .init(isTerminal: true, abilities: abilities, link: slow))
+        XCTAssertEqual(report.check("Link")?.detail.hasSuffix("link = fast (set by environment IMAGE_FEED_LINK): pictures at full resolution whatever the link"),
+                       true, report.check("Link")?.detail ?? "")
+        report = await Doctor.report(environment: environment(["TERM": "xterm-kitty"]), network: false,
+                                     terminal: .init(isTerminal: true, abilities: abilities))
+        XCTAssertEqual(report.check("Link")?.detail, "not measured (the terminal did not answer); link = auto")
+    }
+
     func test_doctor_tmuxWithoutPassthrough_warnsWithTheTmuxSetting() async throws {
         let tmux = TmuxClient(passthrough: false, terminalName: "xterm-kitty", terminalType: "kitty(0.35.2)")
         let report = await Doctor.report(environment: environment(["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]),

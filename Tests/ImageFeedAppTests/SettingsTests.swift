@@ -37,6 +37,20 @@ final class SettingsTests: XCTestCase {
         }
     }
 
+    func test_theLink_fromTheFile_theEnvironment_andItsErrors() throws {
+        let folder = try TemporaryFolder()
+        XCTAssertEqual(try Settings.load(environment: folder.environment).link, .auto)
+        _ = try folder.write("link = \"slow\"\n", to: "config/image-feed/config.toml")
+        XCTAssertEqual(try Settings.load(environment: folder.environment).link, .slow)
+        var environment = folder.environment
+        environment["IMAGE_FEED_LINK"] = "FAST"
+        XCTAssertEqual(try Settings.load(environment: environment).link, .fast)
+        environment["IMAGE_FEED_LINK"] = "dial-up"
+        XCTAssertThrowsError(try Settings.load(environment: environment)) { error in
+            XCTAssertTrue("\(error)".contains("not one of auto, fast, slow"), "\(error)")
+        }
+    }
+
     func test_theDemosFaults_fromTheEnvironment() throws {
         let folder = try TemporaryFolder()
         var environment = folder.environment

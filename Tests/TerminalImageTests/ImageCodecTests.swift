@@ -19,12 +19,21 @@ final class ImageCodecTests: XCTestCase {
         XCTAssertFalse(decoded.isDamaged)
     }
 
-    func test_jpeg_usesDCTScaling_toDecodeNoLargerThanEightTimesWhatIsNeeded() throws {
+    func test_jpeg_usesDCTScalingToDecodeNoLargerThanNeeded() throws {
         let data = try photo("retina.jpg") // 1080 x 1080
-        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 16, minimumHeight: 16).image.width, 135) // 1/8
-        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 30).image.width, 270) // 1/4
-        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 60).image.width, 540) // 1/2
-        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 100).image.width, 1080) // 1/1
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 100, minimumHeight: 100).image.width, 135) // 1/8
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 200).image.width, 270) // 1/4
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 500).image.width, 540) // 1/2
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 900).image.width, 1080) // 1/1
+    }
+
+    func test_jpeg_forCells_keepsEightTimesThePixelsNeeded() throws {
+        let data = try photo("retina.jpg")
+        let cells = ImageCodec.cellsOversampling
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 16, minimumHeight: 16, oversampling: cells).image.width, 135)
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 30, oversampling: cells).image.width, 270)
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 60, oversampling: cells).image.width, 540)
+        XCTAssertEqual(try ImageCodec.decode(data, minimumWidth: 100, oversampling: cells).image.width, 1080)
     }
 
     /// Decoded just as large as the cells need, a 4:2:0 JPEG's colour comes from 16x16 blocks: half blocks
@@ -34,7 +43,7 @@ final class ImageCodecTests: XCTestCase {
             let data = try photo(name)
             let whole = try ImageCodec.decode(data).image
             let reference = AreaResampler.resize(whole, width: 40, height: 40)
-            let hinted = try ImageCodec.decode(data, minimumWidth: 40, minimumHeight: 40).image
+            let hinted = try ImageCodec.decode(data, minimumWidth: 40, minimumHeight: 40, oversampling: ImageCodec.cellsOversampling).image
             let drawn = AreaResampler.resize(hinted, width: 40, height: 40)
             XCTAssertGreaterThan(drawn.psnr(reference), 45, name)
         }

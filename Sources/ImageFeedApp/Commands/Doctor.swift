@@ -82,13 +82,16 @@ public enum Doctor {
         public var abilities: TerminalAbilities?
         public var tmux: TmuxClient?
         public var size: (columns: Int, rows: Int)?
+        /// The link to the terminal, timed from its answers.
+        public var link: LinkProbe?
 
         public init(isTerminal: Bool, abilities: TerminalAbilities? = nil, tmux: TmuxClient? = nil,
-                    size: (columns: Int, rows: Int)? = nil) {
+                    size: (columns: Int, rows: Int)? = nil, link: LinkProbe? = nil) {
             self.isTerminal = isTerminal
             self.abilities = abilities
             self.tmux = tmux
             self.size = size
+            self.link = link
         }
 
         /// Asks the terminal, as a session does before curses starts: the one on standard input and output, or
@@ -111,8 +114,10 @@ public enum Doctor {
             let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
             var size = winsize()
             let known = ioctl(output, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0
+            // Only a terminal that answered the probe is timed (one that does not would keep the report waiting).
+            let link = abilities?.answered == true ? LinkProbe.measure(input: input, output: output) : nil
             return TerminalFacts(isTerminal: true, abilities: abilities, tmux: tmux,
-                                 size: known ? (Int(size.ws_col), Int(size.ws_row)) : nil)
+                                 size: known ? (Int(size.ws_col), Int(size.ws_row)) : nil, link: link)
         }
     }
 
@@ -216,6 +221,23 @@ public enum Doctor {
         if choice.mode == .cells {
             add("Blitter", .info, "\(configuration?.blitter.rawValue ?? BlitterKind.half.rawValue)"
                 + (configuration?.origins["blitter"].map { " (set by \($0))" } ?? " (default)"))
+        }
+        if choice.mode != .cells {
+            let setting = configuration?.link ?? .auto
+            let origin = configuration?.origins["link"].map { " (set by \($0))" } ?? ""
+            var detail: String
+            if let link = facts.link {
+                detail = "measured \(link.summary)"
+                let slow = link.rate.map { $0 < LinkMeter.fastRate } ?? false
+                switch setting {
+                case .auto: detail += slow ? "; pictures are sized to what the session measures" : "; pictures at full resolution"
+                case .fast: detail += "; link = fast\(origin): pictures at full resolution whatever the link"
+                case .slow: detail += "; link = slow\(origin): pictures sized for 1 Mbit/s"
+                }
+            } else {
+                detail = "not measured (the terminal did not answer); link = \(setting.rawValue)\(origin)"
+            }
+            add("Link", .info, detail)
         }
         if TerminalProbe.isMultiplexed(environment) {
             if let tmux = facts.tmux {

@@ -81,7 +81,7 @@ public enum PictureCommand {
         let fit = size.map { CellPicture.fittedSize(pixelWidth: $0.width, pixelHeight: $0.height, columns: columns, rows: rows) }
         let cell = blitter.cellPixels
         let decoded = try ImageCodec.decode(data, minimumWidth: (fit?.columns ?? columns) * cell.width,
-                                            minimumHeight: (fit?.rows ?? rows) * cell.height)
+                                            minimumHeight: (fit?.rows ?? rows) * cell.height, oversampling: ImageCodec.cellsOversampling)
         let image = decoded.image
         let cells = fit ?? CellPicture.fittedSize(pixelWidth: image.width, pixelHeight: image.height, columns: columns, rows: rows)
         let picture = MosaicBlitter(kind: blitter, mode: mode, unicode: unicode).render(image, columns: cells.columns, rows: cells.rows)

@@ -72,6 +72,7 @@ public enum InteractiveSession {
         }
         crashLaterIfAsked(environment: environment)
         app.run()
+        if let link = backend.linkSummary { logger.info("\(link)") }
         return nil
     }
 

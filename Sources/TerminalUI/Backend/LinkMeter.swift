@@ -45,7 +45,7 @@ public struct LinkMeter: Sendable {
     }
 
     /// From this rate on (40 Mbit/s) a link counts as fast: every picture at full resolution takes a moment.
-    static let fastRate = 5_000_000.0
+    public static let fastRate = 5_000_000.0
 
     /// `count` bytes were taken by the terminal at `time`; `blocked`: the write stopped because the terminal
     /// took no more (output is still waiting).
@@ -212,4 +212,71 @@ func escapeSequences(_ bytes: [UInt8]) -> [[UInt8]] {
         if chunks.isEmpty { chunks.append(Array(bytes[start...])) } else { chunks[chunks.count - 1] += bytes[start...] }
     }
     return chunks
+}
+
+/// The link to the terminal measured from the terminal's own answers (for `doctor`): the time a device
+/// attributes question (DA1) takes to be answered, alone and behind a run of bytes the terminal ignores. The
+/// difference is what the bytes took to cross, whatever buffers (sshd's, TCP's) lie between.
+public struct LinkProbe: Sendable, Equatable {
+    /// The answer's round trip, in seconds.
+    public var roundTrip: Double
+    /// Bytes a second, from the run of bytes; nil when they took no measurable time (a fast link).
+    public var rate: Double?
+
+    public init(roundTrip: Double, rate: Double?) {
+        self.roundTrip = roundTrip
+        self.rate = rate
+    }
+
+    /// "1.0 Mbit/s, 120 ms round trip".
+    public var summary: String {
+        let trip = String(format: "%.0f ms round trip", roundTrip * 1_000)
+        guard let rate else { return "fast (\(LinkProbe.payload / 1_000) KB crossed at once), \(trip)" }
+        return "\(LinkMeter.describe(rate)), \(trip)"
+    }
+
+    /// The run of bytes: carriage returns, which move the cursor to the start of its line and draw nothing.
+    static let payload = 32_000
+
+    /// Measures on the terminal at `input` and `output` (in raw mode here); nil when it did not answer in
+    /// `deadline` seconds.
+    public static func measure(input: Int32, output: Int32, deadline: Double = 5) -> LinkProbe? {
+        guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(input, TCSANOW, &saved) }
+        let question = Array("\u{1B}[c".utf8)
+        guard let alone = answerTime(question, input: input, output: output, deadline: deadline) else { return nil }
+        let run = [UInt8](repeating: 0x0D, count: payload) + question
+        guard let behind = answerTime(run, input: input, output: output, deadline: deadline) else { return nil }
+        let crossing = behind - alone
+        // Under 5 ms (more than 50 Mbit/s here) is noise: fast.
+        return LinkProbe(roundTrip: alone, rate: crossing > 0.005 ? Double(payload) / crossing : nil)
+    }
+
+    /// Writes `bytes` and reads until a DA1 answer (`ESC [ ? … c`) arrives: the seconds it took.
+    private static func answerTime(_ bytes: [UInt8], input: Int32, output: Int32, deadline: Double) -> Double? {
+        let start = NcursesBackend.clock()
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBufferPointer { write(output, $0.baseAddress! + written, $0.count - written) }
+            guard count > 0 else { return nil }
+            written += count
+        }
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while true {
+            let left = deadline - (NcursesBackend.clock() - start)
+            guard left > 0 else { return nil }
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32((left * 1_000).rounded(.up))) > 0 else { return nil }
+            let count = read(input, &chunk, chunk.count)
+            guard count > 0 else { return nil }
+            answer += chunk[0..<count]
+            if let end = answer.lastIndex(of: 0x63), answer[..<end].contains(0x3F) { return NcursesBackend.clock() - start }
+        }
+    }
 }

@@ -284,6 +284,21 @@ final class InlinePictureLayer: PictureLayer {
                 return done
             }
         }
+
+        /// Each picture's colours, chosen once (the most recent few).
+        private var quantized: [UInt32: SixelEncoder.Quantized] = [:]
+        private var quantizedOrder: [UInt32] = []
+
+        func quantized(_ picture: PixelPicture) -> SixelEncoder.Quantized? {
+            if let known = lock.withLock({ quantized[picture.id] }) { return known }
+            guard let made = SixelEncoder.Quantized(picture.image) else { return nil }
+            lock.withLock {
+                quantized[picture.id] = made
+                quantizedOrder.append(picture.id)
+                if quantizedOrder.count > 12 { quantized[quantizedOrder.removeFirst()] = nil }
+            }
+            return made
+        }
     }
 
     /// Sixel is encoded off the run loop (libsixel takes tens of milliseconds for a card): a key's frame goes
@@ -419,7 +434,7 @@ final class InlinePictureLayer: PictureLayer {
                           rows: tile.rect.height, scale: scale)
         if let cached = encoded[piece] { return cached }
         guard encodesInBackground else {
-            guard let bytes = Self.encode(piece, of: picture, format: format, scale: scale) else { return nil }
+            guard let bytes = Self.encode(piece, of: picture, format: format, scale: scale, encoding: encoding) else { return nil }
             remember(piece, bytes)
             return bytes
         }
@@ -427,7 +442,7 @@ final class InlinePictureLayer: PictureLayer {
             encoding.begin(piece)
             let format = self.format, encoding = self.encoding, wake = self.wake
             Self.encoder.async {
-                encoding.finish(piece, Self.encode(piece, of: picture, format: format, scale: scale))
+                encoding.finish(piece, Self.encode(piece, of: picture, format: format, scale: scale, encoding: encoding))
                 wake?()
             }
         }
@@ -435,9 +450,14 @@ final class InlinePictureLayer: PictureLayer {
     }
 
     /// What the terminal draws for `piece`: a Sixel, or an iTerm2 inline image at `scale` of its pixels.
-    private static func encode(_ piece: Piece, of picture: PixelPicture, format: Format, scale: Double) -> [UInt8]? {
+    private static func encode(_ piece: Piece, of picture: PixelPicture, format: Format, scale: Double,
+                               encoding: Encoding) -> [UInt8]? {
         let source = picture.pixelRect(column: piece.column, row: piece.row, columns: piece.columns, rows: piece.rows)
         guard source.width > 0, source.height > 0 else { return nil }
+        if format == .sixel {
+            // The picture's colours are chosen once, over all of it: every piece is the very pixels of the whole.
+            return encoding.quantized(picture)?.encode(x: source.x, y: source.y, width: source.width, height: source.height)
+        }
         var part = picture.crop(x: source.x, y: source.y, width: source.width, height: source.height)
         let made: [UInt8]?
         switch format {

@@ -203,7 +203,8 @@ public final class ImagePipeline: PictureProvider {
                     let decoded: DecodedImage
                     do {
                         let size = drawer.pixelSize(columns: key.columns, rows: key.rows)
-                        decoded = try ImageCodec.decode(data, minimumWidth: size.width, minimumHeight: size.height)
+                        decoded = try ImageCodec.decode(data, minimumWidth: size.width, minimumHeight: size.height,
+                                                        oversampling: drawer.drawsPixels ? 1 : ImageCodec.cellsOversampling)
                     } catch {
                         source.discard(key.url) // not a picture: a retry fetches it anew
                         throw error
@@ -307,11 +308,12 @@ public final class ImagePipeline: PictureProvider {
         let post = self.post
         let screen = drawer.pixelSize(columns: columns, rows: rows)
         let side = max(screen.width, screen.height)
+        let oversampling = drawer.drawsPixels ? 1 : ImageCodec.cellsOversampling
         viewerLoad = Task.detached(priority: .userInitiated) {
             do {
                 let data = try await source.imageData(at: url)
                 try Task.checkCancellation()
-                guard let decoded = try? ImageCodec.decode(data, minimumWidth: side, minimumHeight: side), !decoded.isDamaged else {
+                guard let decoded = try? ImageCodec.decode(data, minimumWidth: side, minimumHeight: side, oversampling: oversampling), !decoded.isDamaged else {
                     source.discard(url) // not a picture: a retry fetches it anew
                     post(.viewerSource(photoID: photo.id, nil, nil))
                     return
