@@ -43,6 +43,9 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Picture modes the slow-link benchmark measures (repeatable; default all): cells, kitty, kitty-placeholders, sixel, iterm2.")
     var linkMode: [String] = []
 
+    @Flag(name: .long, help: "The slow-link benchmark's far end as over SSH: the pseudo-terminal read at once into a buffer the link drains, and a terminal that answers DA1.")
+    var linkBuffered = false
+
     @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile, slowlink (repeatable; default all).")
     var only: [String] = []
 
@@ -71,7 +74,7 @@ struct ImageFeedBench: AsyncParsableCommand {
             try await HostileBenchmark(program: program.map { URL(fileURLWithPath: $0) }).run(into: &report)
         }
         if runs.contains("slowlink") {
-            try await SlowLinkBenchmark(rates: linkRate, modeNames: linkMode).run(into: &report)
+            try await SlowLinkBenchmark(rates: linkRate, modeNames: linkMode, buffered: linkBuffered).run(into: &report)
         }
         if runs.contains("feed") {
             for size in try size.map(Self.parseSize) {

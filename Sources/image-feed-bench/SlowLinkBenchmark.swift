@@ -28,6 +28,9 @@ struct SlowLinkBenchmark {
 
     let rates: [Int]
     let modeNames: [String]
+    /// The far end as over SSH: the pseudo-terminal read at once into a buffer the link then drains, and a
+    /// terminal that answers DA1.
+    var buffered = false
     let width = 120
     let height = 40
     /// How long without a byte counts as quiet.
@@ -56,7 +59,7 @@ struct SlowLinkBenchmark {
     }
 
     private func measure(program: URL, mode: Mode, rate: Int, into report: inout Report) async throws {
-        let label = "slow link \(Self.rateName(rate)) \(mode.name), \(width)x\(height)"
+        let label = "slow link\(buffered ? " behind a buffer (ssh)" : "") \(Self.rateName(rate)) \(mode.name), \(width)x\(height)"
         let sandbox = try await RunningSandbox.start(try SandboxServer(settings: SandboxSettings(feedSize: 200)))
         let token = sandbox.server.state.issueToken(username: sandbox.server.catalog.demoUsername)
         var environment = FeedBenchmark.privateEnvironment(tag: "slowlink")
@@ -72,7 +75,8 @@ struct SlowLinkBenchmark {
         environment["IMAGE_FEED_GRAPHICS"] = mode.graphics
         if let link = ProcessInfo.processInfo.environment["IMAGE_FEED_LINK"] { environment["IMAGE_FEED_LINK"] = link }
 
-        let terminal = try PseudoTerminal(width: width, height: height, readRate: rate, cellWidth: 9, cellHeight: 18)
+        let terminal = try PseudoTerminal(width: width, height: height, readRate: rate, cellWidth: 9, cellHeight: 18,
+                                          buffered: buffered)
         let pid = try ScrollBenchmark.spawn(program, environment: environment, terminal: terminal.slave)
         defer {
             kill(pid, SIGKILL)

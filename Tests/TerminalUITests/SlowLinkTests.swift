@@ -5,20 +5,24 @@ import XCTest
 
 /// Pictures over a slow link: what waits is withdrawn when no longer wanted, a transfer cut short ends cleanly,
 /// pictures are sized to the measured rate, and the keyboard's frames never wait behind a picture.
-final class SlowLinkTests: XCTestCase {
-    /// A picture whose pixels do not compress (so its upload is as long as its pixels).
-    func noisy(columns: Int = 20, rows: Int = 10, cellWidth: Int = 10, cellHeight: Int = 20) -> CellPicture {
-        var generator = SystemRandomNumberGenerator()
-        let pixels = (0..<(columns * cellWidth * rows * cellHeight * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * cellWidth, height: rows * cellHeight, pixels: pixels),
-                                                columns: columns, rows: rows))
-    }
+/// A picture whose pixels do not compress (so its upload is as long as its pixels).
+func noisyPicture(columns: Int = 20, rows: Int = 10, cellWidth: Int = 10, cellHeight: Int = 20) -> CellPicture {
+    var generator = SystemRandomNumberGenerator()
+    let pixels = (0..<(columns * cellWidth * rows * cellHeight * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * cellWidth, height: rows * cellHeight, pixels: pixels),
+                                            columns: columns, rows: rows))
+}
 
-    func frame(_ picture: CellPicture?, width: Int = 60, height: Int = 20) -> CellBuffer {
-        var buffer = CellBuffer(width: width, height: height)
-        if let picture { buffer.draw(picture, x: 1, y: 1) }
-        return buffer
-    }
+/// A 60x20 frame with `picture` at (1, 1).
+func frameShowing(_ picture: CellPicture?, width: Int = 60, height: Int = 20) -> CellBuffer {
+    var buffer = CellBuffer(width: width, height: height)
+    if let picture { buffer.draw(picture, x: 1, y: 1) }
+    return buffer
+}
+
+final class SlowLinkTests: XCTestCase {
+    func noisy(columns: Int = 20, rows: Int = 10) -> CellPicture { noisyPicture(columns: columns, rows: rows) }
+    func frame(_ picture: CellPicture?) -> CellBuffer { frameShowing(picture) }
 
     let slow = LinkState(rate: 125_000, idle: 0, screenCells: 60 * 20)
 
@@ -85,8 +89,8 @@ final class SlowLinkTests: XCTestCase {
         let place = try XCTUnwrap(first.first { $0["a"] == "p" })
         XCTAssertEqual(place.int("c"), 40)
         XCTAssertEqual(place.int("r"), 12)
-        XCTAssertTrue(layer.wantsFrame(link: LinkState(rate: 125_000, idle: 2, screenCells: 1_200)))
-        layer.plan(frame(card), repainted: false, link: LinkState(rate: 125_000, idle: 2, screenCells: 1_200))
+        XCTAssertTrue(layer.wantsFrame(link: LinkState(rate: 125_000, idle: 3, screenCells: 1_200)))
+        layer.plan(frame(card), repainted: false, link: LinkState(rate: 125_000, idle: 3, screenCells: 1_200))
         let second = KittyGraphics.commands(in: layer.drain())
         XCTAssertEqual(second.first { $0["a"] == "t" }?.int("s"), 400, "in full")
         XCTAssertEqual(second.map { $0["a"] }, ["t", "p", "d"], "uploaded, placed, and the small one deleted")
@@ -102,22 +106,29 @@ final class SlowLinkTests: XCTestCase {
 
     // MARK: Sixel
 
+    func test_sixel_aSmallPicture_goesInPixelsAtOnce_evenOnASlowLink() {
+        let layer = InlinePictureLayer(format: .sixel)
+        layer.cellsBlitter = HalfBlockBlitter(mode: .truecolor)
+        let drawn = layer.prepare(frame(noisy(columns: 8, rows: 4)), repainted: true, link: slow)
+        XCTAssertEqual(drawn[1, 1], .picture, "it crosses the link in its share of time")
+    }
+
     func test_sixel_onASlowLink_isCharactersFirst_thenPixelsOnceTheLinkIsIdle() {
         let layer = InlinePictureLayer(format: .sixel)
         layer.cellsBlitter = HalfBlockBlitter(mode: .truecolor)
-        let buffer = frame(noisy(columns: 8, rows: 8))
+        let buffer = frame(noisy(columns: 30, rows: 15)) // 300x300 pixels: more than a card's share of this link
         let drawn = layer.prepare(buffer, repainted: true, link: slow)
         XCTAssertNotEqual(drawn[1, 1], .picture, "drawn in characters meanwhile")
         layer.plan(drawn, repainted: true, link: slow)
         XCTAssertFalse(layer.hasWork, "no Sixel yet")
-        XCTAssertTrue(layer.wantsFrame(link: LinkState(rate: 125_000, idle: 2, screenCells: 1_200)))
-        let idle = LinkState(rate: 125_000, idle: 2, screenCells: 1_200)
+        XCTAssertTrue(layer.wantsFrame(link: LinkState(rate: 125_000, idle: 3, screenCells: 1_200)))
+        let idle = LinkState(rate: 125_000, idle: 3, screenCells: 1_200)
         let later = layer.prepare(buffer, repainted: false, link: idle)
         XCTAssertEqual(later[1, 1], .picture)
         layer.plan(later, repainted: false, link: idle)
         let bytes = layer.drain()
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{1B}Pq").count - 1, 2,
-                       "8 rows in bands of 4: a key waits for one band, not the picture")
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{1B}P").count - 1, 4,
+                       "15 rows in bands of 4: a key waits for one band, not the picture")
     }
 
     func test_sixel_aBandNotBegun_isNeverSent_whenThePictureGoes() {
@@ -291,5 +302,37 @@ final class SixelPartsTests: XCTestCase {
         let cut = PixelPicture(image: whole, columns: 6, rows: 4).crop(x: 10, y: 12, width: 30, height: 24)
         XCTAssertEqual(part.pixels, cut.pixels)
         XCTAssertNil(picture.encode(x: 50, y: 0, width: 20, height: 8), "outside the picture")
+    }
+}
+
+/// Over SSH the program's writes never wait (sshd takes megabytes first): where the terminal answers DA1, the
+/// backend asks it behind what it writes and keeps no more than a window unconfirmed.
+final class ConfirmedWindowTests: XCTestCase {
+    func test_behindABuffer_picturesWaitForTheTerminalsAnswers_andAKeysFrameStillGoesSoon() throws {
+        setenv("LC_ALL", "C.UTF-8", 1)
+        let terminal = try PseudoTerminal(width: 60, height: 20, keepsOutput: true, readRate: 125_000, buffered: true)
+        var abilities = TerminalAbilities()
+        abilities.answered = true
+        let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"],
+                                         abilities: abilities, graphics: .kitty, link: .fast)
+        defer {
+            backend.restore()
+            terminal.close()
+        }
+        let card = noisyPicture(columns: 30, rows: 15) // about 240 KB to upload
+        backend.draw(frameShowing(card))
+        let started = Date()
+        while Date().timeIntervalSince(started) < 0.5 { _ = backend.readInput(timeout: 20) }
+        XCTAssertLessThan(terminal.bufferedBytes, 100_000, "no more than a window waits in the buffer")
+        var answer = CellBuffer(width: 60, height: 20)
+        answer.write("the next photo", x: 0, y: 0)
+        let pressed = Date()
+        while !backend.readyForFrame, Date().timeIntervalSince(pressed) < 5 { _ = backend.readInput(timeout: 20) }
+        backend.draw(answer)
+        while Date().timeIntervalSince(pressed) < 3 {
+            _ = backend.readInput(timeout: 20)
+            if String(decoding: terminal.takeOutput(), as: UTF8.self).contains("the next photo") { break }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), 1.5, "the key's frame crossed within a window's time")
     }
 }

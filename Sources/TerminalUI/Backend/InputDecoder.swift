@@ -33,6 +33,9 @@ public struct InputDecoder: Sendable {
     }
 
     private var phase: Phase = .ground
+    /// How many device attributes answers (`CSI ? … c`, the terminal's reply to DA1) went by: the backend asks
+    /// DA1 behind pictures to learn when they have crossed the link. They are not keys.
+    public private(set) var deviceAttributesAnswers = 0
     /// The sequence pending began with an 8-bit CSI or SS3 (no Esc key was pressed to give back on a timeout).
     private var eightBit = false
     /// A sequence longer than this is not a key: it is dropped.
@@ -95,6 +98,7 @@ public struct InputDecoder: Sendable {
                 return []
             case 0x40...0x7E: // the final byte
                 phase = .ground
+                if value == 0x63, bytes.first == 0x3F { deviceAttributesAnswers += 1 }
                 return Self.csi(bytes, final: UInt8(value))
             default:
                 // Not part of a sequence (a control code, or text): the broken sequence is dropped, this one counts.

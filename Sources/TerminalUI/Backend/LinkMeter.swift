@@ -71,6 +71,14 @@ public struct LinkMeter: Sendable {
         saturatedSince = nil
     }
 
+    /// The terminal confirmed (answering a question asked behind them) `count` bytes over `elapsed` seconds while
+    /// pictures waited for its answers: what crossed the whole way, whatever buffers lie between.
+    public mutating func confirmed(_ count: Int, over elapsed: Double) {
+        guard count > 0, elapsed > 0 else { return }
+        let sample = Double(count) / elapsed
+        measured = measured.map { $0 * 0.5 + sample * 0.5 } ?? sample
+    }
+
     /// Output has been flowing without the terminal pushing back for `elapsed` seconds at `rate` bytes a
     /// second: the link is at least that fast.
     public mutating func flowed(_ count: Int, over elapsed: Double) {

@@ -55,6 +55,20 @@ public final class NcursesBackend: TerminalBackend {
     private var lastFrame: CellBuffer?
     /// When the screen last changed: a picture goes again in full only once the view has stayed put.
     private var lastChange = 0.0
+    /// Whether the terminal answers DA1, which is asked behind pictures: its answers say what has crossed the link
+    /// (over SSH the program's own writes never wait: sshd takes megabytes before the link pushes back).
+    private var asksTerminal: Bool
+    /// DA1 questions written and not yet answered: when, and how many bytes had been written before each.
+    private var probes: [(sentAt: Double, bytesBefore: Int)] = []
+    /// Every byte written to the terminal, and how many of them it has confirmed by its answers.
+    private var totalWritten = 0
+    private var acknowledged = 0
+    private var lastAcknowledgement = (time: 0.0, bytes: 0)
+    /// Pictures were held back since the last answer (the link, not the program, set the pace).
+    private var heldBack = false
+    private var answersSeen = 0
+    /// The rate the terminal's answers showed, while the program waited for them; nil until then.
+    private var confirmedRate: Double?
     /// Bytes the terminal took without pushing back, since `flowStart`.
     private var flowBytes = 0
     private var flowStart = 0.0
@@ -124,6 +138,7 @@ public final class NcursesBackend: TerminalBackend {
                 abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
                 link: LinkSetting = .auto, sixelScrolls: Bool = false) throws {
         meter = LinkMeter(setting: link)
+        asksTerminal = abilities?.answered == true
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -303,6 +318,7 @@ public final class NcursesBackend: TerminalBackend {
             previousRowHashes = nil
             staged = true
             queueHyperlinks(part, before: before, moved: true)
+            askBehindPictures()
             pump()
             return
         }
@@ -315,6 +331,7 @@ public final class NcursesBackend: TerminalBackend {
             picturesRepainted = false
         }
         queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
+        askBehindPictures()
         pump()
     }
 
@@ -766,6 +783,7 @@ public final class NcursesBackend: TerminalBackend {
             }
             guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
             decoded += decoder.feed(scalar)
+            if decoder.deviceAttributesAnswers != answersSeen { noteAnswers() }
         }
     }
 
@@ -848,6 +866,58 @@ public final class NcursesBackend: TerminalBackend {
         text += bytes
     }
 
+    /// The bytes that may be on their way, unconfirmed: a quarter of a second of the link as its answers showed
+    /// it, at least 32 KB; 64 KB until they have.
+    private var pictureWindow: Int {
+        confirmedRate.map { max(32_000, Int($0 * 0.25)) } ?? 64_000
+    }
+
+    /// Bytes written or queued that the terminal has not confirmed yet.
+    private var unconfirmed: Int { totalWritten + (text.count - textWritten) - acknowledged }
+
+    /// Whether another picture chunk may go: the terminal has confirmed enough of what was written (where it
+    /// answers; elsewhere the link's back-pressure paces the pictures).
+    private var pictureWindowOpen: Bool {
+        guard asksTerminal, !probes.isEmpty else { return true }
+        if Self.clock() - probes[0].sentAt > 5 {
+            // No answer in five seconds: the terminal stopped answering (or the link all but stopped).
+            probes.removeAll()
+            acknowledged = totalWritten
+            if lastAcknowledgement.time == 0 { asksTerminal = false }
+            return true
+        }
+        let open = unconfirmed < pictureWindow
+        if !open { heldBack = true }
+        return open
+    }
+
+    /// After a frame or a picture chunk: DA1, whose answer says when the bytes before it have crossed.
+    private func askBehindPictures() {
+        guard asksTerminal else { return }
+        let queued = totalWritten + (text.count - textWritten)
+        if let last = probes.last, queued - last.bytesBefore < pictureWindow / 2 { return }
+        probes.append((Self.clock(), queued))
+        queueText("\u{1B}[c")
+    }
+
+    /// The terminal answered DA1: what was written before the question has crossed.
+    private func noteAnswers() {
+        let now = Self.clock()
+        while answersSeen < decoder.deviceAttributesAnswers {
+            answersSeen += 1
+            guard !probes.isEmpty else { continue }
+            let probe = probes.removeFirst()
+            acknowledged = max(acknowledged, probe.bytesBefore)
+            if heldBack, lastAcknowledgement.time > 0, now - lastAcknowledgement.time >= 0.05 {
+                let sample = Double(probe.bytesBefore - lastAcknowledgement.bytes) / (now - lastAcknowledgement.time)
+                confirmedRate = confirmedRate.map { $0 * 0.5 + sample * 0.5 } ?? sample
+                meter.confirmed(probe.bytesBefore - lastAcknowledgement.bytes, over: now - lastAcknowledgement.time)
+            }
+            heldBack = false
+            lastAcknowledgement = (now, probe.bytesBefore)
+        }
+    }
+
     /// Writes what waits, as much as the terminal takes now: a picture chunk under way first, then curses'
     /// frames and other text, then the pictures' next chunks.
     private func pump() {
@@ -855,7 +925,7 @@ public final class NcursesBackend: TerminalBackend {
             if chunk == nil, textWritten >= text.count {
                 text.removeAll(keepingCapacity: true)
                 textWritten = 0
-                guard let next = pictures?.nextChunk() else { break }
+                guard pictureWindowOpen, let next = pictures?.nextChunk() else { break }
                 chunk = next
                 chunkWritten = 0
             }
@@ -867,6 +937,7 @@ public final class NcursesBackend: TerminalBackend {
                 if chunkWritten >= current.count {
                     chunk = nil
                     pictures?.chunkSent()
+                    askBehindPictures()
                 }
             } else {
                 let (count, stopped) = writeSome(&text, from: textWritten)
@@ -890,6 +961,7 @@ public final class NcursesBackend: TerminalBackend {
         let written = bytes.withUnsafeBufferPointer { write(writeDescriptor, $0.baseAddress! + offset, $0.count - offset) }
         let now = Self.clock()
         if written > 0 {
+            totalWritten += written
             let pushedBack = written < bytes.count - offset
             if flowStart == 0 || pushedBack { flowStart = now; flowBytes = 0 } else { flowBytes += written }
             meter.wrote(written, at: now, blocked: pushedBack)
@@ -910,7 +982,16 @@ public final class NcursesBackend: TerminalBackend {
         return (0, true)
     }
 
-    public var readyForFrame: Bool { textWritten >= text.count }
+    /// The last frame went out, and (where the terminal answers) not more than a window of bytes is still
+    /// crossing the link: over SSH, frames drawn faster than the link takes them would wait in sshd's buffer.
+    public var readyForFrame: Bool {
+        guard textWritten >= text.count else { return false }
+        guard asksTerminal, !probes.isEmpty else { return true }
+        if unconfirmed < pictureWindow { return true }
+        heldBack = true
+        // Unanswered for five seconds: the window opens (`pictureWindowOpen` gives up on the answers).
+        return pictureWindowOpen
+    }
 
     public func flushOutput() {
         flushAll(within: 30, preparing: true)
@@ -958,6 +1039,19 @@ public final class NcursesBackend: TerminalBackend {
         queueText("\u{1B}[?1006l")
         restored = true
         flushAll(within: 5)
+        // Answers to questions still on their way would reach the shell as text: they are read here.
+        let deadline = Self.clock() + 1
+        while asksTerminal, !probes.isEmpty, Self.clock() < deadline {
+            var value: wint_t = 0
+            let status = wget_wch(window, &value)
+            if status == ERR {
+                _ = waitForInput(milliseconds: 50)
+                continue
+            }
+            guard status != KEY_CODE_YES, let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            _ = decoder.feed(scalar)
+            if decoder.deviceAttributesAnswers != answersSeen { noteAnswers() }
+        }
         signal(SIGWINCH, SIG_DFL)
         if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags) }
         if clearsOnExit {

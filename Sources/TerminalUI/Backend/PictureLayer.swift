@@ -29,7 +29,7 @@ struct LinkState {
     static let fast = LinkState(rate: nil, idle: 0, screenCells: 80 * 24)
 
     /// How long the link must have had nothing to send before a picture sent small is sent again in full.
-    static let dwell = 1.5
+    static let dwell = 2.5
 
     /// The share of the screen `columns` x `rows` cells are.
     func share(columns: Int, rows: Int) -> Double { Double(columns * rows) / Double(max(1, screenCells)) }

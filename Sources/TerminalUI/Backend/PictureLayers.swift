@@ -330,6 +330,15 @@ final class InlinePictureLayer: PictureLayer {
             waiting = false
             return buffer
         }
+        // A picture that crosses the link in its share of time goes in pixels at once (on a link slow only
+        // for big pictures, cards are pixels and the viewer's photo waits).
+        for placement in buffer.placements where !inPixels.contains(placement.picture.id) {
+            let picture = placement.picture
+            if LinkMeter.scale(pixels: picture.image.width * picture.image.height,
+                               screenShare: link.share(columns: picture.columns, rows: picture.rows), rate: link.rate) >= 1 {
+                inPixels.insert(picture.id)
+            }
+        }
         if link.idle >= LinkState.dwell, queue.isEmpty,
            let next = buffer.placements.filter({ !inPixels.contains($0.picture.id) })
                .max(by: { $0.picture.columns * $0.picture.rows < $1.picture.columns * $1.picture.rows }) {

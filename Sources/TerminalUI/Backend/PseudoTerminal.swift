@@ -37,9 +37,20 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// program's writes wait (or, non-blocking, are refused), as they would over a slow link.
     public let readRate: Int?
 
-    public init(width: Int, height: Int, keepsOutput: Bool = false, readRate: Int? = nil, cellWidth: Int = 0, cellHeight: Int = 0) throws {
+    /// The far end as over SSH: the pseudo-terminal is read at once into a buffer (as sshd does, up to its
+    /// channel window), and the terminal behind takes that buffer at `readRate`, so the program's writes never
+    /// wait. And the terminal answers DA1 (`ESC [ c`) when it reaches it, as a terminal does.
+    public let buffered: Bool
+    private var backlog: [UInt8] = []
+    private var backlogStart = 0
+    private var readerDone = false
+    private var da1Match = 0
+
+    public init(width: Int, height: Int, keepsOutput: Bool = false, readRate: Int? = nil, cellWidth: Int = 0, cellHeight: Int = 0,
+                buffered: Bool = false) throws {
         self.keepsOutput = keepsOutput
         self.readRate = readRate
+        self.buffered = buffered && readRate != nil
         // What posix_openpt, unlockpt and ptsname do on Linux (Swift's Glibc module leaves them out).
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
@@ -52,10 +63,15 @@ public final class PseudoTerminal: @unchecked Sendable {
         var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: UInt16(clamping: width * cellWidth),
                            ws_ypixel: UInt16(clamping: height * cellHeight))
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
-        let thread = Thread { self.readLoop() } // ends when the descriptors close
+        let thread = Thread { self.buffered ? self.bufferLoop() : self.readLoop() } // ends when the descriptors close
         thread.name = "terminal"
         thread.start()
         reader = thread
+        if self.buffered {
+            let far = Thread { self.farTerminalLoop() }
+            far.name = "far terminal"
+            far.start()
+        }
     }
 
     /// Closes the slave side now; the reader closes the master side itself once it has read what is left.
@@ -100,20 +116,102 @@ public final class PseudoTerminal: @unchecked Sendable {
                 return
             }
             paced += count
-            lock.lock()
-            totalBytes += count
-            lastByteTime = Self.clock()
-            if keepsOutput { received.append(contentsOf: buffer[0..<count].filter { $0 != Self.marker }) }
-            var start = 0
-            for index in 0..<count where buffer[index] == Self.marker {
-                bytesSinceMarker += index - start
-                completedFrames.append(bytesSinceMarker)
+            consume(buffer[0..<count])
+        }
+    }
+
+    /// What the terminal does with bytes it read: counts them, keeps them, notes frame markers.
+    private func consume(_ bytes: ArraySlice<UInt8>) {
+        lock.lock()
+        totalBytes += bytes.count
+        lastByteTime = Self.clock()
+        if keepsOutput { received.append(contentsOf: bytes.filter { $0 != Self.marker }) }
+        var sinceMarker = 0
+        for byte in bytes {
+            if byte == Self.marker {
+                completedFrames.append(bytesSinceMarker + sinceMarker)
                 bytesSinceMarker = 0
-                start = index + 1
+                sinceMarker = 0
+            } else {
+                sinceMarker += 1
             }
-            bytesSinceMarker += count - start
-            lock.broadcast()
-            lock.unlock()
+        }
+        bytesSinceMarker += sinceMarker
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// sshd's side: the pseudo-terminal read as fast as it gives, into the backlog.
+    private func bufferLoop() {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        defer {
+            lock.withLock { readerDone = true }
+        }
+        while true {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 50)
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0 {
+                if lock.withLock({ closing }) { return }
+                continue
+            }
+            let count = read(master, &buffer, buffer.count)
+            if count <= 0 {
+                if count < 0, errno == EINTR { continue }
+                return
+            }
+            lock.withLock { backlog += buffer[0..<count] }
+        }
+    }
+
+    /// The terminal at the far end of a slow link: takes the backlog at `readRate`, answers DA1.
+    private func farTerminalLoop() {
+        let rate = Double(readRate ?? 125_000)
+        var paced = 0
+        var pacedSince = Self.clock()
+        defer { Glibc.close(master) }
+        while true {
+            let bite: [UInt8]? = lock.withLock {
+                guard backlogStart < backlog.count else { return readerDone ? nil : [] }
+                let end = min(backlog.count, backlogStart + 1_024)
+                defer {
+                    backlogStart = end
+                    if backlogStart > 1 << 20 {
+                        backlog.removeFirst(backlogStart)
+                        backlogStart = 0
+                    }
+                }
+                return Array(backlog[backlogStart..<end])
+            }
+            guard let bite else { return }
+            if bite.isEmpty {
+                usleep(2_000)
+                continue
+            }
+            let due = pacedSince + Double(paced) / rate
+            let now = Self.clock()
+            if due > now {
+                usleep(useconds_t((due - now) * 1_000_000))
+            } else if now - due > 0.05 {
+                paced = 0
+                pacedSince = now
+            }
+            paced += bite.count
+            consume(bite[...])
+            for byte in bite {
+                // ESC [ c: the terminal answers that it is a VT220 with Sixel.
+                let expected: [UInt8] = [0x1B, 0x5B, 0x63]
+                if byte == expected[da1Match] {
+                    da1Match += 1
+                    if da1Match == expected.count {
+                        da1Match = 0
+                        let answer = Array("\u{1B}[?62;4c".utf8)
+                        _ = answer.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+                    }
+                } else {
+                    da1Match = byte == 0x1B ? 1 : 0
+                }
+            }
         }
     }
 
@@ -123,6 +221,11 @@ public final class PseudoTerminal: @unchecked Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Bytes waiting in the buffer between the program and a `buffered` far terminal (what sshd holds).
+    public var bufferedBytes: Int {
+        lock.withLock { backlog.count - backlogStart }
     }
 
     /// When the terminal last read a byte (CLOCK_MONOTONIC seconds; 0 before the first).
