@@ -27,7 +27,8 @@ public enum InteractiveSession {
             logger.info("""
                 TERM=\(environment["TERM"] ?? "") COLORTERM=\(environment["COLORTERM"] ?? ""); the terminal answered: \
                 \(abilities.answered ? "DA1" : "no DA1 in time"), kitty graphics \(abilities.kittyGraphics), sixel \(abilities.sixel), \
-                RGB \(abilities.trueColor), version \(abilities.version ?? "none"), cell \(abilities.cellWidth ?? 0)x\(abilities.cellHeight ?? 0)
+                RGB \(abilities.trueColor), version \(abilities.version ?? "none"), cell \(abilities.cellWidth ?? 0)x\(abilities.cellHeight ?? 0), \
+                answered in \(abilities.roundTrip.map { String(format: "%.0f ms", $0 * 1_000) } ?? "-")
                 """)
         }
         if let tmux {

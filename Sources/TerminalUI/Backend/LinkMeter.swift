@@ -20,6 +20,9 @@ public enum LinkSetting: String, Sendable, CaseIterable {
 /// Pure bookkeeping: the backend tells it what each non-blocking write did and when.
 public struct LinkMeter: Sendable {
     public let setting: LinkSetting
+    /// The terminal answered from this machine (its round trip was a few milliseconds): a terminal slow to take
+    /// what is written is slow at drawing, not a slow link, and `auto` sizes nothing down.
+    public var near = false
     /// The measured throughput in bytes a second; nil until the terminal has pushed back.
     public private(set) var measured: Double?
     /// Since when the writes have been held back, and how many bytes had been taken by then.
@@ -40,7 +43,7 @@ public struct LinkMeter: Sendable {
         switch setting {
         case .fast: nil
         case .slow: min(measured ?? LinkSetting.slowRate, LinkSetting.slowRate)
-        case .auto: measured.flatMap { $0 < Self.fastRate ? $0 : nil }
+        case .auto: near ? nil : measured.flatMap { $0 < Self.fastRate ? $0 : nil }
         }
     }
 
@@ -94,7 +97,9 @@ public struct LinkMeter: Sendable {
         case .fast: what = "set to fast: pictures at full resolution"
         case .slow: what = "set to slow: pictures sized for \(Self.describe(rate ?? LinkSetting.slowRate))"
         case .auto:
-            if let measured {
+            if near {
+                what = "the terminal answers from this machine: pictures at full resolution"
+            } else if let measured {
                 what = measured >= Self.fastRate ? "measured \(Self.describe(measured)): pictures at full resolution"
                     : "measured \(Self.describe(measured)): pictures sized to it"
             } else {

@@ -69,6 +69,9 @@ public final class NcursesBackend: TerminalBackend {
     private var answersSeen = 0
     /// The rate the terminal's answers showed, while the program waited for them; nil until then.
     private var confirmedRate: Double?
+    /// The terminal's answers take long enough to come from far away (not from a terminal on this machine that
+    /// is merely slow to draw): its rate sizes pictures.
+    private let terminalIsFar: Bool
     /// Bytes the terminal took without pushing back, since `flowStart`.
     private var flowBytes = 0
     private var flowStart = 0.0
@@ -139,6 +142,8 @@ public final class NcursesBackend: TerminalBackend {
                 link: LinkSetting = .auto, sixelScrolls: Bool = false) throws {
         meter = LinkMeter(setting: link)
         asksTerminal = abilities?.answered == true
+        terminalIsFar = abilities?.isFar == true
+        meter.near = abilities?.answered == true && abilities?.isFar == false
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -911,7 +916,7 @@ public final class NcursesBackend: TerminalBackend {
             if heldBack, lastAcknowledgement.time > 0, now - lastAcknowledgement.time >= 0.05 {
                 let sample = Double(probe.bytesBefore - lastAcknowledgement.bytes) / (now - lastAcknowledgement.time)
                 confirmedRate = confirmedRate.map { $0 * 0.5 + sample * 0.5 } ?? sample
-                meter.confirmed(probe.bytesBefore - lastAcknowledgement.bytes, over: now - lastAcknowledgement.time)
+                if terminalIsFar { meter.confirmed(probe.bytesBefore - lastAcknowledgement.bytes, over: now - lastAcknowledgement.time) }
             }
             heldBack = false
             lastAcknowledgement = (now, probe.bytesBefore)

@@ -39,7 +39,8 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// The far end as over SSH: the pseudo-terminal is read at once into a buffer (as sshd does, up to its
     /// channel window), and the terminal behind takes that buffer at `readRate`, so the program's writes never
-    /// wait. And the terminal answers DA1 (`ESC [ c`) when it reaches it, as a terminal does.
+    /// wait. And the terminal answers DA1 (`ESC [ c`) when it reaches it, as a terminal does, 50 ms later (the
+    /// way back).
     public let buffered: Bool
     private var backlog: [UInt8] = []
     private var backlogStart = 0
@@ -205,8 +206,12 @@ public final class PseudoTerminal: @unchecked Sendable {
                     da1Match += 1
                     if da1Match == expected.count {
                         da1Match = 0
-                        let answer = Array("\u{1B}[?62;4c".utf8)
-                        _ = answer.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+                        // The answer crosses back in 50 ms, as the keys do.
+                        let master = self.master
+                        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
+                            let answer = Array("\u{1B}[?62;4c".utf8)
+                            _ = answer.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+                        }
                     }
                 } else {
                     da1Match = byte == 0x1B ? 1 : 0

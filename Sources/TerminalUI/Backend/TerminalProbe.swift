@@ -19,6 +19,13 @@ public struct TerminalAbilities: Equatable, Sendable {
     public var trueColor = false
     /// The DA1 answer came: the terminal answered everything it was going to.
     public var answered = false
+    /// Seconds from the questions to the DA1 answer: the link's round trip (a terminal on this machine answers
+    /// in a few milliseconds; over SSH it is the network's).
+    public var roundTrip: Double?
+
+    /// The terminal is far away (its answers took 20 ms or more): pictures are sized to the link its answers
+    /// show. Nearer, a terminal slow to take pictures is slow at drawing, not a slow link, and gets them whole.
+    public var isFar: Bool { (roundTrip ?? 0) >= 0.02 }
 
     public init() {}
 }
@@ -78,6 +85,7 @@ public enum TerminalProbe {
             if parse(answer).answered { break }
         }
         var abilities = parse(answer)
+        if abilities.answered { abilities.roundTrip = ProcessInfo.processInfo.systemUptime - start }
         if abilities.cellWidth == nil, let cell = cellSize(of: output) ?? cellSize(of: output, textArea: textArea(answer)) {
             abilities.cellWidth = cell.width
             abilities.cellHeight = cell.height
