@@ -294,15 +294,18 @@ public final class NcursesBackend: TerminalBackend {
             buffer = pictures.prepare(buffer, repainted: picturesRepainted, link: link)
         }
         let scrolls = pictures.map { $0.movesWithText || $0.followsScrolls } ?? true
+        // Where curses may scroll Sixel pictures, each picture row's cells differ from every other's (by an unseen
+        // colour), so that curses recognises a moved row and scrolls it instead of leaving identical blanks be.
+        let drawn = pictures?.followsScrolls == true && [.palette256, .truecolor].contains(colorMode) ? Self.tagged(buffer) : buffer
         var moves = RowMoves(height: buffer.height)
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
         // frame itself fills them), so only the new rows are sent.
-        let rowHashes = scrolls ? Self.rowHashes(buffer) : []
+        let rowHashes = scrolls ? Self.rowHashes(drawn) : []
         var scrolled = false
         if scrolls, var shown = previous,
-           let move = Self.scrollMove(before: previousRowHashes ?? Self.rowHashes(shown), after: rowHashes, blankRow: Self.blankRowHash(buffer.width)) {
+           let move = Self.scrollMove(before: previousRowHashes ?? Self.rowHashes(shown), after: rowHashes, blankRow: Self.blankRowHash(drawn.width)) {
             let step = Self.scrollStep(move)
             scrolled = true
             var moved = 0
@@ -313,7 +316,7 @@ public final class NcursesBackend: TerminalBackend {
             }
         }
         staged = false
-        if !scrolled, let rate = meter.rate, let shown = previous, let part = Self.stage(buffer, over: shown,
+        if !scrolled, let rate = meter.rate, let shown = previous, let part = Self.stage(drawn, over: shown,
                                                                                          budget: Int(rate * Self.stageSeconds),
                                                                                          bytesPerCell: bytesPerCell) {
             // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
@@ -327,7 +330,7 @@ public final class NcursesBackend: TerminalBackend {
             pump()
             return
         }
-        moves.read(present(buffer))
+        moves.read(present(drawn))
         let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
         if let pictures {
@@ -396,6 +399,24 @@ public final class NcursesBackend: TerminalBackend {
         return part
     }
 
+    /// `buffer` with each picture cell marked by its picture and row (a foreground colour, which a blank does
+    /// not show): rows of different pictures, or of one picture's different rows, differ for curses.
+    static func tagged(_ buffer: CellBuffer) -> CellBuffer {
+        var tagged = buffer
+        for placement in buffer.placements {
+            let area = placement.visible
+            for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {
+                let row = y - placement.y
+                let tag = UInt8(16 + Int((UInt64(placement.picture.id) &* 131 &+ UInt64(max(0, row))) % 216))
+                let cell = Cell(Cell.picture.text, style: CellStyle(foreground: .indexed(tag)))
+                for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
+                    tagged[x, y] = cell
+                }
+            }
+        }
+        return tagged
+    }
+
     /// The largest move curses takes for the rows of `move` in one frame (it judges each block of moved rows
     /// alone, and skips one moved further than it is tall).
     static func scrollStep(_ move: ScrollMove) -> Int {
@@ -436,12 +457,17 @@ public final class NcursesBackend: TerminalBackend {
                     flush(y)
                     continue
                 }
-                if cell == .picture {
+                if cell.text == Cell.picture.text {
                     // A cell a picture shows in: a blank that curses tells from an ordinary blank, so that
                     // when the picture goes, curses rewrites the cell (and a Sixel's pixels there go with it).
                     flush(y)
                     var blank = cchar_t()
                     blank.attr = Self.invisible
+                    if cell.style != .plain {
+                        let pair = pairNumber(cell.style)
+                        blank.attr |= attr_t(min(pair, 255)) << 8
+                        blank.ext_color = pair
+                    }
                     withUnsafeMutableBytes(of: &blank.chars) { raw in raw.bindMemory(to: wchar_t.self)[0] = 32 }
                     mvwadd_wch(window, Int32(y), Int32(x), &blank)
                     continue
