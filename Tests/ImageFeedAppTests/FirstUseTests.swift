@@ -210,7 +210,11 @@ extension EndToEndTests {
         screen = try tmux.waitFor("the viewer") { Self.isViewer($0, showing: "Photo by NASA on Unsplash") }
         XCTAssertTrue(statusLine(screen).contains("Esc back  ? help  n/p next"), statusLine(screen))
         try tmux.send("n") // the second photo: a long name, still with the essential keys
-        screen = try tmux.waitFor(text: "Stefan van der Walt")
+        // The frame may be caught while it is still being written (the status line is its last row): the whole
+        // status line is waited for.
+        screen = try tmux.waitFor("the second photo's status line") {
+            self.statusLine($0).contains("Stefan van der Walt") && self.statusLine($0).contains("Esc back  ? help")
+        }
         XCTAssertTrue(statusLine(screen).contains("Esc back  ? help"), statusLine(screen))
         try tmux.send("Escape", "q")
         try assertTerminalRestored()
