@@ -926,7 +926,8 @@ public final class NcursesBackend: TerminalBackend {
     private func askBehindPictures() {
         guard asksTerminal else { return }
         let queued = totalWritten + (text.count - textWritten)
-        if let last = probes.last, queued - last.bytesBefore < pictureWindow / 2 { return }
+        // Once every half window: a question per frame would cost the terminal an answer per spinner's turn.
+        if queued - (probes.last?.bytesBefore ?? lastAcknowledgement.bytes) < pictureWindow / 2 { return }
         probes.append((Self.clock(), queued))
         queueText("\u{1B}[c")
     }
