@@ -24,26 +24,11 @@ public enum SixelEncoder {
         }
         guard initialised == SIXEL_OK else { return nil }
         sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_AUTO)
-        let sink = Sink()
-        sink.bytes.reserveCapacity(image.width * image.height / 2)
-        var output: OpaquePointer?
-        let box = Unmanaged.passRetained(sink)
-        defer { box.release() }
-        let created = sixel_output_new(&output, { data, size, context in
-            guard let data, let context, size > 0 else { return 0 }
-            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { bytes in
-                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(size)))
+        return output(capacity: image.width * image.height / 2) { output in
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output)
             }
-            return size
-        }, box.toOpaque(), nil)
-        guard created == SIXEL_OK, let output else { return nil }
-        defer { sixel_output_unref(output) }
-        let encoded = pixels.withUnsafeMutableBufferPointer { buffer in
-            sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output)
         }
-        guard encoded == SIXEL_OK else { return nil }
-        return sink.bytes
     }
 
     /// A picture mapped once to its own palette (median cut over the whole picture, error diffusion across it),
@@ -108,8 +93,9 @@ public enum SixelEncoder {
     }
 
     /// What `encode` writes to a libsixel output, gathered.
-    static func output(_ encode: (OpaquePointer) -> SIXELSTATUS) -> [UInt8]? {
+    static func output(capacity: Int = 0, _ encode: (OpaquePointer) -> SIXELSTATUS) -> [UInt8]? {
         let sink = Sink()
+        sink.bytes.reserveCapacity(capacity)
         var output: OpaquePointer?
         let box = Unmanaged.passRetained(sink)
         defer { box.release() }

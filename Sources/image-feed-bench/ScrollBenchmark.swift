@@ -30,16 +30,7 @@ struct ScrollBenchmark {
         let sandbox = try await RunningSandbox.start(try SandboxServer(settings: SandboxSettings(feedSize: photos + 60)))
         let token = sandbox.server.state.issueToken(username: sandbox.server.catalog.demoUsername)
 
-        // A fresh home: no saved feed, no image cache.
-        var environment = FeedBenchmark.privateEnvironment(tag: "scroll")
-        try? FileManager.default.removeItem(atPath: environment["HOME"]!)
-        environment["TERM"] = "xterm-256color"
-        environment["LANG"] = "C.UTF-8"
-        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        environment["IMAGE_FEED_API_BASE"] = sandbox.baseURL.absoluteString
-        environment["IMAGE_FEED_OAUTH_BASE"] = sandbox.baseURL.absoluteString
-        environment["UNSPLASH_ACCESS_KEY"] = SandboxSettings.demoAccessKey
-        environment["IMAGE_FEED_TOKEN"] = token
+        let environment = Self.programEnvironment(tag: "scroll", sandbox: sandbox, token: token)
 
         let terminal = try PseudoTerminal(width: width, height: height)
         let pid = try Self.spawn(program, environment: environment, terminal: terminal.slave)
@@ -103,6 +94,21 @@ struct ScrollBenchmark {
         report.add("\(label): memory at the end (VmRSS)", String(format: "%.1f MB", Double(memory.resident) / 1_048_576))
         report.add("\(label): API requests per 100 photos", String(format: "%.2f", perHundred), target: "<= 4")
         report.note("\(label): \(keys) key presses; \(String(format: "%.1f", stalled)) s waiting on keys that brought no new photo")
+    }
+
+    /// The environment `image-feed` runs in against `sandbox`, logged in with `token`, in a fresh home (no saved
+    /// feed, no image cache), on an xterm-256color terminal speaking UTF-8.
+    static func programEnvironment(tag: String, sandbox: RunningSandbox, token: String) -> [String: String] {
+        var environment = FeedBenchmark.privateEnvironment(tag: tag)
+        try? FileManager.default.removeItem(atPath: environment["HOME"]!)
+        environment["TERM"] = "xterm-256color"
+        environment["LANG"] = "C.UTF-8"
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        environment["IMAGE_FEED_API_BASE"] = sandbox.baseURL.absoluteString
+        environment["IMAGE_FEED_OAUTH_BASE"] = sandbox.baseURL.absoluteString
+        environment["UNSPLASH_ACCESS_KEY"] = SandboxSettings.demoAccessKey
+        environment["IMAGE_FEED_TOKEN"] = token
+        return environment
     }
 
     /// A program built beside this one (`swift build -c release` puts every product in one folder).

@@ -62,16 +62,8 @@ struct SlowLinkBenchmark {
         let label = "slow link\(buffered ? " behind a buffer (ssh)" : "") \(Self.rateName(rate)) \(mode.name), \(width)x\(height)"
         let sandbox = try await RunningSandbox.start(try SandboxServer(settings: SandboxSettings(feedSize: 200)))
         let token = sandbox.server.state.issueToken(username: sandbox.server.catalog.demoUsername)
-        var environment = FeedBenchmark.privateEnvironment(tag: "slowlink")
-        try? FileManager.default.removeItem(atPath: environment["HOME"]!)
-        environment["TERM"] = "xterm-256color"
+        var environment = ScrollBenchmark.programEnvironment(tag: "slowlink", sandbox: sandbox, token: token)
         if mode.trueColor { environment["COLORTERM"] = "truecolor" }
-        environment["LANG"] = "C.UTF-8"
-        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        environment["IMAGE_FEED_API_BASE"] = sandbox.baseURL.absoluteString
-        environment["IMAGE_FEED_OAUTH_BASE"] = sandbox.baseURL.absoluteString
-        environment["UNSPLASH_ACCESS_KEY"] = SandboxSettings.demoAccessKey
-        environment["IMAGE_FEED_TOKEN"] = token
         environment["IMAGE_FEED_GRAPHICS"] = mode.graphics
         if let link = ProcessInfo.processInfo.environment["IMAGE_FEED_LINK"] { environment["IMAGE_FEED_LINK"] = link }
 

@@ -143,8 +143,6 @@ struct ChunkQueue<Key: Hashable> {
     }
 
     private(set) var jobs: [Job] = []
-    /// The key of each job that went out whole since the last `takeCompleted`.
-    private var completed: [Key] = []
     /// The chunk handed out and not yet acknowledged.
     private var handedOut = false
 
@@ -195,15 +193,10 @@ struct ChunkQueue<Key: Hashable> {
         handedOut = false
         jobs[0].next += 1
         if jobs[0].next >= jobs[0].chunks.count {
-            let job = jobs.removeFirst()
-            if job.withdrawable { completed.append(job.key) }
+            jobs.removeFirst()
         }
     }
 
-    mutating func takeCompleted() -> [Key] {
-        defer { completed.removeAll() }
-        return completed
-    }
 }
 
 /// The escape sequences in `bytes`, each whole (`ESC _ … ESC \`, `ESC P … ESC \`), as chunks a queue may cut

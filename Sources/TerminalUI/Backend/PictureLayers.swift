@@ -468,18 +468,11 @@ final class InlinePictureLayer: PictureLayer {
             return encoding.quantized(picture)?.encode(x: source.x, y: source.y, width: source.width, height: source.height)
         }
         var part = picture.crop(x: source.x, y: source.y, width: source.width, height: source.height)
-        let made: [UInt8]?
-        switch format {
-        case .sixel:
-            made = SixelEncoder.encode(part)
-        case .iterm2:
-            if scale < 1 {
-                part = AreaResampler.resize(part, width: max(piece.columns, Int(Double(part.width) * scale)),
-                                            height: max(piece.rows, Int(Double(part.height) * scale)))
-            }
-            made = ITerm2Images.inline(part, columns: piece.columns, rows: piece.rows, quality: scale < 1 ? 80 : 92)
+        if scale < 1 {
+            part = AreaResampler.resize(part, width: max(piece.columns, Int(Double(part.width) * scale)),
+                                        height: max(piece.rows, Int(Double(part.height) * scale)))
         }
-        return made
+        return ITerm2Images.inline(part, columns: piece.columns, rows: piece.rows, quality: scale < 1 ? 80 : 92)
     }
 
     func nextChunk() -> [UInt8]? { queue.next() }

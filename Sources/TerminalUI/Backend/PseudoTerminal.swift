@@ -89,21 +89,9 @@ public final class PseudoTerminal: @unchecked Sendable {
         // A slow reader takes small bites, so that its pace is even.
         var buffer = [UInt8](repeating: 0, count: readRate == nil ? 1 << 16 : 1_024)
         defer { Glibc.close(master) }
-        var paced = 0
-        var pacedSince = Self.clock()
+        var pace = readRate.map { Pace(rate: Double($0)) }
         while true {
-            if let rate = readRate {
-                // Each byte takes 1/rate seconds: wait until the bytes read so far have had their time. After an
-                // idle spell the link starts afresh (it does not save up time to burst later).
-                let due = pacedSince + Double(paced) / Double(rate)
-                let now = Self.clock()
-                if due > now {
-                    usleep(useconds_t((due - now) * 1_000_000))
-                } else if now - due > 0.05 {
-                    paced = 0
-                    pacedSince = now
-                }
-            }
+            pace?.wait()
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 50)
             if ready < 0, errno == EINTR { continue }
@@ -116,7 +104,7 @@ public final class PseudoTerminal: @unchecked Sendable {
                 if count < 0, errno == EINTR { continue }
                 return
             }
-            paced += count
+            pace?.took(count)
             consume(buffer[0..<count])
         }
     }
@@ -167,9 +155,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// The terminal at the far end of a slow link: takes the backlog at `readRate`, answers DA1.
     private func farTerminalLoop() {
-        let rate = Double(readRate ?? 125_000)
-        var paced = 0
-        var pacedSince = Self.clock()
+        var pace = Pace(rate: Double(readRate ?? 125_000))
         defer { Glibc.close(master) }
         while true {
             let bite: [UInt8]? = lock.withLock {
@@ -189,15 +175,8 @@ public final class PseudoTerminal: @unchecked Sendable {
                 usleep(2_000)
                 continue
             }
-            let due = pacedSince + Double(paced) / rate
-            let now = Self.clock()
-            if due > now {
-                usleep(useconds_t((due - now) * 1_000_000))
-            } else if now - due > 0.05 {
-                paced = 0
-                pacedSince = now
-            }
-            paced += bite.count
+            pace.wait()
+            pace.took(bite.count)
             consume(bite[...])
             for byte in bite {
                 // ESC [ c: the terminal answers that it is a VT220 with Sixel.
@@ -221,6 +200,32 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     private var lastByteTime = 0.0
+
+    /// A reader's pace on a link of `rate` bytes a second: each byte takes 1/rate seconds. After an idle spell
+    /// the link starts afresh (it does not save up time to burst later).
+    private struct Pace {
+        let rate: Double
+        private var taken = 0
+        private var since = PseudoTerminal.clock()
+
+        init(rate: Double) {
+            self.rate = rate
+        }
+
+        /// Waits until the bytes taken so far have had their time.
+        mutating func wait() {
+            let due = since + Double(taken) / rate
+            let now = PseudoTerminal.clock()
+            if due > now {
+                usleep(useconds_t((due - now) * 1_000_000))
+            } else if now - due > 0.05 {
+                taken = 0
+                since = now
+            }
+        }
+
+        mutating func took(_ count: Int) { taken += count }
+    }
 
     static func clock() -> Double {
         var time = timespec()
