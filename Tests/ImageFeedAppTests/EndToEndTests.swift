@@ -116,7 +116,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(line(containing: "Chelsea the cat", in: screen)?.contains("♡") == true, screen)
 
         // Like it: the heart fills.
-        try tmux.send("l")
+        try tmux.send("f")
         screen = try tmux.waitFor("the heart to fill") {
             self.line(containing: "Chelsea the cat", in: $0)?.contains("♥") == true
         }
@@ -142,7 +142,7 @@ final class EndToEndTests: XCTestCase {
         try launch()
         try logInWithTheDemoKey()
         try tmux.waitFor("the feed") { $0.contains("Eileen Collins") && $0.contains("1 Feed") }
-        try tmux.send("l")
+        try tmux.send("f")
         try tmux.send("x")
         try tmux.waitFor("the heart to fill") { self.line(containing: "Eileen Collins", in: $0)?.contains("♥") == true }
         try tmux.send("?")
@@ -218,7 +218,7 @@ final class EndToEndTests: XCTestCase {
         try tmux.waitFor(text: "Albums of labs (2)")
 
         // A name Imgur does not know: the error says so, and how to change it.
-        try tmux.send("u", "BSpace", "BSpace", "BSpace", "BSpace")
+        try tmux.send("e", "BSpace", "BSpace", "BSpace", "BSpace")
         try tmux.type("nobody")
         try tmux.send("Enter")
         screen = try tmux.waitFor(text: "No Imgur user nobody.")
@@ -260,7 +260,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("close this tab"))
 
         try tmux.waitFor("the feed") { $0.contains("Eileen Collins") && $0.contains("1 Feed") }
-        try tmux.send("l")
+        try tmux.send("f")
         try tmux.waitFor("the first photo liked") { self.line(containing: "Eileen Collins", in: $0)?.contains("♥") == true }
 
         try tmux.send("3")
@@ -270,7 +270,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(profile.contains("Dana Demo"), profile)
         XCTAssertTrue(line(containing: "Eileen Collins", in: profile)?.contains("♥") == true, profile)
 
-        try tmux.send("l")
+        try tmux.send("f")
         profile = try tmux.waitFor("the favorite gone") { $0.contains("Favorites (0)") && !$0.contains("Eileen Collins") }
         XCTAssertTrue(profile.contains("No favorites yet"), profile)
 
@@ -278,8 +278,8 @@ final class EndToEndTests: XCTestCase {
         try tmux.waitFor("the feed heart gray") { self.line(containing: "Eileen Collins", in: $0)?.contains("♡") == true }
 
         try tmux.send("3")
-        try tmux.waitFor(text: "o log out")
-        try tmux.send("o")
+        try tmux.waitFor(text: "L log out")
+        try tmux.send("L")
         try tmux.waitFor(text: "Log out?")
         try tmux.send("y")
         try tmux.waitFor("the login screen") { $0.contains("Unsplash photos, in your terminal") && $0.contains("Log in") }
@@ -416,7 +416,7 @@ final class EndToEndTests: XCTestCase {
         // The check can see a clipboard write: the viewer's own "copy link" (OSC 52) does reach it.
         try tmux.send("1", "Enter")
         try tmux.waitFor(text: "on Unsplash")
-        try tmux.send("s")
+        try tmux.send("y")
         try tmux.waitFor("the link on the clipboard", timeout: 10) { _ in
             ((try? self.tmux.tmux(["show-buffer"])) ?? "").hasPrefix("http")
         }

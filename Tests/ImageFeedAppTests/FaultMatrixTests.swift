@@ -269,7 +269,7 @@ final class FaultMatrixTests: XCTestCase {
         try harness.run(until: "the feed") { state, text in contentShown(.feed, state, text) }
         let before = harness.app.state.feed.photos[0]
         try fault("like=status:503")
-        harness.press(.character("l"))
+        harness.press(.character("f"))
         let screen = try harness.run(until: "the like dialog") { _, text in text.contains("Couldn't like the photo") }
         XCTAssertTrue(screen.contains("Try again"), screen)
         XCTAssertEqual(harness.app.state.feed.photos[0].likedByUser, before.likedByUser)

@@ -38,7 +38,7 @@ extension EndToEndTests {
         try tmux.send("1")
         try tmux.waitFor("the feed again") { $0.contains("Eileen Collins") && !$0.contains("Imgur user") }
         // Tab from the field goes on to the next pane (Albums is the last: the feed).
-        try tmux.send("4", "u")
+        try tmux.send("4", "e")
         try tmux.waitFor(text: "Type a username and press Enter")
         try tmux.send("Tab")
         screen = try tmux.waitFor("Tab out of the field") { $0.contains("Eileen Collins") && !$0.contains("Imgur user") }
@@ -293,8 +293,8 @@ extension EndToEndTests {
         XCTAssertFalse(screen.contains("Log in to Unsplash"), screen)
         // Logging out forgets it.
         try tmux.send("3")
-        try tmux.waitFor(text: "o log out")
-        try tmux.send("o")
+        try tmux.waitFor(text: "L log out")
+        try tmux.send("L")
         try tmux.waitFor(text: "Log out?")
         try tmux.send("y")
         try tmux.waitFor(text: "Enter log in to the demo")

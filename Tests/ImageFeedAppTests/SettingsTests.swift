@@ -178,9 +178,9 @@ final class SettingsTests: XCTestCase {
             "feed.details" = "I"
             """, to: "config/image-feed/config.toml")
         let configuration = try Settings.load(environment: folder.environment)
-        XCTAssertEqual(configuration.keyMap.translate(.character("x"), in: .feed), .character("l"))
-        XCTAssertEqual(configuration.keyMap.translate(.character("="), in: .viewer), .character("+"))
-        XCTAssertEqual(configuration.keyMap.translate(.character("I"), in: .feed), .character("i"))
+        XCTAssertEqual(configuration.keyMap.intent(of: .character("x"), in: .feed), .like)
+        XCTAssertEqual(configuration.keyMap.intent(of: .character("="), in: .viewer), .zoomIn)
+        XCTAssertEqual(configuration.keyMap.intent(of: .character("I"), in: .feed), .details)
 
         for (text, expected) in [
             ("[keys]\nliek = \"x\"\n", "line 2, key keys.liek: unknown intent"),

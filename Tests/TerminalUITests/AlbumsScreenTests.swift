@@ -79,7 +79,7 @@ final class AlbumsScreenTests: XCTestCase {
         _ = AppViewModel.update(&state, .openViewer(photoID: "p2"))
         XCTAssertEqual(state.viewer?.isFromAlbum, true)
         let viewerText = render(state, ui: ui, width: 100, height: 30).joined(separator: "\n")
-        XCTAssertTrue(viewerText.contains("+- zoom"), viewerText)
+        XCTAssertTrue(viewerText.contains("+/- zoom"), viewerText)
         XCTAssertTrue(viewerText.contains("Esc back  ? help  n/p next"), viewerText)
         XCTAssertFalse(viewerText.contains("on Unsplash"), "an album photo is not attributed to Unsplash\n\(viewerText)")
         XCTAssertFalse(viewerText.contains("x zoom"), "the whole photo shows no zoom level\n\(viewerText)")
@@ -91,7 +91,7 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertFalse(render(state, ui: ui, width: 100, height: 30).joined().contains("x zoom"))
         _ = AppViewModel.update(&state, .closeViewer)
         XCTAssertEqual(press(.escape), [.albums(.closeAlbum)])
-        XCTAssertEqual(press(.character("u")), [.albums(.editUsername)])
+        XCTAssertEqual(press(.character("e")), [.albums(.editUsername)])
     }
 
     func test_mouse_clickATileOpensIt_clickTheFieldToType() {

@@ -13,9 +13,10 @@ final class GoldenFrameTests: XCTestCase {
     static let sizes = [(80, 24), (160, 48)]
 
     func assertGolden(_ name: String, _ state: AppState, ui: UIState = UIState(), sizes: [(Int, Int)] = GoldenFrameTests.sizes,
-                      file: StaticString = #filePath, line: UInt = #line) {
+                      keyMap: KeyMap = .standard, file: StaticString = #filePath, line: UInt = #line) {
         for (width, height) in sizes {
-            let frame = render(state, ui: ui, width: width, height: height, theme: unicodeTheme).joined(separator: "\n") + "\n"
+            let frame = render(state, ui: ui, width: width, height: height, theme: unicodeTheme, keyMap: keyMap)
+                .joined(separator: "\n") + "\n"
             let path = Self.folder.appendingPathComponent("\(name)-\(width)x\(height).txt")
             let record = ProcessInfo.processInfo.environment["IMAGE_FEED_RECORD_GOLDEN"] == "1"
             guard !record, let expected = try? String(contentsOf: path, encoding: .utf8) else {
@@ -109,6 +110,36 @@ final class GoldenFrameTests: XCTestCase {
         _ = AppViewModel.update(&failed, .feed(.pageLoaded(page: 1, .failure(.server(status: 503)))))
         assertGolden("feed-error", failed)
         assertGolden("feed-end", loadedState(photos, next: nil), ui: { var ui = UIState(); ui.feedSelected = 2; return ui }())
+    }
+
+    /// The help of every screen, the status line after a rebinding, and a page with its dialog up.
+    func test_helpOfEveryScreen_rebinding_andAPagesDialog() throws {
+        var seen = Set<String>()
+        for state in HelpScreen.allContexts {
+            var shown = state
+            _ = AppViewModel.update(&shown, .toggleHelp)
+            if shown.session != .loggedIn { shown.helpVisible = true }
+            let name = HelpScreen.title(state).lowercased().replacingOccurrences(of: "keys: ", with: "")
+                .map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            guard seen.insert(name).inserted else { continue }
+            assertGolden("help-" + name, shown, sizes: [(80, 24)])
+        }
+        var keys = KeyMap()
+        try keys.bind("like", to: "*")
+        try keys.bind("photographer", to: "U")
+        try keys.bind("reload", to: "R")
+        assertGolden("rebound-feed", loadedState(photos), keyMap: keys)
+        var page = photographer()
+        _ = AppViewModel.update(&page, .browse(.list(.toggleLike(photoID: "b"))))
+        _ = AppViewModel.update(&page, .browse(.list(.likeFinished(photoID: "b", liked: false, .failure(.server(status: 500))))))
+        assertGolden("page-dialog-like-failed", page)
+        // The dialog has the keyboard: Tab, / and Esc do not act behind it.
+        var ui = UIState()
+        let screen = RootScreen(theme: unicodeTheme)
+        XCTAssertEqual(screen.handle(.key(.tab), app: page, ui: &ui, width: 80, height: 24), [], "Tab moves between the buttons")
+        XCTAssertEqual(ui.modalFocus, 1)
+        XCTAssertEqual(screen.handle(.key(.character("/")), app: page, ui: &ui, width: 80, height: 24), [])
+        XCTAssertEqual(screen.handle(.key(.escape), app: page, ui: &ui, width: 80, height: 24), [.browse(.list(.modalCancel))])
     }
 
     func test_helpAndDialogs() {

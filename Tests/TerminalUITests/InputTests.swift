@@ -35,7 +35,7 @@ final class InputTests: XCTestCase {
         var ui = UIState()
         ui.feedSelected = 1
         XCTAssertEqual(events(.enter, state, ui: &ui), [.openViewer(photoID: "b")])
-        XCTAssertEqual(events(.character("l"), state, ui: &ui), [.feed(.toggleLike(photoID: "b"))])
+        XCTAssertEqual(events(.character("f"), state, ui: &ui), [.feed(.toggleLike(photoID: "b"))])
         XCTAssertEqual(events(.character("r"), state, ui: &ui), [.feed(.load)])
     }
 
@@ -67,13 +67,14 @@ final class InputTests: XCTestCase {
         var ui = UIState()
         XCTAssertEqual(events(.character("+"), state, ui: &ui), [.viewer(.zoomIn)])
         XCTAssertEqual(events(.character("-"), state, ui: &ui), [.viewer(.zoomOut)])
-        XCTAssertEqual(events(.character("r"), state, ui: &ui), [.viewer(.rotate)])
+        XCTAssertEqual(events(.character(">"), state, ui: &ui), [.viewer(.rotate)])
+        XCTAssertEqual(events(.character("r"), state, ui: &ui), [], "r retries only a photo that failed")
         XCTAssertEqual(events(.character("0"), state, ui: &ui), [.viewer(.reset)])
         XCTAssertEqual(events(.character("l"), state, ui: &ui), [.stepViewer(by: 1)], "l never likes in the viewer: at fit, the next photo")
         XCTAssertEqual(events(.character("n"), state, ui: &ui), [.stepViewer(by: 1)])
         XCTAssertEqual(events(.character("["), state, ui: &ui), [.stepViewer(by: -1)])
         XCTAssertEqual(events(.left, state, ui: &ui), [.stepViewer(by: -1)], "← at fit: the previous photo")
-        XCTAssertEqual(events(.character("s"), state, ui: &ui), [.viewer(.share)])
+        XCTAssertEqual(events(.character("y"), state, ui: &ui), [.viewer(.share)])
         XCTAssertEqual(events(.character("d"), state, ui: &ui), [.viewer(.download)])
         XCTAssertEqual(events(.escape, state, ui: &ui), [.closeViewer])
         _ = AppViewModel.update(&state, .viewer(.zoomIn))

@@ -1,36 +1,40 @@
 import ImageFeedCore
-import TerminalUI
+@testable import TerminalUI
 import XCTest
 
-/// `[keys]`: rebinding intents, what the screens then see, what the help says, and the mistakes reported.
+/// `[keys]`: rebinding intents, what the screens then see, what the help and the status line say, and the
+/// mistakes reported.
 final class KeyMapTests: XCTestCase {
     func test_rebound_theNewKeyActs_theOldOneIsFree() throws {
         var map = KeyMap()
         try map.bind("like", to: "x")
-        XCTAssertEqual(map.translate(.character("x"), in: .feed), .character("l"))
-        XCTAssertNil(map.translate(.character("l"), in: .feed), "l no longer likes")
-        XCTAssertNil(map.translate(.character(" "), in: .feed))
-        XCTAssertEqual(map.translate(.character("x"), in: .viewer), .character("f"), "every context with a like")
-        XCTAssertNil(map.translate(.character("f"), in: .viewer))
-        XCTAssertEqual(map.translate(.character("l"), in: .albums), .character("l"), "l is still right in the albums")
-        XCTAssertEqual(map.translate(.character("j"), in: .feed), .character("j"), "other keys pass")
+        XCTAssertEqual(map.intent(of: .character("x"), in: .feed), .like)
+        XCTAssertNil(map.intent(of: .character("f"), in: .feed), "f no longer likes")
+        XCTAssertNil(map.intent(of: .character(" "), in: .feed))
+        XCTAssertEqual(map.intent(of: .character("x"), in: .viewer), .like, "every context with a like")
+        XCTAssertEqual(map.intent(of: .character("l"), in: .albums), .right, "l is still right in the albums")
+        XCTAssertEqual(map.intent(of: .character("j"), in: .feed), .next, "other keys keep their meaning")
     }
 
     func test_oneContextOnly_andSeveralKeys_andSwaps() throws {
         var map = KeyMap()
         try map.bind("viewer.zoom-in", to: "+ =")
-        XCTAssertEqual(map.translate(.character("="), in: .viewer), .character("+"))
-        XCTAssertEqual(map.translate(.character("+"), in: .viewer), .character("+"))
-        XCTAssertEqual(map.translate(.character("="), in: .feed), .character("="), "only in the viewer")
+        XCTAssertEqual(map.intent(of: .character("="), in: .viewer), .zoomIn)
+        XCTAssertEqual(map.intent(of: .character("+"), in: .viewer), .zoomIn)
+        XCTAssertNil(map.intent(of: .character("="), in: .feed), "only in the viewer")
         var swapped = KeyMap()
-        try swapped.bind("feed.details", to: "l")
+        try swapped.bind("feed.details", to: "f")
         try swapped.bind("feed.like", to: "i")
         XCTAssertNoThrow(try swapped.checkConflicts(), "two intents may swap their keys")
-        XCTAssertEqual(swapped.translate(.character("l"), in: .feed), .character("i"))
-        XCTAssertEqual(swapped.translate(.character("i"), in: .feed), .character("l"))
+        XCTAssertEqual(swapped.intent(of: .character("f"), in: .feed), .details)
+        XCTAssertEqual(swapped.intent(of: .character("i"), in: .feed), .like)
         var special = KeyMap()
-        try special.bind("next-pane", to: "Ctrl-E")
-        XCTAssertEqual(special.translate(.lineDown, in: .viewer), .tab)
+        try special.bind("next-pane", to: "F2")
+        XCTAssertEqual(special.intent(of: .function(2), in: .viewer), .nextPane)
+        XCTAssertNil(special.intent(of: .tab, in: .feed))
+        var former = KeyMap()
+        try former.bind("query", to: "S")
+        XCTAssertEqual(former.intent(of: .character("S"), in: .search), .search, "an earlier name still binds")
     }
 
     func test_mistakes_areNamed() {
@@ -38,8 +42,8 @@ final class KeyMapTests: XCTestCase {
         XCTAssertThrowsError(try map.bind("liek", to: "x")) { error in
             XCTAssertTrue((error as? KeyMap.Problem)?.message.hasPrefix("unknown intent. Intents: ") == true, "\(error)")
         }
-        XCTAssertThrowsError(try map.bind("viewer.reload", to: "x")) { error in
-            XCTAssertTrue((error as? KeyMap.Problem)?.message.hasPrefix("viewer has no reload.") == true, "\(error)")
+        XCTAssertThrowsError(try map.bind("viewer.take-out", to: "x")) { error in
+            XCTAssertTrue((error as? KeyMap.Problem)?.message.hasPrefix("viewer has no take-out.") == true, "\(error)")
         }
         XCTAssertThrowsError(try map.bind("gallery.like", to: "x")) { error in
             XCTAssertTrue((error as? KeyMap.Problem)?.message.hasPrefix("unknown context gallery.") == true, "\(error)")
@@ -60,18 +64,62 @@ final class KeyMapTests: XCTestCase {
         }
     }
 
-    func test_helpAndScreens_followTheUsersKeys() throws {
+    func test_helpHintsAndScreens_followTheUsersKeys() throws {
         var map = KeyMap()
         try map.bind("like", to: "x")
-        var state = loadedState([photo("a"), photo("b")])
+        try map.bind("photographer", to: "U")
+        let state = loadedState([photo("a"), photo("b")])
         XCTAssertTrue(HelpScreen.lines(state, keyMap: map).contains { $0.keys == "x" && $0.what == "like / unlike" })
-        XCTAssertTrue(HelpScreen.lines(state).contains { $0.keys == "l  Space" && $0.what == "like / unlike" })
+        XCTAssertTrue(HelpScreen.lines(state).contains { $0.keys == "f  Space" && $0.what == "like / unlike" })
         let screen = RootScreen(theme: asciiTheme, keyMap: map)
+        XCTAssertTrue(screen.hints(state).contains("x like"), "\(screen.hints(state))")
+        XCTAssertTrue(screen.hints(state).contains("U photographer"), "\(screen.hints(state))")
+        XCTAssertFalse(screen.hints(state).contains { $0.hasPrefix("f ") })
         var ui = UIState()
         XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 60, height: 20),
                        [.feed(.toggleLike(photoID: "a"))])
-        XCTAssertEqual(screen.handle(.key(.character("l")), app: state, ui: &ui, width: 60, height: 20), [])
-        // In a dialog the keys are the dialog's own.
-        state.viewer = nil
+        XCTAssertEqual(screen.handle(.key(.character("f")), app: state, ui: &ui, width: 60, height: 20), [])
+        // The viewer's status line too.
+        var viewing = state
+        viewing.viewer = ViewerState(photo: photo("a"))
+        viewing.viewer?.source = .feed
+        let viewer = ViewerScreen(theme: asciiTheme, keys: map)
+        XCTAssertTrue(viewer.hints(viewing.viewer!).contains("x like"), "\(viewer.hints(viewing.viewer!))")
+    }
+
+    /// One key per meaning: a key means the same wherever it means something (the login aside, which is its own
+    /// world before any pane), and a meaning has the same keys everywhere.
+    func test_oneKeyPerMeaning_acrossScreens() {
+        let contexts = KeyContext.allCases.filter { $0 != .login }
+        var meaning: [String: Intent] = [:]
+        var keysOf: [Intent: [Key]] = [:]
+        // Moving (up in a grid, previous in a list) and the viewer's steps share keys on purpose.
+        let moves: Set<Intent> = [.previous, .next, .up, .down, .left, .right]
+        for context in contexts {
+            for record in KeyMap.defaults(context) where !moves.contains(record.intent) {
+                for key in record.keys {
+                    let name = KeyMap.name(key)
+                    if let other = meaning[name] {
+                        XCTAssertEqual(other, record.intent, "\(name) means \(other) somewhere and \(record.intent) in \(context)")
+                    }
+                    meaning[name] = record.intent
+                }
+                if let other = keysOf[record.intent] {
+                    XCTAssertEqual(other, record.keys, "\(record.intent) has other keys in \(context)")
+                }
+                keysOf[record.intent] = record.keys
+            }
+        }
+    }
+
+    /// Every screen's hints are made from its records: no key in a hint that is not the key of an intent in force.
+    func test_everyScreensHints_comeFromTheRecords() throws {
+        var map = KeyMap()
+        try map.bind("reload", to: "R")
+        for state in HelpScreen.allContexts where state.session == .loggedIn {
+            let hints = RootScreen(theme: asciiTheme, keyMap: map).hints(state)
+            XCTAssertFalse(hints.isEmpty, "\(HelpScreen.title(state))")
+            XCTAssertFalse(hints.contains { $0.hasPrefix("r ") }, "\(HelpScreen.title(state)): \(hints)")
+        }
     }
 }

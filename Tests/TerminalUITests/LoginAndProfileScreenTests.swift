@@ -40,7 +40,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertTrue(text.contains(request.authorizeURL.absoluteString), "the link in full\n\(text)")
         XCTAssertTrue(text.contains("█"), "the QR code\n\(text)")
         XCTAssertTrue(text.contains("press p to paste"), text)
-        XCTAssertTrue(text.contains("c copies it"), text)
+        XCTAssertTrue(text.contains("y copies it"), text)
     }
 
     func test_waiting_onASmallTerminal_saysHowBigTheQRCodeNeedsIt() {
@@ -81,7 +81,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertEqual(screen.handle(.key(.enter), app: loggedOut(), ui: &ui, width: 80, height: 24), [.login(.logIn)])
         XCTAssertEqual(screen.handle(.key(.character("q")), app: loggedOut(), ui: &ui, width: 80, height: 24), [.quit])
         let state = waiting()
-        XCTAssertEqual(screen.handle(.key(.character("c")), app: state, ui: &ui, width: 80, height: 24), [.login(.copyLink)])
+        XCTAssertEqual(screen.handle(.key(.character("y")), app: state, ui: &ui, width: 80, height: 24), [.login(.copyLink)])
         XCTAssertEqual(screen.handle(.key(.character("o")), app: state, ui: &ui, width: 80, height: 24), [.login(.openInBrowser)])
         XCTAssertEqual(screen.handle(.key(.character("a")), app: state, ui: &ui, width: 80, height: 24), [], "not in the demo")
         var editing = state
@@ -108,7 +108,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Likes cats."), text)
         XCTAssertTrue(text.contains("Favorites (1)"), text)
         XCTAssertTrue(text.contains("<3 3  Photo by Ann Author on Unsplash"), "the liked photo as a card\n\(text)")
-        XCTAssertTrue(text.contains("o log out"), text)
+        XCTAssertTrue(text.contains("L log out"), text)
     }
 
     /// After a resize the selected favorite stays in view (the pane went blank at 40x12 with the last one
@@ -152,7 +152,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         var state = profileState()
         var ui = UIState()
         let screen = RootScreen(theme: asciiTheme)
-        XCTAssertEqual(screen.handle(.key(.character("o")), app: state, ui: &ui, width: 80, height: 24), [.profile(.logOutPressed)])
+        XCTAssertEqual(screen.handle(.key(.character("L")), app: state, ui: &ui, width: 80, height: 24), [.profile(.logOutPressed)])
         _ = AppViewModel.update(&state, .profile(.logOutPressed))
         let text = render(state, ui: ui, width: 80, height: 24).joined(separator: "\n")
         XCTAssertTrue(text.contains("Log out?"), text)

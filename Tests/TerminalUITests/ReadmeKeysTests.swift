@@ -1,17 +1,21 @@
 import Foundation
 import ImageFeedCore
-import TerminalUI
+@testable import TerminalUI
 import XCTest
 
-/// The README's key list is the help's, screen by screen: this test writes what it should be and compares.
+/// The documentation's key list is the help's, screen by screen, and its list of intents is the records': this test
+/// writes what they should be and compares (`IMAGE_FEED_RECORD_README=1` writes them). The `[keys]` example is
+/// bound as written.
 final class ReadmeKeysTests: XCTestCase {
-    static var readme: URL {
+    static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
     }
 
-    /// The key list as the README has it, between `<!-- keys -->` and `<!-- /keys -->`.
-    static func expectedSection() -> String {
+    /// The file the key list lives in.
+    static var document: URL { root.appendingPathComponent("docs/keys.md") }
+
+    /// The key list, between `<!-- keys -->` and `<!-- /keys -->`.
+    static func expectedKeys() -> String {
         var text = ""
         var seen = Set<String>()
         for state in HelpScreen.allContexts {
@@ -26,17 +30,53 @@ final class ReadmeKeysTests: XCTestCase {
         return text
     }
 
-    func test_readmeKeyListMatchesTheHelp() throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let start = try XCTUnwrap(readme.range(of: "<!-- keys -->\n"), "the README has no key list")
-        let end = try XCTUnwrap(readme.range(of: "<!-- /keys -->"), "the README's key list has no end")
-        let section = String(readme[start.upperBound..<end.lowerBound])
-        if ProcessInfo.processInfo.environment["IMAGE_FEED_RECORD_README"] == "1", section != Self.expectedSection() {
-            // Record mode: the list is written from the keymap, for review in the diff.
-            try readme.replacingCharacters(in: start.upperBound..<end.lowerBound, with: Self.expectedSection())
-                .write(to: Self.readme, atomically: true, encoding: .utf8)
+    /// The intents, between `<!-- intents -->` and `<!-- /intents -->`.
+    static func expectedIntents() -> String {
+        "\n" + KeyMap.intentsByContext.map { intent, contexts in
+            let keys = KeyMap.standard.keys(intent, in: contexts[0]).map(KeyMap.name).joined(separator: " ")
+            return "- `\(intent.rawValue)` (`\(keys)`): \(contexts.map(\.rawValue).joined(separator: ", "))"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private func check(_ marker: String, expected: String) throws {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "<!-- \(marker) -->\n"), "no \(marker) list")
+        let end = try XCTUnwrap(text.range(of: "<!-- /\(marker) -->"), "the \(marker) list has no end")
+        let section = String(text[start.upperBound..<end.lowerBound])
+        if ProcessInfo.processInfo.environment["IMAGE_FEED_RECORD_README"] == "1", section != expected {
+            try text.replacingCharacters(in: start.upperBound..<end.lowerBound, with: expected)
+                .write(to: Self.document, atomically: true, encoding: .utf8)
             return
         }
-        XCTAssertEqual(section, Self.expectedSection(), "the README's key list should be:\n\(Self.expectedSection())")
+        XCTAssertEqual(section, expected, "the \(marker) list should be:\n\(expected)")
+    }
+
+    func test_keyListMatchesTheHelp() throws {
+        try check("keys", expected: Self.expectedKeys())
+    }
+
+    func test_intentListMatchesTheRecords() throws {
+        try check("intents", expected: Self.expectedIntents())
+    }
+
+    /// The `[keys]` example binds as written, without a clash, and does what its comments say.
+    func test_theKeysExample_binds() throws {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "<!-- keys-example -->\n```toml\n"))
+        let end = try XCTUnwrap(text.range(of: "```\n<!-- /keys-example -->"))
+        var map = KeyMap()
+        for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            let code = line.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
+            let parts = code.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else { continue }
+            let name = parts[0].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            try map.bind(name, to: parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        }
+        XCTAssertNoThrow(try map.checkConflicts())
+        XCTAssertEqual(map.intent(of: .character("*"), in: .page), .like)
+        XCTAssertNil(map.intent(of: .character("f"), in: .viewer))
+        XCTAssertEqual(map.intent(of: .character("="), in: .viewer), .zoomIn)
+        XCTAssertEqual(map.intent(of: .character("I"), in: .feed), .details)
+        XCTAssertEqual(map.intent(of: .function(2), in: .search), .nextPane)
     }
 }

@@ -20,7 +20,7 @@ final class ScreenTests: XCTestCase {
             "",
             "",
             "",
-            " ? help  q quit  Enter open  l like",
+            " ? help  q quit  Enter open  f like",
         ])
     }
 
@@ -42,7 +42,7 @@ final class ScreenTests: XCTestCase {
             "  ########################################################",
             "  ########################################################",
             "  ########################################################",
-            " ? help  q quit  Enter open  l like  r reload  Tab panes",
+            " ? help  q quit  Enter open  f like  r reload  Tab panes",
         ])
     }
 
@@ -150,7 +150,7 @@ final class ScreenTests: XCTestCase {
         let screen = RootScreen(theme: asciiTheme)
         XCTAssertEqual(screen.handle(.mouse(MouseEvent(x: 5, y: 5, kind: .press)), app: state, ui: &ui, width: 40, height: 12),
                        [.viewer(.toggleBar)])
-        XCTAssertEqual(screen.handle(.key(.character("i")), app: state, ui: &ui, width: 40, height: 12), [.viewer(.toggleBar)])
+        XCTAssertEqual(screen.handle(.key(.character("H")), app: state, ui: &ui, width: 40, height: 12), [.viewer(.toggleBar)])
         _ = AppViewModel.update(&state, .viewer(.toggleBar))
         var lines = render(state, width: 40, height: 12)
         XCTAssertEqual(lines.count, 12)
@@ -248,7 +248,7 @@ final class ScreenTests: XCTestCase {
         var text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
         XCTAssertTrue(text.contains("j/k more"), text)
         XCTAssertFalse(text.contains("quit from anywhere"), text)
-        for _ in 0..<30 { XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 40, height: 12), []) }
+        for _ in 0..<80 { XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 40, height: 12), []) }
         text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
         XCTAssertTrue(text.contains("Ctrl-C"), "the last line\n\(text)")
         XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 40, height: 12), [.toggleHelp])

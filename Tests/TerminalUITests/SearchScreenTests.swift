@@ -25,7 +25,7 @@ final class SearchScreenTests: XCTestCase {
         _ = AppViewModel.update(&state, .search(.answer(query: "cats", order: .relevant, filters: SearchFilters(orientation: .landscape),
                                                         .pageLoaded(page: 1, .success(Page(items: [], number: 1, perPage: 30, nextPage: nil))))))
         var text = render(state, width: 80, height: 24).joined(separator: "\n")
-        XCTAssertTrue(text.contains("The filters (landscape) may be why: o c w change them"), text)
+        XCTAssertTrue(text.contains("The filters (landscape) may be why: O C W change them"), text)
         _ = AppViewModel.update(&state, .search(.cycleKind))
         _ = AppViewModel.update(&state, .search(.peopleFound(query: "cats", page: 1, .success(Page(items: [], number: 1, perPage: 30, nextPage: nil)))))
         text = render(state, width: 80, height: 24).joined(separator: "\n")

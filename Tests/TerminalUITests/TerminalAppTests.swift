@@ -80,7 +80,7 @@ final class TerminalAppTests: XCTestCase {
         let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer())
         app.dispatch(.start)
         run(app) { !app.state.feed.photos.isEmpty }
-        backend.input = [.key(.character("l"))]
+        backend.input = [.key(.character("f"))]
         run(app) { app.state.feed.photos.first?.likedByUser == true }
         XCTAssertTrue(app.state.feed.photos[0].likedByUser)
         app.drawFrame()
@@ -92,7 +92,7 @@ final class TerminalAppTests: XCTestCase {
         let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer(likeFails: true))
         app.dispatch(.start)
         run(app) { !app.state.feed.photos.isEmpty }
-        backend.input = [.key(.character("l"))]
+        backend.input = [.key(.character("f"))]
         run(app) { app.state.feed.modal != nil }
         app.drawFrame()
         XCTAssertTrue(backend.frames.last!.lines.contains { $0.contains("Try again") })
@@ -122,7 +122,7 @@ final class TerminalAppTests: XCTestCase {
 
     func test_share_putsTheReferralLinkOnTheBackendsClipboard_andASignalEndsTheLoop() {
         let (app, backend) = appInTheViewer()
-        app.handle(.key(.character("s")))
+        app.handle(.key(.character("y")))
         XCTAssertEqual(backend.copied, ["https://unsplash.test/photos/p1-0?utm_source=image_feed&utm_medium=referral"])
         // SIGTERM, as the backend saw it: the loop ends.
         backend.quitSignal = 15

@@ -6,10 +6,30 @@ import TerminalImage
 /// when an album has none), and an album's photos as tiles; Enter on a photo opens the viewer.
 public struct AlbumsScreen {
     public let theme: Theme
+    /// The keys in force (the pane names some).
+    public let keys: KeyMap
 
-    public init(theme: Theme) {
+    public init(theme: Theme, keys: KeyMap = .standard) {
         self.theme = theme
+        self.keys = keys
     }
+
+    /// The albums' keys.
+    static let keys: [KeyRecord] = [
+        KeyRecord([(.username, [.character("e")])], "type an Imgur username", extra: ", click the field", hint: "user", rank: 25),
+        SharedKeys.grid, SharedKeys.pages, SharedKeys.lines, SharedKeys.ends,
+        SharedKeys.open("open the album, or the photo"),
+        SharedKeys.reload("reload, or retry what failed", hint: "retry"),
+        SharedKeys.back("back from an album"),
+    ]
+
+    /// The username field's keys: every other key is text.
+    static let fieldKeys: [KeyRecord] = [
+        KeyRecord(fixed: "Enter", "show the user's albums", hint: "show albums", rank: 0),
+        KeyRecord(fixed: "Esc", "leave the field", hint: "done", rank: 1),
+        KeyRecord(fixed: "Tab  Shift-Tab", "leave it for another pane", hint: "panes", hintKeys: "Tab", rank: 2),
+        KeyRecord(fixed: "Ctrl-C", "quit"),
+    ]
 
     /// Below the field line and the summary line.
     public func listArea(_ area: Rect) -> Rect {
@@ -46,7 +66,7 @@ public struct AlbumsScreen {
             if state.isEditing {
                 lines.append(("Type a username and press Enter to see their albums.", theme.muted))
             } else {
-                lines.append(("Press u (or click the field) to type a username; Tab goes to the other panes.", theme.muted))
+                lines.append(("Press \(keys.hintKeys(.username, in: .albums)) (or click the field) to type a username; \(keys.hintKeys(.nextPane, in: .albums)) goes to the other panes.", theme.muted))
             }
             if state.fieldIsOffered, state.isEditing {
                 lines.append(("Enter shows \(UntrustedText.sanitize(state.field))'s albums again; typing replaces the name.", theme.muted))
@@ -69,7 +89,7 @@ public struct AlbumsScreen {
             return
         case let .failed(error):
             let headline = error == .notFound ? "No Imgur user \(UntrustedText.sanitize(username))." : "Couldn't load the albums"
-            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press u to change it)." : error.message, .plain)]
+            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press \(keys.hintKeys(.username, in: .albums)) to change it)." : error.message, .plain)]
                           + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
             return
         case .content:
@@ -77,7 +97,7 @@ public struct AlbumsScreen {
         }
         if state.albums.isEmpty {
             parts.centred([("\(UntrustedText.sanitize(username)) has no albums.", theme.title),
-                           ("Press u to look up someone else.", theme.muted)], in: list, into: &buffer)
+                           ("Press \(keys.hintKeys(.username, in: .albums)) to look up someone else.", theme.muted)], in: list, into: &buffer)
             return
         }
         let layout = albumsLayout(state, area: area)
@@ -112,7 +132,7 @@ public struct AlbumsScreen {
         let y = area.y
         // An offered name shows selected, as text that typing will replace.
         TextFieldView(theme: theme).drawLabelled("Imgur user ", text: state.field, cursor: state.isEditing ? state.fieldCursor : nil,
-                                                 selected: state.fieldIsOffered && state.isEditing, hint: "press u to type a name",
+                                                 selected: state.fieldIsOffered && state.isEditing, hint: "press \(keys.hintKeys(.username, in: .albums)) to type a name",
                                                  x: area.x + 1, y: y, fieldWidth: { max(8, min(40, area.width - $0 - 2)) }, into: &buffer)
         var summary: String?
         if let open = state.open {
@@ -180,7 +200,7 @@ public struct AlbumsScreen {
 
     // MARK: Input
 
-    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         let state = app.albums
         if state.isEditing {
             switch input {
@@ -202,26 +222,26 @@ public struct AlbumsScreen {
                 return []
             }
         }
-        if case .key(.character("u")) = input { return [.albums(.editUsername)] }
+        if intent == .username { return [.albums(.editUsername)] }
         if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y == area.y { return [.albums(.editUsername)] }
         let list = listArea(area)
         if let open = state.open {
             let layout = photosLayout(open, area: area)
             var position = ui.albumPhotosList
             defer { ui.albumPhotosList = position }
-            switch input {
-            case .key(.escape), .key(.backspace), .key(.character("q")):
+            switch intent {
+            case .back:
                 position = ListPosition()
                 return [.albums(.closeAlbum)]
-            case .key(.character("r")):
+            case .reload:
                 if case .failed = open.phase { return [.albums(.retry)] }
                 return []
-            case .key(.enter):
+            case .open:
                 guard let photo = open.photos[safe: position.selected] else { return [] }
                 return [.openViewer(photoID: photo.id)]
             default:
-                switch CoverTiles(theme: theme).handle(input, layout: layout, count: open.photos.count, list: list, position: &position,
-                                                       letters: true, pageRows: 2) {
+                switch CoverTiles(theme: theme).handle(input, intent: intent, layout: layout, count: open.photos.count, list: list,
+                                                       position: &position, pageRows: 2) {
                 case .none: return []
                 case .moved: return [.albums(.selectPhoto(index: position.selected))]
                 case let .open(index): return [.albums(.selectPhoto(index: index)), .openViewer(photoID: open.photos[index].id)]
@@ -231,16 +251,18 @@ public struct AlbumsScreen {
         let layout = albumsLayout(state, area: area)
         var position = ui.albumsList
         defer { ui.albumsList = position }
-        switch input {
-        case .key(.character("r")):
+        switch intent {
+        case .reload:
             return [.albums(.retry)]
-        case .key(.enter):
+        case .open:
             guard state.albums.indices.contains(position.selected) else { return [] }
             ui.albumPhotosList = ListPosition()
             return [.albums(.openAlbum(index: position.selected))]
+        case .back:
+            return []
         default:
-            switch CoverTiles(theme: theme).handle(input, layout: layout, count: state.albums.count, list: list, position: &position,
-                                                   letters: true, pageRows: 2) {
+            switch CoverTiles(theme: theme).handle(input, intent: intent, layout: layout, count: state.albums.count, list: list,
+                                                   position: &position, pageRows: 2) {
             case .none:
                 return []
             case .moved:
@@ -253,11 +275,15 @@ public struct AlbumsScreen {
     }
 }
 
-extension AlbumsScreen: PaneScreen {
-    func hints(_ app: AppState) -> [String] {
-        if app.albums.isEditing { return ["Enter show albums", "Esc done", "Tab panes"] }
-        if app.albums.open != nil { return ["Esc back", "? help", "Enter full screen", "u user", "r retry", "↑↓←→ move"] }
-        return ["? help", "q quit", "u user", "Enter open", "r retry", "Tab panes", "↑↓←→ move"]
+extension AlbumsScreen: Screen {
+    func keyContext(_ app: AppState) -> KeyContext { app.albums.isEditing ? .albumField : .albums }
+    func title(_ app: AppState) -> String { app.albums.isEditing ? "Keys: the username field" : "Keys: Imgur albums" }
+    func isSubScreen(_ app: AppState) -> Bool { app.albums.open != nil }
+
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        if app.albums.isEditing { return keys.hints(.albumField) }
+        if app.albums.open != nil { return keys.hints(.albums, labels: [.open: "full screen"]) { ![.quit, .nextPane, .search].contains($0) } }
+        return keys.hints(.albums) { $0 != .back && $0 != .search }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
@@ -274,8 +300,6 @@ extension AlbumsScreen: PaneScreen {
     }
 
     func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {
-        _ = handle(.resize, app: app, ui: &ui, area: area)
+        _ = handle(.resize, intent: nil, app: app, ui: &ui, area: area)
     }
-
-    func showsSubScreen(_ app: AppState) -> Bool { app.albums.open != nil }
 }

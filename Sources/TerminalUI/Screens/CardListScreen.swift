@@ -15,7 +15,7 @@ public struct ListTexts: Sendable {
                                        empty: ["The feed is empty.", "Press r to reload."],
                                        end: "You've reached the end of the feed.")
     public static let favorites = ListTexts(loading: "Loading your favorites", failed: "Couldn't load your favorites",
-                                            empty: ["No favorites yet.", "Like a photo (l) and it shows up here."],
+                                            empty: ["No favorites yet.", "Like a photo (f) and it shows up here."],
                                             end: "That's all your favorites.")
     public static let search = ListTexts(loading: "Searching", failed: "Couldn't search", empty: [],
                                          end: "That's all the results.", loadingMore: "Loading more results")
@@ -178,14 +178,15 @@ public struct CardListScreen {
 
     // MARK: Input
 
-    public func handle(_ input: InputEvent, feed: PhotoListState, layout: CardLayout, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, feed: PhotoListState, layout: CardLayout, ui: inout UIState,
+                area: Rect) -> [AppViewModel.Event] {
         var position = ui.feedList
         defer { ui.feedList = position }
-        return handle(input, feed: feed, layout: layout, position: &position, modalFocus: &ui.modalFocus, area: area)
+        return handle(input, intent: intent, feed: feed, layout: layout, position: &position, modalFocus: &ui.modalFocus, area: area)
     }
 
-    public func handle(_ input: InputEvent, feed: PhotoListState, layout: CardLayout, position ui: inout ListPosition,
-                       modalFocus: inout Int, area: Rect) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, feed: PhotoListState, layout: CardLayout, position ui: inout ListPosition,
+                modalFocus: inout Int, area: Rect) -> [AppViewModel.Event] {
         if feed.modal != nil {
             return handleModal(input, focus: &modalFocus)
         }
@@ -206,23 +207,23 @@ public struct CardListScreen {
         }
         let selectedID = feed.photos[safe: ui.selected]?.id
         switch input {
-        case let .key(key):
-            if let motion = ListMotion(key, grid: false) {
+        case .key:
+            if let motion = ListMotion(intent, grid: false) {
                 motion.apply(selected: ui.selected, count: count, columns: 1, select: select, scroll: { scroll(by: $0) },
                              page: { scroll(by: $0 * area.height) })
                 return []
             }
-            switch key {
-            case .enter:
+            switch intent {
+            case .open:
                 if let selectedID { return [.openViewer(photoID: selectedID)] }
-            case .character("i"):
+            case .details:
                 // The detail screen: description, location, camera and author, as for search results.
                 if let selectedID { return [.openDetail(photoID: selectedID)] }
-            case .character("u"):
+            case .photographer:
                 if let photo = feed.photos[safe: ui.selected] { return Self.openPhotographer(photo) }
-            case .character("l"), .character(" "):
+            case .like:
                 if let selectedID { return [wrap(.toggleLike(photoID: selectedID))] }
-            case .character("r"):
+            case .reload:
                 if case .failed = feed.phase { return [wrap(.retry)] }
                 if case .failed = feed.nextPage { return [wrap(.retry)] }
                 if case .waiting = feed.nextPage { return [wrap(.retry)] }
@@ -263,11 +264,5 @@ public struct CardListScreen {
         case .second: [wrap(.modalCancel)]
         case nil: []
         }
-    }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? {
-        indices.contains(index) ? self[index] : nil
     }
 }

@@ -67,14 +67,14 @@ struct CoverTiles {
     }
 
     /// Moves the selection or the scroll; Enter or a click opens a tile.
-    func handle(_ input: InputEvent, entries: [Entry], list: Rect, position: inout ListPosition) -> Action {
-        handle(input, layout: layout(entries, list: list), count: entries.count, list: list, position: &position)
+    func handle(_ input: InputEvent, intent: Intent?, entries: [Entry], list: Rect, position: inout ListPosition) -> Action {
+        handle(input, intent: intent, layout: layout(entries, list: list), count: entries.count, list: list, position: &position)
     }
 
-    /// The same for any grid of `count` tiles laid out by `layout`. `letters`: h and l move sideways too (where they
-    /// mean nothing else); `pageRows`: PgUp and PgDn move the selection by that many rows instead of scrolling a screen.
-    func handle(_ input: InputEvent, layout: TileLayout, count: Int, list: Rect, position: inout ListPosition,
-                letters: Bool = false, pageRows: Int? = nil) -> Action {
+    /// The same for any grid of `count` tiles laid out by `layout`. `pageRows`: PgUp and PgDn move the selection
+    /// by that many rows instead of scrolling a screen.
+    func handle(_ input: InputEvent, intent: Intent?, layout: TileLayout, count: Int, list: Rect, position: inout ListPosition,
+                pageRows: Int? = nil) -> Action {
         guard count > 0 else { return .none }
         let selected = position.selected
         func select(_ index: Int) { layout.select(max(0, min(count - 1, index)), in: &position) }
@@ -83,11 +83,10 @@ struct CoverTiles {
             if let pageRows { select(selected + direction * layout.columns * pageRows) } else { scroll(direction * list.height) }
         }
         switch input {
-        case .key(.enter):
+        case .key where intent == .open:
             return .open(min(selected, count - 1))
-        case let .key(key):
-            let sideways: Key = letters && key == .character("l") ? .right : letters && key == .character("h") ? .left : key
-            guard let motion = ListMotion(sideways, grid: true) else { return .none }
+        case .key:
+            guard let motion = ListMotion(intent, grid: true) else { return .none }
             motion.apply(selected: selected, count: count, columns: layout.columns, select: select, scroll: scroll, page: page)
             return .moved
         case let .mouse(mouse):

@@ -12,6 +12,16 @@ public struct DetailScreen {
         self.theme = theme
     }
 
+    /// The detail's keys.
+    static let keys: [KeyRecord] = [
+        SharedKeys.open("full screen (a picked tag: search it)", hint: "full screen"),
+        SharedKeys.like, SharedKeys.share, SharedKeys.download,
+        SharedKeys.photographer("the photographer's page"), SharedKeys.collect,
+        KeyRecord([(.tag, [.character("#")])], "pick a tag (again: the next); Enter searches it", hint: "tags", rank: 80),
+        SharedKeys.reload("retry the details", hint: "retry"),
+        SharedKeys.back("back to the list (a picked tag: unpick it)"),
+    ]
+
     static let avatarColumns = 8
     static let avatarRows = 4
 
@@ -62,7 +72,7 @@ public struct DetailScreen {
         }
         let tags = photo.tags.map(UntrustedText.sanitize).filter { !$0.isEmpty }
         if !tags.isEmpty {
-            // The tag `t` picked shows in brackets: Enter searches it.
+            // The tag `#` picked shows in brackets: Enter searches it.
             let shown = tags.enumerated().map { $0.offset == tag ? "[\($0.element)]" : "#\($0.element)" }
             add("Tags: " + shown.joined(separator: " "), tag == nil ? theme.muted : theme.accent)
         }
@@ -168,7 +178,8 @@ public struct DetailScreen {
         }
     }
 
-    public func handle(_ input: InputEvent, detail: PhotoDetail, ui: inout UIState) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        guard let detail = app.shownDetail else { return [] }
         if detail.viewer.modal != nil {
             switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
             case .first: return [.detail(.viewer(.modalTryAgain))]
@@ -176,43 +187,68 @@ public struct DetailScreen {
             case nil: return []
             }
         }
-        guard case let .key(key) = input else {
+        guard case .key = input else {
             if case let .mouse(mouse) = input, mouse.kind == .press { return [.openViewer(photoID: detail.photo.id)] }
             return []
         }
         var events: [AppViewModel.Event]
-        let tags = detail.photo.tags.filter { !UntrustedText.sanitize($0).isEmpty }
-        switch key {
-        case .escape where ui.detailTag != nil:
+        let tags = Self.tags(detail)
+        switch intent {
+        case .back where ui.detailTag != nil:
             ui.detailTag = nil
             return []
-        case .escape, .character("q"), .backspace:
+        case .back:
             ui.detailTag = nil
             return [.closeDetail]
-        case .enter:
+        case .open:
             // A picked tag: search for it; else the photo full screen.
             if let index = ui.detailTag, let tag = tags[safe: index] {
                 ui.detailTag = nil
                 return [.searchFor(tag)]
             }
             return [.openViewer(photoID: detail.photo.id)]
-        case .character("t"):
+        case .tag:
             guard !tags.isEmpty else { return [.detail(.viewer(.tell("This photo has no tags.")))] }
             ui.detailTag = ui.detailTag.map { ($0 + 1) % tags.count } ?? 0
             return []
-        case .character("u"):
+        case .photographer:
             return CardListScreen.openPhotographer(detail.photo)
-        case .character("c"):
+        case .collect:
             return [.browse(.openCollectionPicker(detail.photo))]
-        case .character("l"), .character(" "), .character("f"): events = [.detail(.viewer(.toggleLike))]
-        case .character("s"), .character("o"): events = [.detail(.viewer(.share))]
-        case .character("d"): events = [.detail(.viewer(.download))]
-        case .character("r"):
+        case .like: events = [.detail(.viewer(.toggleLike))]
+        case .share: events = [.detail(.viewer(.share))]
+        case .download: events = [.detail(.viewer(.download))]
+        case .reload:
             if case .failed = detail.extra { return [.detail(.retry)] }
             return []
         default: return []
         }
         if detail.viewer.notice != nil { events.insert(.detail(.viewer(.dismissNotice)), at: 0) }
         return events
+    }
+
+    static func tags(_ detail: PhotoDetail) -> [String] {
+        detail.photo.tags.filter { !UntrustedText.sanitize($0).isEmpty }
+    }
+}
+
+extension DetailScreen: Screen {
+    func keyContext(_ app: AppState) -> KeyContext { .detail }
+    func title(_ app: AppState) -> String { "Keys: a photo's details" }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.shownDetail?.viewer.modal != nil }
+
+    func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        guard let detail = app.shownDetail else { return }
+        render(detail, ui: ui, area: area, pictures: pictures, into: &buffer)
+    }
+
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        // While a tag is picked, Enter searches it.
+        let tag = app.shownDetail.flatMap { detail in ui.detailTag.flatMap { Self.tags(detail)[safe: $0] } }
+        var failed = false
+        if case .failed = app.shownDetail?.extra { failed = true }
+        return keys.hints(.detail, labels: tag.map { [.open: "search #\(UntrustedText.sanitize($0))"] } ?? [:]) {
+            ![.quit, .nextPane].contains($0) && ($0 != .reload || failed)
+        }
     }
 }

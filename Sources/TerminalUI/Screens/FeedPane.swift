@@ -1,8 +1,22 @@
 import ImageFeedCore
 
 /// The Feed pane: the editorial feed, or the topic chosen with `t`, as a list of cards.
-struct FeedPane: PaneScreen {
+struct FeedPane: Screen {
     let theme: Theme
+    /// The keys in force (the topic's line names two).
+    var keys: KeyMap = .standard
+
+    /// The feed's keys: a list of cards', a topic and its order, reloading.
+    static let keys: [KeyRecord] = SharedKeys.cardList + [
+        KeyRecord([(.topics, [.character("t")])], "a topic instead of the editorial feed", hint: "topics", rank: 80),
+        KeyRecord([(.sort, [.character("s")])], "the topic's order: latest, oldest, popular", hint: "sort", rank: 75),
+        SharedKeys.reload("reload the feed, or retry what failed"),
+    ]
+
+    func keyContext(_ app: AppState) -> KeyContext { .feed }
+    func title(_ app: AppState) -> String { "Keys: the feed" }
+    func isSubScreen(_ app: AppState) -> Bool { false }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.feed.modal != nil }
 
     /// The cards' area: all of it, or under the topic's line when a topic is shown.
     func listArea(_ app: AppState, area: Rect) -> Rect {
@@ -18,7 +32,9 @@ struct FeedPane: PaneScreen {
         if let topic = app.feedTopic {
             let written = buffer.write("Topic: " + UntrustedText.sanitize(topic.title), x: area.x + 2, y: area.y, style: theme.title,
                                        maxWidth: area.width - 4, ellipsis: theme.ellipsis)
-            buffer.write("  \(app.feedTopicOrder.rawValue) first (s)   t changes it", x: area.x + 2 + written, y: area.y, style: theme.muted,
+            let sort = keys.hintKeys(.sort, in: .feed)
+            let topics = keys.hintKeys(.topics, in: .feed)
+            buffer.write("  \(app.feedTopicOrder.rawValue) first (\(sort))   \(topics) changes it", x: area.x + 2 + written, y: area.y, style: theme.muted,
                          maxWidth: max(0, area.width - 4 - written), ellipsis: theme.ellipsis)
         }
         let list = listArea(app, area: area)
@@ -32,18 +48,18 @@ struct FeedPane: PaneScreen {
                                                           into: &buffer)
     }
 
-    func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
-        if case .key(.character("t")) = input, app.feed.modal == nil { return [.browse(.openTopics)] }
-        if case .key(.character("s")) = input, app.feedTopic != nil, app.feed.modal == nil {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        if intent == .topics, app.feed.modal == nil { return [.browse(.openTopics)] }
+        if intent == .sort, app.feedTopic != nil, app.feed.modal == nil {
             ui.feedList = ListPosition()
             return [.browse(.cycleTopicOrder)]
         }
-        return CardListScreen(theme: theme).handle(input, feed: app.feed, layout: layout(app, area: area), ui: &ui,
+        return CardListScreen(theme: theme).handle(input, intent: intent, feed: app.feed, layout: layout(app, area: area), ui: &ui,
                                                    area: listArea(app, area: area))
     }
 
-    func hints(_ app: AppState) -> [String] {
-        ["? help", "q quit", "Enter open", "l like", "r reload", "Tab panes", "↑↓ move"]
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        keys.hints(.feed) { $0 != .sort || app.feedTopic != nil }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {

@@ -1,173 +1,211 @@
 import Foundation
 import ImageFeedCore
 
-/// Where a key means something: a screen, or everywhere (the panes' keys). Text fields are not here: every key
-/// typed there is text.
-public enum KeyContext: String, CaseIterable, Sendable {
-    case login, feed, favorites, search, detail, albums, viewer, page, everywhere
+/// What a key means: the name `[keys]` in config.toml rebinds it by. A screen matches intents, never keys: the
+/// key that means an intent is the user's (or the default of the intent's record).
+public enum Intent: String, CaseIterable, Sendable {
+    // Moving in a list or a grid, and panning a photo.
+    case previous, next, up, down, left, right
+    case pageUp = "page-up", pageDown = "page-down", lineDown = "line-down", lineUp = "line-up", first, last
+    // What a photo or a list offers.
+    case open, back, details, like, photographer, collect, share, download, tag, reload, sort
+    case topics, yourPage = "your-page", logOut = "log-out"
+    case columns, kind, orientation, color, safe
+    case username
+    case previousSection = "previous-section", nextSection = "next-section", takeOut = "take-out"
+    // The viewer.
+    case zoomIn = "zoom-in", zoomOut = "zoom-out", zoom, rotate, reset, statusLine = "status-line", blitter
+    // Logging in.
+    case logIn = "log-in", copyLink = "copy-link", openLink = "open-link", pasteCode = "paste-code", approve
+    // Everywhere.
+    case nextPane = "next-pane", previousPane = "previous-pane", search, help, redraw, quit
+
+    /// Names an earlier version of the keymap had, still read from config.toml.
+    static let formerNames: [String: Intent] = ["query": .search]
 }
 
-/// The keymap: per context, rows of the help, each row the intents it names with their keys. The help overlay
-/// and the README's key list are made from it, and `[keys]` in config.toml rebinds any intent.
-///
-/// A rebound key is translated into the intent's first default key before the screens see it, and a default key
-/// whose intent the user gave other keys does nothing (unless the user gave it to another intent).
-public struct KeyMap: Equatable, Sendable {
-    /// One line of the help: its keys as shown, what they do, and the intents (with their default keys) it covers.
-    public struct Row: Sendable {
-        public var keys: String
-        public var what: String
-        public var intents: [(name: String, keys: [Key])]
+/// Where a key means something: a screen, or everywhere (the keys every screen but the login shares). The two
+/// text fields are contexts too, with keys that are not rebound: every other key typed there is text.
+public enum KeyContext: String, CaseIterable, Sendable {
+    case login, feed, favorites, search, detail, albums, viewer, page, everywhere
+    case searchField = "search-field", albumField = "album-field"
 
-        init(_ keys: String, _ what: String, _ intents: [(String, [Key])] = []) {
-            self.keys = keys
-            self.what = what
-            self.intents = intents.map { (name: $0.0, keys: $0.1) }
+    /// A text field: every key but a few is text there.
+    var isTextField: Bool { self == .searchField || self == .albumField }
+
+    /// The contexts whose keys also work in this one: the shared keys, except on the login screens and in fields.
+    var scopes: [KeyContext] {
+        switch self {
+        case .login, .everywhere, .searchField, .albumField: [self]
+        default: [self, .everywhere]
         }
     }
 
+    /// The records of the context, each declared with the screen it belongs to.
+    func records(demo: Bool) -> [KeyRecord] {
+        switch self {
+        case .login: LoginScreen.keys(demo: demo)
+        case .feed: FeedPane.keys
+        case .favorites: ProfileScreen.keys
+        case .search: SearchScreen.keys
+        case .searchField: SearchScreen.fieldKeys
+        case .detail: DetailScreen.keys
+        case .albums: AlbumsScreen.keys
+        case .albumField: AlbumsScreen.fieldKeys
+        case .viewer: ViewerScreen.keys
+        case .page: PageScreen.keys
+        case .everywhere: RootScreen.keys
+        }
+    }
+}
+
+/// One line of the help, and the status-line hint made from it: the intents it covers with their default keys,
+/// what they do, what the mouse adds, and the hint's short label and rank (the lower, the sooner a narrow status
+/// line shows it). A record without intents names keys that cannot be rebound (a text field's, Ctrl-C).
+public struct KeyRecord: Sendable {
+    public var intents: [(intent: Intent, keys: [Key])]
+    public var what: String
+    /// Shown after the keys in the help: ", click", ", wheel", "  1-4".
+    public var extra: String
+    /// For a record without intents: its keys as the help shows them.
+    public var fixedKeys: String
+    /// For a record without intents: its keys as its hint shows them.
+    public var fixedHintKeys: String = ""
+    public var hint: String?
+    /// The hint names only the first intent's key ("Tab panes", not "Tab/Shift-Tab panes").
+    public var hintFirstOnly = false
+    public var rank: Int
+
+    init(_ intents: [(Intent, [Key])], _ what: String, extra: String = "", hint: String? = nil, hintFirstOnly: Bool = false,
+         rank: Int = 0) {
+        self.intents = intents.map { (intent: $0.0, keys: $0.1) }
+        self.what = what
+        self.extra = extra
+        self.fixedKeys = ""
+        self.hint = hint
+        self.hintFirstOnly = hintFirstOnly
+        self.rank = rank
+    }
+
+    init(fixed keys: String, _ what: String, hint: String? = nil, hintKeys: String? = nil, rank: Int = 0) {
+        self.intents = []
+        self.what = what
+        self.extra = ""
+        self.fixedKeys = keys
+        self.fixedHintKeys = hintKeys ?? keys
+        self.hint = hint
+        self.rank = rank
+    }
+
+    static func c(_ character: Character) -> Key { .character(character) }
+}
+
+/// The keys in force: the records' defaults, with the user's `[keys]` over them. The help overlay, the status
+/// line's hints and the key list in docs/keys.md are all made from it, so a rebinding changes each of them.
+///
+/// A key the user gave means its intent; a default key whose intent the user gave other keys means nothing (unless
+/// the user gave it to another intent).
+public struct KeyMap: Equatable, Sendable {
+    /// One line of the help as the user's keys make it.
+    public struct Line: Equatable, Sendable {
+        public var keys: String
+        public var what: String
+    }
+
     /// The user's keys, by context and intent.
-    public private(set) var bindings: [KeyContext: [String: [Key]]] = [:]
+    public private(set) var bindings: [KeyContext: [Intent: [Key]]] = [:]
 
     public init() {}
 
     public static let standard = KeyMap()
 
-    // MARK: The table
-
-    private static func c(_ character: Character) -> Key { .character(character) }
-
-    static let listRows: [Row] = [
-        Row("↑ ↓  j k", "previous / next photo", [("previous", [.up, c("k")]), ("next", [.down, c("j")])]),
-        Row("PgUp PgDn", "a screen up / down", [("page-up", [.pageUp]), ("page-down", [.pageDown])]),
-        Row("Ctrl-E Ctrl-Y, wheel", "move the list by a line (wheel: 3)", [("line-down", [.lineDown]), ("line-up", [.lineUp])]),
-        Row("g G  Home End", "first / last photo", [("first", [c("g"), .home]), ("last", [c("G"), .end])]),
-        Row("Enter, click", "open the photo full screen", [("open", [.enter])]),
-        Row("i", "details: description, place, camera, author", [("details", [c("i")])]),
-        Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
-        Row("u", "the photographer: photos, likes, collections", [("photographer", [c("u")])]),
-    ]
-
-    /// The rows of a context (the login's depend on the demo).
-    public static func rows(_ context: KeyContext, demo: Bool = false) -> [Row] {
-        switch context {
-        case .login:
-            var rows = [Row("Enter", demo ? "log in (the demo: no account needed)" : "log in", [("log-in", [.enter])]),
-                        Row("c  o", "copy the login link (OSC 52); open it here", [("copy-link", [c("c")]), ("open-link", [c("o")])]),
-                        Row("p", "paste the code the browser shows", [("paste-code", [c("p")])]),
-                        Row("Esc", "back to the first screen", [("back", [.escape])])]
-            if demo { rows.append(Row("a", "approve as the demo user", [("approve", [c("a")])])) }
-            return rows + [Row("?", "this help", [("help", [c("?")])]), Row("q  Ctrl-C", "quit", [("quit", [c("q")])])]
-        case .feed:
-            return listRows + [Row("t  s", "a topic instead of the editorial feed; its order", [("topics", [c("t")]), ("sort", [c("s")])]),
-                               Row("r", "reload the feed, or retry what failed", [("reload", [c("r")])])]
-        case .favorites:
-            return listRows + [Row("r", "refresh the profile, or retry what failed", [("reload", [c("r")])]),
-                               Row("p", "your photos and collections (your page)", [("your-page", [c("p")])]),
-                               Row("o", "log out", [("log-out", [c("o")])])]
-        case .search:
-            return [Row("/", "type a query (Esc leaves the field)", [("query", [c("/")])]),
-                    Row("↑ ↓ ← →  j k", "move between results",
-                        [("up", [.up, c("k")]), ("down", [.down, c("j")]), ("left", [.left]), ("right", [.right])]),
-                    Row("Enter, click", "details of the result", [("open", [.enter])]),
-                    Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
-                    Row("u", "the photographer's page", [("photographer", [c("u")])]),
-                    Row("s  v", "sort by relevance or date; 1 or 2 columns", [("sort", [c("s")]), ("columns", [c("v")])]),
-                    Row("m", "look for photos, people or collections", [("kind", [c("m")])]),
-                    Row("o  c  w", "filters: orientation, colour, work-safe", [("orientation", [c("o")]), ("color", [c("c")]),
-                                                                               ("safe", [c("w")])]),
-                    Row("r", "retry what failed", [("reload", [c("r")])])]
-        case .detail:
-            return [Row("Enter, click", "open the photo full screen", [("open", [.enter])]),
-                    Row("l  f  Space", "like / unlike", [("like", [c("l"), c("f"), c(" ")])]),
-                    Row("s  o", "copy the link (and open it)", [("share", [c("s")]), ("open-link", [c("o")])]),
-                    Row("d", "download the full-size photo", [("download", [c("d")])]),
-                    Row("u  c", "the photographer's page; add to a collection", [("photographer", [c("u")]), ("collect", [c("c")])]),
-                    Row("t", "pick a tag (again: the next); Enter searches it", [("tag", [c("t")])]),
-                    Row("r", "retry the details", [("reload", [c("r")])]),
-                    Row("Esc  q", "back to the list", [("back", [.escape, c("q")])])]
-        case .albums:
-            return [Row("u, click the field", "type an Imgur username", [("username", [c("u")])]),
-                    Row("↑ ↓ ← →  h j k l", "move between tiles",
-                        [("up", [.up, c("k")]), ("down", [.down, c("j")]), ("left", [.left, c("h")]), ("right", [.right, c("l")])]),
-                    Row("Enter, click", "open the album, or the photo", [("open", [.enter])]),
-                    Row("r", "reload, or retry what failed", [("reload", [c("r")])]),
-                    Row("Esc  q", "back from an album", [("back", [.escape, c("q")])])]
-        case .viewer:
-            return [Row("n p  ] [", "next / previous photo of the list", [("next", [c("n"), c("]")]), ("previous", [c("p"), c("[")])]),
-                    Row("← →  h l", "the same at fit; zoomed in, pan", [("left", [.left, c("h")]), ("right", [.right, c("l")])]),
-                    Row("↑ ↓  j k", "pan when zoomed in", [("up", [.up, c("k")]), ("down", [.down, c("j")])]),
-                    Row("+ -  wheel", "zoom in / out", [("zoom-in", [c("+")]), ("zoom-out", [c("-")])]),
-                    Row("z", "the whole photo, or the largest zoom", [("zoom", [c("z")])]),
-                    Row("r", "rotate by 90° (retry when it failed)", [("rotate", [c("r")])]),
-                    Row("0", "the whole photo, upright", [("reset", [c("0")])]),
-                    Row("f  Space", "like / unlike", [("like", [c("f"), c(" ")])]),
-                    Row("s  d", "copy the link (and open it); download", [("share", [c("s")]), ("download", [c("d")])]),
-                    Row("u  c", "the photographer's page; add to a collection", [("photographer", [c("u")]), ("collect", [c("c")])]),
-                    Row("i, click", "hide or show the status line", [("status-line", [c("i")])]),
-                    Row("b", "photos in half blocks, quadrants or sextants", [("blitter", [c("b")])]),
-                    Row("Esc  q", "back", [("back", [.escape, c("q")])])]
-        case .page:
-            return [Row("↑ ↓ ← →  j k", "move in the list", [("up", [.up, c("k")]), ("down", [.down, c("j")])]),
-                    Row("[ ]", "a photographer's photos, likes, collections", [("previous-section", [c("[")]),
-                                                                                ("next-section", [c("]")])]),
-                    Row("Enter, click", "open the photo, the collection or the topic", [("open", [.enter])]),
-                    Row("i", "details of the photo", [("details", [c("i")])]),
-                    Row("l  Space", "like / unlike", [("like", [c("l"), c(" ")])]),
-                    Row("s", "sort the photos: latest, oldest, popular", [("sort", [c("s")])]),
-                    Row("u", "the photographer of the photo", [("photographer", [c("u")])]),
-                    Row("-  Delete", "your collections: take the photo out", [("take-out", [c("-"), .delete])]),
-                    Row("r", "retry what failed", [("reload", [c("r")])]),
-                    Row("Esc  q", "back", [("back", [.escape, c("q")])])]
-        case .everywhere:
-            return [Row("Tab  Shift-Tab  1-4", "switch panes (4: Imgur albums)", [("next-pane", [.tab]), ("previous-pane", [.backTab])]),
-                    Row("/", "search, from anywhere", [("search", [c("/")])]),
-                    Row("?  F1  Ctrl-L", "this help; paint the screen again", [("help", [c("?"), .function(1)]), ("redraw", [.redraw])]),
-                    Row("q", "quit from a pane; back from a sub-screen", [("quit", [c("q")])]),
-                    Row("Ctrl-C", "quit from anywhere")]
-        }
-    }
-
     /// Each intent of a context with its default keys.
-    static func defaults(_ context: KeyContext) -> [(name: String, keys: [Key])] {
-        rows(context, demo: true).flatMap(\.intents)
+    static func defaults(_ context: KeyContext) -> [(intent: Intent, keys: [Key])] {
+        context.records(demo: true).flatMap(\.intents)
     }
 
-    // MARK: Keys as the user rebinds them
+    /// The keys of an intent in a context now.
+    public func keys(_ intent: Intent, in context: KeyContext) -> [Key] {
+        for scope in context.scopes {
+            if let bound = bindings[scope]?[intent] { return bound }
+            if let record = Self.defaults(scope).first(where: { $0.intent == intent }) { return record.keys }
+        }
+        return []
+    }
 
-    /// The rows of a context as the user's keys make them: a row whose intents were rebound shows the keys now in
-    /// force (and what the mouse does, as before).
-    public func rows(_ context: KeyContext, demo: Bool = false) -> [Row] {
-        Self.rows(context, demo: demo).map { row in
-            guard let bound = bindings[context], row.intents.contains(where: { bound[$0.name] != nil }) else { return row }
-            var shown = row
-            let keys = row.intents.map { intent in (bound[intent.name] ?? intent.keys).map(Self.name).joined(separator: " ") }
-            let mouse = row.keys.range(of: ",").map { String(row.keys[$0.lowerBound...]) } ?? ""
-            shown.keys = keys.joined(separator: "  ") + mouse
-            shown.intents = row.intents.map { (name: $0.name, keys: bound[$0.name] ?? $0.keys) }
-            return shown
+    /// What `key` means in `context` (the context of the screen in front of the user); nil when it means nothing
+    /// there, or no longer (its intent was given other keys).
+    public func intent(of key: Key, in context: KeyContext) -> Intent? {
+        let scopes = context.scopes
+        for scope in scopes {
+            for (intent, keys) in bindings[scope] ?? [:] where keys.contains(key) { return intent }
+        }
+        for scope in scopes {
+            for record in Self.defaults(scope) where record.keys.contains(key) && bindings[scope]?[record.intent] == nil {
+                return record.intent
+            }
+        }
+        return nil
+    }
+
+    /// The intent of a key event in `context`; nil for clicks, resizes and keys that mean nothing there.
+    func intent(of input: InputEvent, in context: KeyContext) -> Intent? {
+        guard case let .key(key) = input else { return nil }
+        return intent(of: key, in: context)
+    }
+
+    // MARK: What the user reads
+
+    /// A record's keys as the help shows them: the first key of each intent, then the second of each, and so on
+    /// ("↑ ↓  k j"), and what the mouse adds.
+    func shownKeys(_ record: KeyRecord, in context: KeyContext) -> String {
+        guard !record.intents.isEmpty else { return record.fixedKeys }
+        let bound = record.intents.map { self.keys($0.intent, in: context) }
+        let depth = bound.map(\.count).max() ?? 0
+        let groups = (0..<depth).map { index in bound.compactMap { $0[safe: index] }.map(Self.name).joined(separator: " ") }
+        return groups.joined(separator: "  ") + record.extra
+    }
+
+    /// The help's lines for a context, then (but on the login screens and in fields) the ones that work everywhere.
+    public func lines(_ context: KeyContext, demo: Bool = false) -> [Line] {
+        context.scopes.flatMap { scope in
+            scope.records(demo: demo).map { Line(keys: shownKeys($0, in: context), what: $0.what) }
         }
     }
 
-    /// The key the screens should see for `key` in `context` (the help's context of the screen in front of the
-    /// user); nil when the key does nothing now (its intent was given other keys).
-    public func translate(_ key: Key, in context: KeyContext) -> Key? {
-        guard !bindings.isEmpty else { return key }
-        let scopes = context == .everywhere || context == .login ? [context] : [context, .everywhere]
-        for scope in scopes {
-            for (name, keys) in bindings[scope] ?? [:] where keys.contains(key) {
-                return Self.defaults(scope).first { $0.name == name }?.keys.first ?? key
-            }
+    /// The status line's hints for a context, the ones that matter most first: each record with a hint whose
+    /// intents `shows` lets through, as "f like" with the keys now in force. `labels` says it otherwise where the
+    /// screen's state changes what an intent does ("r retry").
+    public func hints(_ context: KeyContext, demo: Bool = false, labels: [Intent: String] = [:],
+                      shows: (Intent) -> Bool = { _ in true }) -> [String] {
+        let records = context.scopes.flatMap { $0.records(demo: demo) }
+            .filter { $0.hint != nil && $0.intents.allSatisfy { shows($0.intent) } }
+        return records.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map { _, record in
+            let label = record.intents.first.flatMap { labels[$0.intent] } ?? record.hint ?? ""
+            return hintKeys(record, in: context) + " " + label
         }
-        for scope in scopes {
-            for intent in Self.defaults(scope) where intent.keys.contains(key) {
-                if bindings[scope]?[intent.name] == nil { return key }
-            }
+    }
+
+    /// The first key of an intent as a hint shows it ("b").
+    func hintKeys(_ intent: Intent, in context: KeyContext) -> String {
+        keys(intent, in: context).first.map(Self.name) ?? ""
+    }
+
+    /// A hint's keys: the first key of each intent, arrows side by side ("↑↓"), others apart ("n/p").
+    func hintKeys(_ record: KeyRecord, in context: KeyContext) -> String {
+        guard !record.intents.isEmpty else { return record.fixedHintKeys }
+        let names = record.intents.prefix(record.hintFirstOnly ? 1 : record.intents.count)
+            .compactMap { keys($0.intent, in: context).first }.map(Self.name)
+        let arrows: Set<String> = ["↑", "↓", "←", "→"]
+        return names.allSatisfy(arrows.contains) ? names.joined() : names.joined(separator: "/")
+    }
+
+    /// Every intent that can be rebound, with the contexts it works in (docs/keys.md lists them).
+    public static var intentsByContext: [(intent: Intent, contexts: [KeyContext])] {
+        Intent.allCases.compactMap { intent in
+            let contexts = KeyContext.allCases.filter { context in defaults(context).contains { $0.intent == intent } }
+            return contexts.isEmpty ? nil : (intent, contexts)
         }
-        for scope in scopes where Self.defaults(scope).contains(where: { $0.keys.contains(key) && bindings[scope]?[$0.name] != nil }) {
-            return nil
-        }
-        return key
     }
 
     // MARK: Parsing `[keys]`
@@ -178,28 +216,35 @@ public struct KeyMap: Equatable, Sendable {
         public var message: String
     }
 
+    static func intent(named name: String) -> Intent? {
+        Intent(rawValue: name) ?? Intent.formerNames[name]
+    }
+
     /// Rebinds `name` ("like", or "viewer.like" for one context only) to the keys in `value` ("x", "Ctrl-E",
     /// "Space", several separated by spaces).
     public mutating func bind(_ name: String, to value: String) throws(Problem) {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         let contexts: [KeyContext]
-        let intent: String
+        let intent: Intent
         if parts.count == 2 {
             guard let context = KeyContext(rawValue: parts[0]) else {
                 throw Problem(entry: name, message: "unknown context \(parts[0]). Contexts: \(KeyContext.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
-            guard Self.defaults(context).contains(where: { $0.name == parts[1] }) else {
-                throw Problem(entry: name, message: "\(context.rawValue) has no \(parts[1]). Its intents: \(Self.defaults(context).map(\.name).joined(separator: ", ")).")
+            guard let named = Self.intent(named: parts[1]), Self.defaults(context).contains(where: { $0.intent == named }) else {
+                let intents = Self.defaults(context).map(\.intent.rawValue)
+                throw Problem(entry: name, message: "\(context.rawValue) has no \(parts[1])."
+                              + (intents.isEmpty ? " Its keys cannot be changed." : " Its intents: \(intents.joined(separator: ", "))."))
             }
             contexts = [context]
-            intent = parts[1]
+            intent = named
         } else {
-            contexts = KeyContext.allCases.filter { context in Self.defaults(context).contains { $0.name == name } }
-            guard !contexts.isEmpty else {
-                let all = Set(KeyContext.allCases.flatMap { Self.defaults($0).map(\.name) }).sorted()
+            let named = Self.intent(named: name)
+            contexts = KeyContext.allCases.filter { context in Self.defaults(context).contains { $0.intent == named } }
+            guard let named, !contexts.isEmpty else {
+                let all = Set(KeyContext.allCases.flatMap { Self.defaults($0).map(\.intent.rawValue) }).sorted()
                 throw Problem(entry: name, message: "unknown intent. Intents: \(all.joined(separator: ", ")).")
             }
-            intent = name
+            intent = named
         }
         var keys: [Key] = []
         for token in value.split(separator: " ", omittingEmptySubsequences: true) {
@@ -225,17 +270,16 @@ public struct KeyMap: Equatable, Sendable {
     /// Two intents of one context (or of a context and everywhere) with the same key now, one of them the
     /// user's, if any.
     func conflict(in context: KeyContext) -> Problem? {
-        let scopes = context == .everywhere || context == .login ? [context] : [context, .everywhere]
-        var users: [(label: String, intent: String, keys: [Key])] = []
+        var users: [(label: String, keys: [Key])] = []
         var all: [(label: String, keys: [Key])] = []
-        for scope in scopes {
-            for intent in Self.defaults(scope) {
-                let label = "\(scope.rawValue).\(intent.name)"
-                if let keys = bindings[scope]?[intent.name] {
-                    users.append((label, intent.name, keys))
+        for scope in context.scopes {
+            for record in Self.defaults(scope) {
+                let label = "\(scope.rawValue).\(record.intent.rawValue)"
+                if let keys = bindings[scope]?[record.intent] {
+                    users.append((label, keys))
                     all.append((label, keys))
                 } else {
-                    all.append((label, intent.keys))
+                    all.append((label, record.keys))
                 }
             }
         }
@@ -294,5 +338,39 @@ public struct KeyMap: Equatable, Sendable {
         case let .function(number): "F\(number)"
         case let .control(character): "Ctrl-\(character.uppercased())"
         }
+    }
+}
+
+/// The records several screens share, declared once.
+enum SharedKeys {
+    typealias R = KeyRecord
+    static func c(_ character: Character) -> Key { .character(character) }
+
+    static let move = R([(.previous, [.up, c("k")]), (.next, [.down, c("j")])], "previous / next photo", hint: "move", rank: 90)
+    static let grid = R([(.up, [.up, c("k")]), (.down, [.down, c("j")]), (.left, [.left, c("h")]), (.right, [.right, c("l")])],
+                        "move between tiles", hint: "move", rank: 90)
+    static let pages = R([(.pageUp, [.pageUp]), (.pageDown, [.pageDown])], "a screen up / down")
+    static let lines = R([(.lineDown, [.lineDown]), (.lineUp, [.lineUp])], "move the list by a line (wheel: 3)", extra: ", wheel")
+    static let ends = R([(.first, [c("g"), .home]), (.last, [c("G"), .end])], "first / last photo")
+    static func open(_ what: String, hint: String = "open") -> R { R([(.open, [.enter])], what, extra: ", click", hint: hint, rank: 30) }
+    static let details = R([(.details, [c("i")])], "details: description, place, camera, author", hint: "details", rank: 60)
+    static let like = R([(.like, [c("f"), c(" ")])], "like / unlike", hint: "like", rank: 40)
+    static func photographer(_ what: String = "the photographer: photos, likes, collections") -> R {
+        R([(.photographer, [c("u")])], what, hint: "photographer", rank: 70)
+    }
+    static let collect = R([(.collect, [c("c")])], "add to one of your collections", hint: "collect", rank: 78)
+    static let share = R([(.share, [c("y"), c("o")])], "copy the link (and open it in a browser)", hint: "link", rank: 66)
+    static let download = R([(.download, [c("d")])], "download the full-size photo", hint: "download", rank: 64)
+    static func reload(_ what: String, hint: String = "reload") -> R { R([(.reload, [c("r")])], what, hint: hint, rank: 50) }
+    static let sort = R([(.sort, [c("s")])], "sort: latest, oldest, popular", hint: "sort", rank: 75)
+    static func back(_ what: String = "back") -> R { R([(.back, [.escape, .backspace])], what, hint: "back", rank: 0) }
+
+    /// What every list of photo cards has.
+    static let cardList: [R] = [move, pages, lines, ends, open("open the photo full screen"), details, like, photographer()]
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
     }
 }

@@ -1,5 +1,5 @@
 /// What a key does to a list's selection or scroll, the same in every list of photos or albums: the arrows and
-/// j/k, a line (Ctrl-E, Ctrl-Y), a page, the first and the last. Left and right move only in grids.
+/// j/k (or the keys the user gave them), a line (Ctrl-E, Ctrl-Y), a page, the first and the last. Left and right move only in grids.
 enum ListMotion: Equatable {
     case down, up, left, right, lineDown, lineUp, pageDown, pageUp, first, last
     /// The mouse wheel: three lines a notch.
@@ -13,18 +13,20 @@ enum ListMotion: Equatable {
         }
     }
 
-    init?(_ key: Key, grid: Bool) {
-        switch key {
-        case .down, .character("j"): self = .down
-        case .up, .character("k"): self = .up
+    /// What an intent does to a list: the photo or tile above and below (`previous`/`up`, `next`/`down`), the
+    /// ones beside it (only in grids), a line, a screen, the ends.
+    init?(_ intent: Intent?, grid: Bool) {
+        switch intent {
+        case .next, .down: self = .down
+        case .previous, .up: self = .up
         case .right where grid: self = .right
         case .left where grid: self = .left
         case .lineDown: self = .lineDown
         case .lineUp: self = .lineUp
         case .pageDown: self = .pageDown
         case .pageUp: self = .pageUp
-        case .home, .character("g"): self = .first
-        case .end, .character("G"): self = .last
+        case .first: self = .first
+        case .last: self = .last
         default: return nil
         }
     }

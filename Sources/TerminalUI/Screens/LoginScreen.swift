@@ -10,12 +10,34 @@ public struct LoginScreen {
     public let logo: RGBImage?
     /// The logo and the QR code as drawn last, kept by whoever owns the screen (no global state).
     let pictures: LoginPictures
+    /// The keys in force (the screens name them).
+    let keys: KeyMap
 
-    public init(theme: Theme, logo: RGBImage?, pictures: LoginPictures = LoginPictures()) {
+    public init(theme: Theme, logo: RGBImage?, pictures: LoginPictures = LoginPictures(), keys: KeyMap = .standard) {
         self.theme = theme
         self.logo = logo
         self.pictures = pictures
+        self.keys = keys
     }
+
+    /// The login's keys (the demo adds approving as the demo user).
+    static func keys(demo: Bool) -> [KeyRecord] {
+        var records = [
+            KeyRecord([(.logIn, [.enter, .character(" ")])], demo ? "log in (the demo: no account needed)" : "log in"),
+            KeyRecord([(.copyLink, [.character("y")]), (.openLink, [.character("o")])], "copy the login link (OSC 52); open it here"),
+            KeyRecord([(.pasteCode, [.character("p")])], "paste the code the browser shows"),
+            KeyRecord([(.back, [.escape])], "back to the first screen"),
+        ]
+        if demo { records.append(KeyRecord([(.approve, [.character("a")])], "approve as the demo user")) }
+        return records + [
+            KeyRecord([(.help, [.character("?")])], "this help", hint: "help", rank: 1),
+            KeyRecord([(.quit, [.character("q")])], "quit"),
+            KeyRecord(fixed: "Ctrl-C", "quit from anywhere", hint: "quit", rank: 2),
+        ]
+    }
+
+    /// The first key of an intent, as the screen names it.
+    private func key(_ intent: Intent) -> String { keys.hintKeys(intent, in: .login) }
 
     // MARK: Rendering
 
@@ -39,11 +61,11 @@ public struct LoginScreen {
                     buffer.writeCentered(line, in: area, y: y, style: theme.error)
                     y += 1
                 }
-                buffer.writeCentered("q quit", in: area, y: min(area.maxY - 1, y + 1), style: theme.muted)
+                buffer.writeCentered("\(key(.quit)) quit", in: area, y: min(area.maxY - 1, y + 1), style: theme.muted)
                 break
             }
             buffer.writeCentered("  Log in  ", in: area, y: below + 4, style: theme.focusedButton)
-            buffer.writeCentered(app.isDemo ? "Enter log in to the demo (no account needed)   q quit" : "Enter log in   q quit",
+            buffer.writeCentered("\(key(.logIn)) log in\(app.isDemo ? " to the demo (no account needed)" : "")   \(key(.quit)) quit",
                                  in: area, y: below + 6, style: theme.muted)
         case .preparing:
             centred("\(theme.spinner(tick)) Preparing the login\(theme.dots)", in: area, into: &buffer)
@@ -102,7 +124,7 @@ public struct LoginScreen {
             // The demo's way in, first and plainly: the rest of the screen is the real login's.
             var demoStyle = theme.accent
             demoStyle.bold = true
-            for part in Widgets.wrap("Demo: press Enter (or a) to log in as the demo user. No account needed.", width: textWidth) {
+            for part in Widgets.wrap("Demo: press \(key(.logIn)) (or \(key(.approve))) to log in as the demo user. No account needed.", width: textWidth) {
                 lines.append((part, demoStyle))
             }
             lines.append(("", .plain))
@@ -117,7 +139,7 @@ public struct LoginScreen {
         for part in Self.hardWrap(request.authorizeURL.absoluteString, width: textWidth) {
             lines.append((part, linkStyle))
         }
-        lines.append(("   c copies it (OSC 52)   o opens it here", theme.muted))
+        lines.append(("   \(key(.copyLink)) copies it (OSC 52)   \(key(.openLink)) opens it here", theme.muted))
         if qr != nil {
             lines.append(((besideRoom ? "2. Or scan the QR code with a phone." : "2. Or scan the QR code below with a phone."), .plain))
         } else if !theme.unicode {
@@ -141,8 +163,9 @@ public struct LoginScreen {
             for part in Widgets.wrap(notice, width: textWidth) { lines.append((part, theme.muted)) }
         }
         // Separated by a bullet: wrapping folds runs of spaces into one.
-        var keys = login.editingPaste ? ["Enter submit", "Esc stop pasting"] : ["c copy link", "o open", "p paste code", "Esc cancel"]
-        if isDemo, !login.editingPaste { keys.insert("Enter or a log in (demo)", at: 0) }
+        var keys = login.editingPaste ? ["Enter submit", "Esc stop pasting"]
+            : ["\(key(.copyLink)) copy link", "\(key(.openLink)) open", "\(key(.pasteCode)) paste code", "\(key(.back)) cancel"]
+        if isDemo, !login.editingPaste { keys.insert("\(key(.logIn)) or \(key(.approve)) log in (demo)", at: 0) }
         let hints = keys.joined(separator: " \(theme.bullet) ")
         lines.append(("", .plain))
         for part in Widgets.wrap(hints, width: textWidth) { lines.append((part, theme.muted)) }
@@ -180,7 +203,7 @@ public struct LoginScreen {
         if shown.isEmpty, !login.editingPaste {
             var muted = style
             muted.dim = true
-            buffer.write("press p to paste", x: x + 1, y: y, style: muted, maxWidth: width - 1)
+            buffer.write("press \(key(.pasteCode)) to paste", x: x + 1, y: y, style: muted, maxWidth: width - 1)
         } else {
             buffer.write(shown + cursor, x: x + 1, y: y, style: style, maxWidth: width - 1)
         }
@@ -204,9 +227,10 @@ public struct LoginScreen {
 
     // MARK: Input
 
-    public func handle(_ input: InputEvent, app: AppState) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState) -> [AppViewModel.Event] {
         let login = app.login
         if login.failure != nil {
+            // A dialog: Enter, Esc or a click closes it.
             if case .key(.enter) = input { return [.login(.dismissFailure)] }
             if case .key(.escape) = input { return [.login(.dismissFailure)] }
             if case .mouse(let mouse) = input, mouse.kind == .press { return [.login(.dismissFailure)] }
@@ -224,17 +248,17 @@ public struct LoginScreen {
         }
         switch login.phase {
         case .start:
-            switch key {
-            case .enter, .character(" "), .character("l"):
-                return app.setupProblem == nil ? [.login(.logIn)] : []
-            case .character("q"), .escape: return [.quit]
+            switch intent {
+            case .logIn: return app.setupProblem == nil ? [.login(.logIn)] : []
+            case .quit, .back: return [.quit]
             default: return []
             }
         case .preparing, .exchanging:
-            if key == .escape { return [.login(.cancel)] }
+            if intent == .back { return [.login(.cancel)] }
             return []
         case .waiting:
             if login.editingPaste {
+                // The paste field: every key is text.
                 switch key {
                 case let .character(character): return [.login(.typed(String(character)))]
                 case .backspace: return [.login(.deleteBackward)]
@@ -243,18 +267,42 @@ public struct LoginScreen {
                 default: return []
                 }
             }
-            switch key {
-            case .character("c"): return [.login(.copyLink)]
-            case .character("o"): return [.login(.openInBrowser)]
+            switch intent {
+            case .copyLink: return [.login(.copyLink)]
+            case .openLink: return [.login(.openInBrowser)]
             // In the demo, Enter logs in (the demo user approves); elsewhere it opens the paste field.
-            case .enter where app.isDemo: return [.login(.approveInDemo)]
-            case .character("p"), .enter: return [.login(.editPaste(true))]
-            case .character("a") where app.isDemo: return [.login(.approveInDemo)]
-            case .escape: return [.login(.cancel)]
-            case .character("q"): return [.quit]
+            case .logIn where app.isDemo, .approve where app.isDemo: return [.login(.approveInDemo)]
+            case .pasteCode, .logIn: return [.login(.editPaste(true))]
+            case .back: return [.login(.cancel)]
+            case .quit: return [.quit]
             default: return []
             }
         }
+    }
+}
+
+extension LoginScreen: Screen {
+    var chrome: Chrome { .status }
+    func keyContext(_ app: AppState) -> KeyContext { .login }
+    func title(_ app: AppState) -> String { "Keys: logging in" }
+    func isSubScreen(_ app: AppState) -> Bool { false }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.login.failure != nil || app.sessionExpiredNotice || app.login.editingPaste }
+
+    func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        if app.session == .splash {
+            renderSplash(tick: ui.tick, in: area, into: &buffer)
+        } else {
+            render(app, tick: ui.tick, modalFocus: ui.modalFocus, in: area, into: &buffer)
+        }
+    }
+
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        guard app.session == .loggedOut else { return [] } // the splash takes no keys
+        return handle(input, intent: intent, app: app)
+    }
+
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        app.session == .splash ? ["Ctrl-C quit"] : keys.hints(.login, demo: app.isDemo) { $0 == .help }
     }
 }
 

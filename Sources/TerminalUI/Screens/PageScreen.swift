@@ -6,8 +6,22 @@ import TerminalImage
 /// then their photos, likes or collections), a collection's (its title, owner and description, then its photos),
 /// and the topics the feed can show. The header stays; the list under it scrolls. Photos are cards as in the feed,
 /// collections and topics tiles with their cover photo.
-struct PageScreen {
+struct PageScreen: Screen {
     let theme: Theme
+    /// The keys in force (the header names the sort's).
+    var keys: KeyMap = .standard
+
+    /// A page's keys.
+    static let keys: [KeyRecord] = [
+        SharedKeys.grid, SharedKeys.pages, SharedKeys.lines, SharedKeys.ends,
+        KeyRecord([(.previousSection, [.character("[")]), (.nextSection, [.character("]")])],
+                  "a photographer's photos, likes, collections", hint: "sections", rank: 35),
+        SharedKeys.open("open the photo, the collection or the topic"),
+        SharedKeys.details, SharedKeys.like, SharedKeys.sort, SharedKeys.photographer("the photographer of the photo"),
+        KeyRecord([(.takeOut, [.character("x"), .delete])], "your collections: take the photo out", hint: "take out", rank: 36),
+        SharedKeys.reload("retry what failed", hint: "retry"),
+        SharedKeys.back(),
+    ]
 
     static let avatarColumns = 12
     static let avatarRows = 6
@@ -185,34 +199,34 @@ struct PageScreen {
         }
         x += buffer.write(theme.unicode ? " [ ] " : " [ ] ", x: x, y: y, style: theme.muted)
         if photographer.section == .photos {
-            let order = "sort: \(photographer.order.rawValue) (s)"
+            let order = "sort: \(photographer.order.rawValue) (\(keys.hintKeys(.sort, in: .page)))"
             if area.maxX - DisplayWidth.of(order) - 1 > x { buffer.write(order, x: area.maxX - DisplayWidth.of(order) - 1, y: y, style: theme.muted) }
         }
     }
 
     // MARK: Input
 
-    func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         guard let page = app.shownPage else { return [] }
         var position = ui.pagePosition(app)
         defer { ui.setPagePosition(position, app) }
-        if case let .key(key) = input {
-            switch key {
-            case .escape, .character("q"), .backspace:
+        if !dialogIsOpen(app) {
+            switch intent {
+            case .back:
                 return [.browse(.back)]
-            case .character("]"):
+            case .nextSection:
                 position = ListPosition()
                 return [.browse(.stepSection(1))]
-            case .character("["):
+            case .previousSection:
                 position = ListPosition()
                 return [.browse(.stepSection(-1))]
-            case .character("s"):
+            case .sort:
                 guard case let .photographer(photographer) = page, photographer.section == .photos else { return [] }
                 position = ListPosition()
                 return [.browse(.cycleOrder)]
-            case .character("r") where page.photoList == nil || isPhotographerFailing(page):
+            case .reload where page.photoList == nil || isPhotographerFailing(page):
                 return [.browse(.retry)]
-            case .character("-"), .delete:
+            case .takeOut:
                 guard case .collectionPicker = page else { break }
                 return [.browse(.changeCollection(add: false, index: gridSelection(page)))]
             default:
@@ -222,11 +236,12 @@ struct PageScreen {
         let list = listArea(page, area: area)
         if let (_, photos) = page.photoList {
             return CardListScreen(theme: theme, texts: Self.photoTexts, wrap: { .browse(.list($0)) })
-                .handle(input, feed: photos, layout: cardLayout(photos, list: list), position: &position, modalFocus: &ui.modalFocus, area: list)
+                .handle(input, intent: intent, feed: photos, layout: cardLayout(photos, list: list), position: &position,
+                        modalFocus: &ui.modalFocus, area: list)
         }
         guard let tiles = tiles(page) else { return [] }
         position.selected = gridSelection(page)
-        switch CoverTiles(theme: theme).handle(input, entries: tiles, list: list, position: &position) {
+        switch CoverTiles(theme: theme).handle(input, intent: intent, entries: tiles, list: list, position: &position) {
         case .none:
             return []
         case .moved:
@@ -246,20 +261,41 @@ struct PageScreen {
         }
     }
 
+    func keyContext(_ app: AppState) -> KeyContext { .page }
+    func title(_ app: AppState) -> String { "Keys: " + Self.pageTitle(app.shownPage) }
+
+    static func pageTitle(_ page: BrowsePage?) -> String {
+        switch page {
+        case .photographer: "a photographer's page"
+        case .collection: "a collection"
+        case .collectionPicker: "your collections"
+        case .topics, nil: "topics"
+        }
+    }
+
+    /// The like-failed dialog of the page's photos.
+    func dialogIsOpen(_ app: AppState) -> Bool { app.shownPage?.photoList?.list.modal != nil }
+
     private func isPhotographerFailing(_ page: BrowsePage) -> Bool {
         if case let .photographer(photographer) = page { return photographer.userFailed != nil }
         return false
     }
 
-    func hints(_ app: AppState) -> [String] {
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
+        var labels: [Intent: String] = [:]
         switch app.shownPage {
         case let .photographer(photographer):
-            photographer.section == .collections ? ["Esc back", "? help", "Enter open", "[ ] sections", "↑↓←→ move"]
-                : ["Esc back", "? help", "Enter open", "[ ] sections", "s sort", "l like", "↑↓ move"]
-        case .collection: ["Esc back", "? help", "Enter open", "l like", "u photographer", "↑↓ move"]
-        case .collectionPicker: ["Esc back", "? help", "Enter add", "- take out", "↑↓←→ move"]
-        case .topics, nil: ["Esc back", "? help", "Enter show in the feed", "↑↓←→ move"]
+            shown.formUnion([.previousSection, .nextSection])
+            if photographer.section != .collections { shown.formUnion([.sort, .like, .details]) }
+        case .collection: shown.formUnion([.like, .photographer, .details])
+        case .collectionPicker:
+            shown.insert(.takeOut)
+            labels[.open] = "add"
+        case .topics, nil:
+            labels[.open] = "show in the feed"
         }
+        return keys.hints(.page, labels: labels) { shown.contains($0) }
     }
 
     /// How far into its list the page's frame shows.

@@ -3,13 +3,23 @@ import ImageFeedCore
 import TerminalImage
 
 /// The profile pane: avatar, name, @username, bio, then "Favorites (N)" and the liked photos as cards;
-/// the header scrolls away with the list. `o` asks "Log out?".
+/// the header scrolls away with the list. `L` asks "Log out?".
 public struct ProfileScreen {
     public let theme: Theme
+    /// The keys in force (the header names the log-out key).
+    public let keys: KeyMap
 
-    public init(theme: Theme) {
+    public init(theme: Theme, keys: KeyMap = .standard) {
         self.theme = theme
+        self.keys = keys
     }
+
+    /// The profile's keys: a list of cards', your page, refreshing, logging out.
+    static let keys: [KeyRecord] = SharedKeys.cardList + [
+        SharedKeys.reload("refresh the profile, or retry what failed", hint: "refresh"),
+        KeyRecord([(.yourPage, [.character("P")])], "your photos and collections (your page)", hint: "your page", rank: 72),
+        KeyRecord([(.logOut, [.character("L")])], "log out", hint: "log out", rank: 45),
+    ]
 
     static let avatarColumns = 16
     static let avatarRows = 8
@@ -84,7 +94,7 @@ public struct ProfileScreen {
         }
         let logoutY = offset + header - 3
         if logoutY >= area.y, logoutY < area.maxY {
-            buffer.write("o log out", x: textX, y: logoutY, style: theme.muted)
+            buffer.write("\(keys.hintKeys(.logOut, in: .favorites)) log out", x: textX, y: logoutY, style: theme.muted)
         }
         let titleY = offset + header - 1
         if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
@@ -114,8 +124,9 @@ public struct ProfileScreen {
         }
     }
 
-    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         if app.profile.confirmingLogout {
+            // The dialog's own keys: y and n answer it.
             if case .key(.character("y")) = input { ui.modalFocus = 0; return [.profile(.logOutAnswered(true))] }
             if case .key(.character("n")) = input { ui.modalFocus = 0; return [.profile(.logOutAnswered(false))] }
             switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
@@ -124,16 +135,16 @@ public struct ProfileScreen {
             case nil: return []
             }
         }
-        if app.favorites.modal == nil, case let .key(key) = input {
-            switch key {
-            case .character("o"):
+        if app.favorites.modal == nil {
+            switch intent {
+            case .logOut:
                 ui.modalFocus = 1 // "No" first: logging out by a stray Enter would be unkind
                 return [.profile(.logOutPressed)]
-            case .character("]"), .character("p"):
+            case .yourPage:
                 // Your own photos and collections: the page any photographer has, over this pane.
                 guard let user = app.profile.profile else { return [] }
                 return [.browse(.openPhotographer(username: user.username, user: user))]
-            case .character("r"):
+            case .reload:
                 if case .failed = app.profile.phase { return [.profile(.retry)] }
                 if app.favorites.phase == .content, case .failed = app.favorites.nextPage { break } // the favorites' own retry
                 if app.favorites.phase == .content, case .waiting = app.favorites.nextPage { break }
@@ -145,16 +156,21 @@ public struct ProfileScreen {
         guard app.profile.profile != nil else { return [] }
         var position = ui.favoritesList
         defer { ui.favoritesList = position }
-        if case .key(.character("g")) = input { position = ListPosition(); return [] }
+        if intent == .first { position = ListPosition(); return [] }
         return CardListScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
-            .handle(input, feed: app.favorites, layout: layout(app, area: area), position: &position,
+            .handle(input, intent: intent, feed: app.favorites, layout: layout(app, area: area), position: &position,
                     modalFocus: &ui.modalFocus, area: area)
     }
 }
 
-extension ProfileScreen: PaneScreen {
-    func hints(_ app: AppState) -> [String] {
-        ["? help", "q quit", "Enter open", "l unlike", "o log out", "r refresh", "Tab panes", "↑↓ move"]
+extension ProfileScreen: Screen {
+    func keyContext(_ app: AppState) -> KeyContext { .favorites }
+    func title(_ app: AppState) -> String { "Keys: your profile and favorites" }
+    func isSubScreen(_ app: AppState) -> Bool { false }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.favorites.modal != nil || app.profile.confirmingLogout }
+
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        keys.hints(.favorites, labels: [.like: "unlike"]) { ![.details, .photographer, .yourPage].contains($0) }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {

@@ -41,15 +41,31 @@ public struct RootScreen {
         FeedPane(theme: theme).layout(app, area: contentRect(width: width, height: height))
     }
 
-    /// The pane of a tab: the one place that names the panes (each one's drawing, keys, hints and paging are its own).
-    func pane(_ tab: Tab) -> any PaneScreen {
-        switch tab {
-        case .feed: FeedPane(theme: theme)
-        case .search: SearchScreen(theme: theme)
-        case .profile: ProfileScreen(theme: theme)
-        case .albums: AlbumsScreen(theme: theme)
+    /// The screen of what is in front: the one place that names the screens (each one's drawing, keys, hints,
+    /// dialogs and paging are its own).
+    func screen(_ front: Front, ui: UIState = UIState()) -> any Screen {
+        switch front {
+        case .login: LoginScreen(theme: theme, logo: logo, pictures: loginPictures, keys: keyMap)
+        case .viewer: ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }, keys: keyMap)
+        case .detail: DetailScreen(theme: theme)
+        case .page: PageScreen(theme: theme, keys: keyMap)
+        case .pane(.feed): FeedPane(theme: theme, keys: keyMap)
+        case .pane(.search): SearchScreen(theme: theme, keys: keyMap)
+        case .pane(.profile): ProfileScreen(theme: theme, keys: keyMap)
+        case .pane(.albums): AlbumsScreen(theme: theme, keys: keyMap)
         }
     }
+
+    /// The keys that work in every screen but the login's.
+    static let keys: [KeyRecord] = [
+        KeyRecord([(.nextPane, [.tab]), (.previousPane, [.backTab])], "switch panes (4: Imgur albums)", extra: "  1-4",
+                  hint: "panes", hintFirstOnly: true, rank: 55),
+        KeyRecord([(.search, [.character("/")])], "search, from anywhere", hint: "search", rank: 65),
+        KeyRecord([(.help, [.character("?"), .function(1)])], "this help", hint: "help", rank: 10),
+        KeyRecord([(.redraw, [.redraw])], "paint the screen again"),
+        KeyRecord([(.quit, [.character("q")])], "quit from a pane; back from a sub-screen", hint: "quit", rank: 20),
+        KeyRecord(fixed: "Ctrl-C", "quit from anywhere"),
+    ]
 
     public static func isTooSmall(width: Int, height: Int) -> Bool {
         width < minimumWidth || height < minimumHeight
@@ -66,31 +82,21 @@ public struct RootScreen {
             renderTooSmall(into: &buffer)
             return
         }
-        if app.session != .loggedIn {
-            let screen = LoginScreen(theme: theme, logo: logo, pictures: loginPictures)
-            let area = Rect(x: 0, y: 0, width: width, height: height - 1)
-            if app.session == .splash {
-                screen.renderSplash(tick: ui.tick, in: area, into: &buffer)
-            } else {
-                screen.render(app, tick: ui.tick, modalFocus: ui.modalFocus, in: area, into: &buffer)
-            }
-            renderStatusLine(app, into: &buffer)
-        } else if let viewer = app.viewer {
-            ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }).render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
-        } else {
+        let front = Front.of(app)
+        let screen = screen(front, ui: ui)
+        switch screen.chrome {
+        case .none:
+            screen.render(app, ui: ui, area: buffer.bounds, pictures: pictures, into: &buffer)
+        case .status:
+            screen.render(app, ui: ui, area: Rect(x: 0, y: 0, width: width, height: height - 1), pictures: pictures, into: &buffer)
+            renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
+        case .tabsAndStatus:
             renderTabBar(app, into: &buffer)
-            let content = contentRect(width: width, height: height)
-            if let detail = app.shownDetail {
-                DetailScreen(theme: theme).render(detail, ui: ui, area: content, pictures: pictures, into: &buffer)
-            } else if app.shownPage != nil {
-                PageScreen(theme: theme).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-            } else {
-                pane(app.tab).render(app, ui: ui, area: content, pictures: pictures, into: &buffer)
-            }
-            renderStatusLine(app, into: &buffer)
+            screen.render(app, ui: ui, area: contentRect(width: width, height: height), pictures: pictures, into: &buffer)
+            renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
         }
         if app.helpVisible {
-            renderHelp(app, top: ui.helpTop, link: ui.linkNote, into: &buffer)
+            renderHelp(app, screen: screen, top: ui.helpTop, link: ui.linkNote, into: &buffer)
         }
     }
 
@@ -130,7 +136,7 @@ public struct RootScreen {
         }
     }
 
-    private func renderStatusLine(_ app: AppState, into buffer: inout CellBuffer) {
+    private func renderStatusLine(_ app: AppState, hints: [String], into buffer: inout CellBuffer) {
         let y = buffer.height - 1
         let width = buffer.width
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
@@ -171,7 +177,7 @@ public struct RootScreen {
             left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
         } else {
             // The hints, most important first; each one whole or not at all.
-            let shown = hints(app).map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
+            let shown = hints.map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
             let line = Widgets.hintLine(shown, room: width - neededWidth)
             left += buffer.write(line, x: 1, y: y, style: theme.bar)
         }
@@ -193,16 +199,14 @@ public struct RootScreen {
 
     /// The keys to show in the status line, the ones that matter most first (help, leaving, back); at 80
     /// columns the last ones give way.
-    func hints(_ app: AppState) -> [String] {
-        switch app.session {
-        case .splash: return ["Ctrl-C quit"]
-        case .loggedOut: return ["? help", "Ctrl-C quit"]
-        case .loggedIn where app.shownDetail != nil && !(app.tab == .search && app.search.editing):
-            return ["Esc back", "? help", "Enter full screen", "l like", "u photographer", "s link", "d download"]
-        case .loggedIn where app.shownPage != nil && !(app.tab == .search && app.search.editing):
-            return PageScreen(theme: theme).hints(app)
-        case .loggedIn: return pane(app.tab).hints(app)
-        }
+    func hints(_ app: AppState, ui: UIState = UIState()) -> [String] {
+        screen(Front.of(app), ui: ui).hints(app, ui: ui, keys: keyMap)
+    }
+
+    /// The help's title and lines for what is in front, with the keys in force.
+    func help(_ app: AppState) -> (title: String, lines: [KeyMap.Line]) {
+        let screen = screen(Front.of(app))
+        return (screen.title(app), keyMap.lines(screen.keyContext(app), demo: app.isDemo))
     }
 
     /// The help's rows for a box `width` wide: keys and what they do side by side, or on narrow terminals the
@@ -211,7 +215,7 @@ public struct RootScreen {
         let keyWidth = 22
         let inner = max(10, width - 4)
         var rows: [(keys: String, what: String)] = []
-        for line in HelpScreen.lines(app, keyMap: keyMap) {
+        for line in help(app).lines {
             let keys = theme.unicode ? line.keys : line.keys.replacingOccurrences(of: "↑ ↓", with: "Up Down")
                 .replacingOccurrences(of: "← →", with: "Left Right")
             if inner - keyWidth >= 40 {
@@ -244,12 +248,12 @@ public struct RootScreen {
     }
 
     /// The help box: the keys of the screen in front of the user, from row `top` (it scrolls on small terminals).
-    private func renderHelp(_ app: AppState, top: Int, link: String?, into buffer: inout CellBuffer) {
+    private func renderHelp(_ app: AppState, screen: any Screen, top: Int, link: String?, into buffer: inout CellBuffer) {
         let keyWidth = 22
         let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76), link: link).count)
         let rows = helpRows(app, width: box.width, link: link)
         let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
-        Widgets.box(rect, title: HelpScreen.title(app), style: theme.modal, theme: theme, into: &buffer)
+        Widgets.box(rect, title: screen.title(app), style: theme.modal, theme: theme, into: &buffer)
         let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
         var keyStyle = theme.modal
         keyStyle.bold = true
@@ -278,40 +282,23 @@ public struct RootScreen {
     /// list's own rule decides whether the next page is due: no key handler or step computes it.
     public func shownEnd(_ app: AppState, ui: UIState, width: Int, height: Int) -> (list: ShownList, lastIndex: Int)? {
         guard app.session == .loggedIn, !Self.isTooSmall(width: width, height: height) else { return nil }
-        let area = contentRect(width: width, height: height)
-        if let viewer = app.viewer {
-            guard let source = viewer.source, let name = ShownList(source),
-                  let index = app.pagedList(source)?.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
-            return (name, index)
-        }
-        guard app.shownDetail == nil else { return nil }
-        if app.shownPage != nil { return PageScreen(theme: theme).shownEnd(app, ui: ui, area: area) }
-        return pane(app.tab).shownEnd(app, ui: ui, area: area)
+        return screen(Front.of(app), ui: ui).shownEnd(app, ui: ui, area: contentRect(width: width, height: height))
     }
 
     // MARK: Input
 
     /// Back from the viewer, the list selects the photo the viewer was on (n/p may have moved it), in view.
     private func followViewer(_ viewer: ViewerState, app: AppState, ui: inout UIState, width: Int, height: Int) {
-        if viewer.source == .page {
-            PageScreen(theme: theme).select(photoID: viewer.photo.id, app: app, ui: &ui, area: contentRect(width: width, height: height))
-            return
-        }
-        guard let tab = Tab(viewer.source) else { return }
-        pane(tab).select(photoID: viewer.photo.id, app: app, ui: &ui, area: contentRect(width: width, height: height))
-    }
-
-    /// A dialog has the keyboard (its buttons' keys are its own).
-    static func dialogIsOpen(_ app: AppState) -> Bool {
-        app.feed.modal != nil || app.favorites.modal != nil || app.profile.confirmingLogout || app.search.results.modal != nil
-            || app.shownDetail?.viewer.modal != nil || app.viewer?.modal != nil
+        var behind = app
+        behind.viewer = nil
+        screen(Front.of(behind)).select(photoID: viewer.photo.id, app: behind, ui: &ui, area: contentRect(width: width, height: height))
     }
 
     /// The events a key or click means in this state; `ui` follows the selection and scrolling.
     ///
-    /// One question decides where input goes: which context has the keyboard (`HelpScreen.context`: the login,
-    /// a text field, the viewer, a detail, a pane). Ctrl-C, resizes and the help come first, as they hold
-    /// everywhere; the user's keys are translated to the screens' own on the way (not in text fields or dialogs).
+    /// What is in front (`Front.of`) has the input: Ctrl-C, resizes and the help come first, as they hold
+    /// everywhere; then a dialog of that screen, which has its own keys; then the keys every screen shares; then
+    /// the screen, which gets the key's intent in its context (the user's keys included).
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         let events = route(input, app: app, ui: &ui, width: width, height: height)
         // A page about to open starts at its top.
@@ -335,79 +322,63 @@ public struct RootScreen {
             return []
         }
         if app.helpVisible { return handleHelp(input, app: app, ui: &ui, width: width, height: height) }
-        let context = HelpScreen.context(app)
-        var input = input
-        // The user's keys become the ones the screens know; a key whose intent was given others does nothing.
-        // Not in a text field, the pasted code's field or a dialog: keys there are text, or the dialog's own.
-        if case let .key(key) = input, let keys = HelpScreen.keyContext(app), !app.login.editingPaste, !Self.dialogIsOpen(app) {
-            guard let translated = keyMap.translate(key, in: keys) else { return [] }
-            input = .key(translated)
-        }
-        if case .key(.function(1)) = input { return [.toggleHelp] }
+        let front = Front.of(app)
+        let screen = screen(front, ui: ui)
+        let context = screen.keyContext(app)
+        let dialog = screen.dialogIsOpen(app)
+        // A dialog's keys and a text field's are their own: no intent there.
+        var intent = dialog ? nil : keyMap.intent(of: input, in: context)
         if Self.isTooSmall(width: width, height: height) {
-            if case .key(.character("q")) = input { return [.quit] }
-            return []
+            if intent == .quit || intent == .back { return [.quit] }
+            return intent == .help ? [.toggleHelp] : []
         }
-        let area = contentRect(width: width, height: height)
-        switch context {
-        case .login:
-            guard app.session == .loggedOut else { return [] } // the splash takes no keys
-            if case .key(.character("?")) = input, !app.login.editingPaste { return [.toggleHelp] }
-            return LoginScreen(theme: theme, logo: logo, pictures: loginPictures).handle(input, app: app)
-        case .searchField where isKey(input), .albumField where isKey(input):
-            // A pane's text field: every key is text, until Enter or Esc (a click still reaches the tab bar).
-            return pane(app.tab).handle(input, app: app, ui: &ui, area: area)
-        case .viewer:
-            guard let viewer = app.viewer else { return [] }
-            if case .key(.character("?")) = input { return [.toggleHelp] }
-            let events = ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 })
-                .handle(input, viewer: viewer, ui: &ui, width: width, height: height)
-            if events.contains(.closeViewer) { followViewer(viewer, app: app, ui: &ui, width: width, height: height) }
-            return events
-        case .feed, .favorites, .search, .searchField, .albums, .albumField, .detail, .page:
-            if let events = paneKeys(input, app: app, width: width) { return events }
-            if context == .detail {
-                guard let detail = app.shownDetail else { return [] }
-                return DetailScreen(theme: theme).handle(input, detail: detail, ui: &ui)
-            }
-            if context == .page { return PageScreen(theme: theme).handle(input, app: app, ui: &ui, area: area) }
-            return pane(app.tab).handle(input, app: app, ui: &ui, area: area)
+        if intent == .help { return [.toggleHelp] }
+        let area = screen.chrome == .none ? Rect(x: 0, y: 0, width: width, height: height) : contentRect(width: width, height: height)
+        if context.isTextField, case let .key(key) = input {
+            // Every key typed in a field is text, until Enter or Esc; F1 still opens the help.
+            if case .function = key, keyMap.intent(of: key, in: .everywhere) == .help { return [.toggleHelp] }
+            return screen.handle(input, intent: nil, app: app, ui: &ui, area: area)
         }
+        if screen.chrome == .tabsAndStatus {
+            if let events = sharedKeys(input, intent: intent, app: app, dialog: dialog, width: width) { return events }
+            // q goes back from a sub-screen (a detail, a page, an open album).
+            if intent == .quit, screen.isSubScreen(app) { intent = .back }
+        }
+        let events = screen.handle(input, intent: intent, app: app, ui: &ui, area: area)
+        if front == .viewer, events.contains(.closeViewer), let viewer = app.viewer {
+            followViewer(viewer, app: app, ui: &ui, width: width, height: height)
+        }
+        return events
     }
 
-    private func isKey(_ input: InputEvent) -> Bool {
-        if case .key = input { return true }
-        return false
-    }
-
-    /// What works in every pane and on a detail: `?`, the tab bar, Tab and the pane numbers, `/`, and `q` (which
-    /// quits from a pane and goes back from a sub-screen: a detail, an open album). Nil: the screen's own input.
-    private func paneKeys(_ input: InputEvent, app: AppState, width: Int) -> [AppViewModel.Event]? {
-        if case .key(.character("?")) = input { return [.toggleHelp] }
+    /// What works in every pane, page and detail: the tab bar, Tab and the pane numbers, `/`, and `q` (which
+    /// quits from a pane). Nil: the screen's own input.
+    private func sharedKeys(_ input: InputEvent, intent: Intent?, app: AppState, dialog: Bool, width: Int) -> [AppViewModel.Event]? {
         if case let .mouse(mouse) = input, mouse.y == 0, mouse.kind == .press {
             guard let tab = tabRects(app.tabs, width: width).first(where: { $0.1.contains(x: mouse.x, y: mouse.y) })?.0 else { return [] }
             return [.selectTab(tab)]
         }
-        guard case let .key(key) = input, !Self.dialogIsOpen(app) else { return nil }
-        let subScreen = app.shownDetail != nil || app.shownPage != nil || pane(app.tab).showsSubScreen(app)
-        switch key {
-        case .tab: return [.nextTab]
-        case .backTab: return [.previousTab]
-        case let .character(digit) where digit.wholeNumberValue.map({ (1...9).contains($0) }) == true:
-            // The pane of that number, as the tab bar shows it.
-            guard let tab = Tab(rawValue: digit.wholeNumberValue! - 1), app.tabs.contains(tab) else { return nil }
-            return [.selectTab(tab)]
-        case .character("q") where !subScreen: return [.quit]
-        case .character("/"): return [.focusSearch]
-        default: return nil
+        guard case let .key(key) = input, !dialog else { return nil }
+        switch intent {
+        case .nextPane: return [.nextTab]
+        case .previousPane: return [.previousTab]
+        case .search: return [.focusSearch]
+        case .quit where !screen(Front.of(app)).isSubScreen(app): return [.quit]
+        default: break
         }
+        // The pane of a number, as the tab bar shows it (unless the number means something in this screen).
+        if intent == nil, case let .character(digit) = key, let number = digit.wholeNumberValue, (1...9).contains(number),
+           let tab = Tab(rawValue: number - 1), app.tabs.contains(tab) {
+            return [.selectTab(tab)]
+        }
+        return nil
     }
 
     /// A resize keeps each list's selection in view at the new size.
     private func keepSelectionsInView(_ app: AppState, ui: inout UIState, width: Int, height: Int) {
         let area = contentRect(width: width, height: height)
         for tab in Tab.allCases where tab == .feed || app.session == .loggedIn {
-            pane(tab).keepSelectionInView(app, ui: &ui, area: area)
+            screen(.pane(tab)).keepSelectionInView(app, ui: &ui, area: area)
         }
     }
 

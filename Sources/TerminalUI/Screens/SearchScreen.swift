@@ -6,10 +6,36 @@ import TerminalImage
 /// as tiles, and the detail screen of one result.
 public struct SearchScreen {
     public let theme: Theme
+    /// The keys in force (the pane names some).
+    public let keys: KeyMap
 
-    public init(theme: Theme) {
+    public init(theme: Theme, keys: KeyMap = .standard) {
         self.theme = theme
+        self.keys = keys
     }
+
+    private func key(_ intent: Intent) -> String { keys.hintKeys(intent, in: .search) }
+
+    /// The results' keys (`/` is everywhere's: it focuses the field).
+    static let keys: [KeyRecord] = [
+        SharedKeys.grid, SharedKeys.pages, SharedKeys.lines, SharedKeys.ends,
+        SharedKeys.open("details of the result", hint: "details"),
+        SharedKeys.like, SharedKeys.photographer("the photographer's page"),
+        KeyRecord([(.sort, [.character("s")])], "sort by relevance or date", hint: "sort", rank: 55),
+        KeyRecord([(.columns, [.character("v")])], "1 or 2 columns", hint: "layout", rank: 56),
+        KeyRecord([(.kind, [.character("m")])], "look for photos, people or collections", hint: "what to find", rank: 57),
+        KeyRecord([(.orientation, [.character("O")]), (.color, [.character("C")]), (.safe, [.character("W")])],
+                  "filters: orientation, colour, work-safe", hint: "filters", rank: 82),
+        SharedKeys.reload("retry what failed", hint: "retry"),
+    ]
+
+    /// The search field's keys: every other key is text.
+    static let fieldKeys: [KeyRecord] = [
+        KeyRecord(fixed: "Enter", "search", hint: "search", rank: 0),
+        KeyRecord(fixed: "↑ ↓  Tab", "pick an earlier query", hint: "earlier queries", hintKeys: "↑↓", rank: 2),
+        KeyRecord(fixed: "Esc", "leave the field", hint: "done", rank: 1),
+        KeyRecord(fixed: "Ctrl-C", "quit"),
+    ]
 
     /// Lines above the results: the field, then the summary line.
     static let headerRows = 2
@@ -43,12 +69,13 @@ public struct SearchScreen {
     private func renderField(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
         let y = area.y
         let columns = search.layout == .grid ? TileLayout.gridColumns(width: area.width) : 1
-        let settings = search.kind == .photos ? "sort: \(Self.orderName(search.order)) (s)   \(columns) column\(columns == 1 ? "" : "s") (v) "
-            : "finds \(search.kind.rawValue) (m) "
+        let settings = search.kind == .photos
+            ? "sort: \(Self.orderName(search.order)) (\(key(.sort)))   \(columns) column\(columns == 1 ? "" : "s") (\(key(.columns))) "
+            : "finds \(search.kind.rawValue) (\(key(.kind))) "
         let settingsWidth = DisplayWidth.of(settings)
         let showsSettings = area.width - settingsWidth >= 30
         TextFieldView(theme: theme).drawLabelled("Search ", text: search.query, cursor: search.editing ? search.queryCursor : nil,
-                                                 selected: search.querySelected, hint: "press / to search", x: area.x + 1, y: y,
+                                                 selected: search.querySelected, hint: "press \(key(.search)) to search", x: area.x + 1, y: y,
                                                  fieldWidth: { max(8, area.width - $0 - (showsSettings ? settingsWidth + 2 : 1)) },
                                                  into: &buffer)
         if showsSettings {
@@ -72,8 +99,9 @@ public struct SearchScreen {
                     + "  (m: photos)"
             }
         }
-        // The filters, whatever the summary: what narrows the results must show (o c w change them).
-        let filters = search.filters.isEmpty ? "filters: none (o c w)" : "filters: \(search.filters.summary) (o c w)"
+        // The filters, whatever the summary: what narrows the results must show (and the keys that change them).
+        let filterKeys = "\(key(.orientation)) \(key(.color)) \(key(.safe))"
+        let filters = search.filters.isEmpty ? "filters: none (\(filterKeys))" : "filters: \(search.filters.summary) (\(filterKeys))"
         let filtersWidth = DisplayWidth.of(filters)
         let showsFilters = area.width >= 60 && search.kind == .photos
         let room = area.width - 3 - (showsFilters ? filtersWidth + 2 : 0)
@@ -135,8 +163,8 @@ public struct SearchScreen {
         }
         if results.photos.isEmpty {
             // Filters can be what leaves nothing: say so, with the keys that change them.
-            let advice = search.filters.isEmpty ? "Try other words (press /)."
-                : "The filters (\(search.filters.summary)) may be why: o c w change them, or try other words (press /)."
+            let advice = search.filters.isEmpty ? "Try other words (press \(key(.search)))."
+                : "The filters (\(search.filters.summary)) may be why: \(key(.orientation)) \(key(.color)) \(key(.safe)) change them, or try other words (press \(key(.search)))."
             parts.centred([("No photos found for \(theme.quoted(UntrustedText.sanitize(query))).", theme.title),
                            (advice, theme.muted)], in: area, into: &buffer)
             return
@@ -185,7 +213,7 @@ public struct SearchScreen {
 
     // MARK: Input
 
-    public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         let search = app.search
         if search.editing {
             guard case let .key(key) = input else {
@@ -208,17 +236,16 @@ public struct SearchScreen {
             }
         }
         let results = resultsArea(area)
-        if case .key(.character("m")) = input {
+        if intent == .kind {
             ui.searchList = ListPosition()
             return [.search(.cycleKind)]
         }
         if search.kind != .photos {
             var position = ui.searchList
             defer { ui.searchList = position }
-            if case .key(.character("r")) = input { return [.search(.submit)] }
-            if case .key(.character("/")) = input { return [.search(.focus)] }
+            if intent == .reload { return [.search(.submit)] }
             if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y == area.y { return [.search(.focus)] }
-            switch CoverTiles(theme: theme).handle(input, entries: Self.entries(search), list: results, position: &position) {
+            switch CoverTiles(theme: theme).handle(input, intent: intent, entries: Self.entries(search), list: results, position: &position) {
             case .none, .moved:
                 return []
             case let .open(index):
@@ -237,29 +264,29 @@ public struct SearchScreen {
         func scroll(by lines: Int) { layout.scroll(by: lines, in: &position) }
         let selectedID = search.results.photos[safe: position.selected]?.id
         switch input {
-        case let .key(key):
-            if let motion = ListMotion(key, grid: true) {
+        case .key:
+            if let motion = ListMotion(intent, grid: true) {
                 motion.apply(selected: position.selected, count: count, columns: layout.columns, select: select,
                              scroll: { scroll(by: $0) }, page: { scroll(by: $0 * results.height) })
                 return []
             }
-            switch key {
-            case .enter:
+            switch intent {
+            case .open:
                 if let selectedID { return [.openDetail(photoID: selectedID)] }
                 return [.search(.focus)]
-            case .character("l"), .character(" "):
+            case .like:
                 if let selectedID { return [.search(.results(.toggleLike(photoID: selectedID)))] }
-            case .character("u"):
+            case .photographer:
                 if let photo = search.results.photos[safe: position.selected] { return CardListScreen.openPhotographer(photo) }
-            case .character("s"):
+            case .sort:
                 position = ListPosition()
                 return [.search(.toggleOrder)]
-            case .character("v"):
+            case .columns:
                 return [.search(.toggleLayout)]
-            case .character("o"), .character("c"), .character("w"):
+            case .orientation, .color, .safe:
                 position = ListPosition()
-                return [.search(key == .character("o") ? .cycleOrientation : key == .character("c") ? .cycleColor : .toggleSafe)]
-            case .character("r"):
+                return [.search(intent == .orientation ? .cycleOrientation : intent == .color ? .cycleColor : .toggleSafe)]
+            case .reload:
                 if case .failed = search.results.phase { return [.search(.results(.retry))] }
                 if case .failed = search.results.nextPage { return [.search(.results(.retry))] }
                 if case .waiting = search.results.nextPage { return [.search(.results(.retry))] }
@@ -307,11 +334,22 @@ extension SearchScreen {
     }
 }
 
-extension SearchScreen: PaneScreen {
-    func hints(_ app: AppState) -> [String] {
-        if app.search.editing { return ["Enter search", "Esc done", "↑↓ earlier queries"] }
-        if app.search.kind != .photos { return ["? help", "q quit", "/ search", "Enter open", "m what to find", "Tab panes", "↑↓←→ move"] }
-        return ["? help", "q quit", "/ search", "Enter details", "l like", "s sort", "v layout", "Tab panes", "↑↓←→ move"]
+extension SearchScreen: Screen {
+    func keyContext(_ app: AppState) -> KeyContext { app.search.editing ? .searchField : .search }
+    func title(_ app: AppState) -> String { app.search.editing ? "Keys: the search field" : "Keys: search" }
+    func isSubScreen(_ app: AppState) -> Bool { false }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.search.results.modal != nil }
+
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        if app.search.editing { return keys.hints(.searchField) }
+        let photos = app.search.kind == .photos
+        let onlyPhotos: Set<Intent> = [.like, .photographer, .sort, .columns, .orientation]
+        var failed = false
+        if case .failed = app.search.results.phase { failed = true }
+        if case .failed = app.search.results.nextPage { failed = true }
+        return keys.hints(.search, labels: photos ? [:] : [.open: "open"]) {
+            (photos || !onlyPhotos.contains($0)) && ($0 != .reload || failed)
+        }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
@@ -329,6 +367,6 @@ extension SearchScreen: PaneScreen {
     }
 
     func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {
-        _ = handle(.resize, app: app, ui: &ui, area: area)
+        _ = handle(.resize, intent: nil, app: app, ui: &ui, area: area)
     }
 }

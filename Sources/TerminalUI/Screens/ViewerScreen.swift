@@ -9,12 +9,35 @@ public struct ViewerScreen {
     public let cellAspect: Double
     /// The characters photos are drawn with; nil when the terminal draws pixels (b does nothing then).
     public let blitter: BlitterKind?
+    /// The keys in force (the status line's hints name them).
+    public let keys: KeyMap
 
-    public init(theme: Theme, cellAspect: Double = 2, blitter: BlitterKind? = .half) {
+    public init(theme: Theme, cellAspect: Double = 2, blitter: BlitterKind? = .half, keys: KeyMap = .standard) {
         self.theme = theme
         self.cellAspect = cellAspect
         self.blitter = blitter
+        self.keys = keys
     }
+
+    /// The viewer's keys.
+    static let keys: [KeyRecord] = [
+        KeyRecord([(.next, [.character("n"), .character("]")]), (.previous, [.character("p"), .character("[")])],
+                  "next / previous photo of the list", hint: "next", rank: 20),
+        KeyRecord([(.left, [.left, .character("h")]), (.right, [.right, .character("l")])], "the same at fit; zoomed in, pan"),
+        KeyRecord([(.up, [.up, .character("k")]), (.down, [.down, .character("j")])], "pan when zoomed in"),
+        KeyRecord([(.zoomIn, [.character("+"), .character("=")]), (.zoomOut, [.character("-"), .character("_")])], "zoom in / out",
+                  extra: ", wheel", hint: "zoom", rank: 30),
+        KeyRecord([(.zoom, [.character("z")])], "the whole photo, or the largest zoom"),
+        KeyRecord([(.rotate, [.character(">")])], "rotate by 90°", hint: "rotate", rank: 70),
+        KeyRecord([(.reset, [.character("0")])], "the whole photo, upright"),
+        SharedKeys.like, SharedKeys.share, SharedKeys.download,
+        SharedKeys.photographer("the photographer's page"), SharedKeys.collect,
+        KeyRecord([(.details, [.character("i")])], "the photo's details", hint: "details", rank: 75),
+        KeyRecord([(.statusLine, [.character("H")])], "hide or show the status line", extra: ", click", hint: "hide bar", rank: 80),
+        KeyRecord([(.blitter, [.character("b")])], "photos in half blocks, quadrants or sextants"),
+        SharedKeys.reload("retry the photo when it failed", hint: "retry"),
+        SharedKeys.back(),
+    ]
 
     /// The cells the photo takes: fitted to the screen above the status line (the whole screen when the
     /// line is hidden), centred.
@@ -109,9 +132,9 @@ public struct ViewerScreen {
         let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
         // The keys, most important first, each whole or not at all, in the room the attribution leaves
         // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
-        let essentials = Self.hints(viewer).prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
+        let essentials = hints(viewer).prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
         let attributionWidth = min(DisplayWidth.of(attribution), max(24, width - x - 2 - (showPlace ? placeWidth : 0) - essentials))
-        let hintsText = Widgets.hintLine(Self.hints(viewer), room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
+        let hintsText = Widgets.hintLine(hints(viewer), room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
         let hintsWidth = DisplayWidth.of(hintsText)
         let rightWidth = hintsWidth + (showPlace ? placeWidth : 0)
         let attributionRoom = max(0, width - x - 1 - (rightWidth > 0 ? rightWidth + 1 : 0))
@@ -151,16 +174,12 @@ public struct ViewerScreen {
     }
 
     /// The viewer's keys for the status line, the ones that matter most first.
-    static func hints(_ viewer: ViewerState) -> [String] {
-        var hints = ["Esc back", "? help"]
-        if viewer.imageUnavailable { hints.append("r retry") }
-        if viewer.source != nil { hints.append("n/p next") }
-        hints.append("+- zoom")
-        if !viewer.isFromAlbum { hints.append("f like") }
-        hints += ["d download", "s link"]
-        if !viewer.imageUnavailable { hints.append("r rotate") }
-        hints.append("i hide bar")
-        return hints
+    func hints(_ viewer: ViewerState) -> [String] {
+        var hidden: Set<Intent> = [.quit, .nextPane, .search]
+        if !viewer.imageUnavailable { hidden.insert(.reload) } else { hidden.insert(.rotate) }
+        if viewer.source == nil { hidden.formUnion([.next, .previous]) }
+        if viewer.isFromAlbum { hidden.formUnion([.like, .details, .photographer, .collect]) }
+        return keys.hints(.viewer) { !hidden.contains($0) }
     }
 
     /// "8× zoom", "2.3× zoom" ("x" without Unicode).
@@ -172,7 +191,7 @@ public struct ViewerScreen {
 
     // MARK: Input
 
-    public func handle(_ input: InputEvent, viewer: ViewerState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
+    func handle(_ input: InputEvent, intent: Intent?, viewer: ViewerState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         if viewer.modal != nil {
             switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
             case .first: return [.viewer(.modalTryAgain)]
@@ -187,42 +206,45 @@ public struct ViewerScreen {
         }
         var events: [ViewerViewModel.Event] = []
         switch input {
-        case let .key(key):
-            switch key {
-            case .escape, .character("q"), .backspace: return [.closeViewer]
-            case .character("+"), .character("="): events = [.zoomIn]
-            case .character("-"), .character("_"): events = [.zoomOut]
-            case .character("z"): events = [.toggleZoom]
-            // The next and previous photo of the list; at fit, ← → h l too (zoomed, they pan).
-            case .character("n"), .character("]"): return [.stepViewer(by: 1)]
-            case .character("p"), .character("["): return [.stepViewer(by: -1)]
-            case .left, .character("h"):
+        case .key:
+            switch intent {
+            case .back: return [.closeViewer]
+            case .zoomIn: events = [.zoomIn]
+            case .zoomOut: events = [.zoomOut]
+            case .zoom: events = [.toggleZoom]
+            // The next and previous photo of the list; at fit, left and right too (zoomed, they pan).
+            case .next: return [.stepViewer(by: 1)]
+            case .previous: return [.stepViewer(by: -1)]
+            case .left:
                 if !zoomed { return [.stepViewer(by: -1)] }
                 events = [pan(-0.25, 0)]
-            case .right, .character("l"):
-                // l never likes here: a panning habit must not write a like to the user's account (f does).
+            case .right:
                 if !zoomed { return [.stepViewer(by: 1)] }
                 events = [pan(0.25, 0)]
-            case .up, .character("k"): events = [pan(0, -0.25)]
-            case .down, .character("j"): events = [pan(0, 0.25)]
-            case .character("r"): events = [viewer.imageUnavailable ? .retryImage : .rotate]
-            case .character("0"): events = [.reset]
-            case .character("i"): events = [.toggleBar]
-            case .character("b"):
+            case .up: events = [pan(0, -0.25)]
+            case .down: events = [pan(0, 0.25)]
+            case .reload: events = viewer.imageUnavailable ? [.retryImage] : []
+            case .rotate: events = [.rotate]
+            case .reset: events = [.reset]
+            case .statusLine: events = [.toggleBar]
+            case .blitter:
                 // The next set of characters for photos: half blocks, quadrants, sextants.
                 guard let blitter else {
-                    events = [.tell("b changes the characters photos are drawn with; here the terminal draws them in pixels.")]
+                    events = [.tell("\(keys.hintKeys(.blitter, in: .viewer)) changes the characters photos are drawn with; here the terminal draws them in pixels.")]
                     break
                 }
                 ui.blitter = (ui.blitter ?? blitter).next
                 return []
-            case .character("f"), .character(" "): events = [.toggleLike]
-            case .character("s"): events = [.share]
-            case .character("d"): events = [.download]
-            case .character("c"):
+            case .like: events = [.toggleLike]
+            case .share: events = [.share]
+            case .download: events = [.download]
+            case .details:
+                guard !viewer.isFromAlbum else { events = [.tell("Album photos have no Unsplash details.")]; break }
+                return [.closeViewer, .openDetail(photoID: viewer.photo.id)]
+            case .collect:
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos cannot go into Unsplash collections.")]; break }
                 return [.browse(.openCollectionPicker(viewer.photo))]
-            case .character("u"):
+            case .photographer:
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos have no Unsplash photographer's page.")]; break }
                 return CardListScreen.openPhotographer(viewer.photo)
             default: return []
@@ -239,5 +261,34 @@ public struct ViewerScreen {
         // Any key clears a notice that was read.
         if viewer.notice != nil, events != [.share] { events.insert(.dismissNotice, at: 0) }
         return events.map(AppViewModel.Event.viewer)
+    }
+}
+
+extension ViewerScreen: Screen {
+    var chrome: Chrome { .none }
+    func keyContext(_ app: AppState) -> KeyContext { .viewer }
+    func title(_ app: AppState) -> String { "Keys: the photo, full screen" }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.viewer?.modal != nil }
+
+    func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        guard let viewer = app.viewer else { return }
+        render(viewer, app: app, ui: ui, pictures: pictures, into: &buffer)
+    }
+
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
+        guard let viewer = app.viewer else { return [] }
+        return handle(input, intent: intent, viewer: viewer, ui: &ui, width: area.width, height: area.height)
+    }
+
+    /// The viewer draws its own status line.
+    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+        app.viewer.map(hints) ?? []
+    }
+
+    /// The photo shown, in the list the viewer was opened from.
+    func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
+        guard let viewer = app.viewer, let source = viewer.source, let name = ShownList(source),
+              let index = app.pagedList(source)?.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
+        return (name, index)
     }
 }
