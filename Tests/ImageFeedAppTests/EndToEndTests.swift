@@ -145,6 +145,9 @@ final class EndToEndTests: XCTestCase {
         try tmux.send("f")
         try tmux.send("x")
         try tmux.waitFor("the heart to fill") { self.line(containing: "Eileen Collins", in: $0)?.contains("♥") == true }
+        // The status line names the user's key, not the default.
+        let feed = try tmux.waitFor(text: "x like")
+        XCTAssertFalse(feed.contains("f like"), feed)
         try tmux.send("?")
         let help = try tmux.waitFor(text: "like / unlike")
         XCTAssertNotNil(help.range(of: #"│\s+x\s+like / unlike"#, options: .regularExpression), help)
@@ -222,7 +225,7 @@ final class EndToEndTests: XCTestCase {
         try tmux.type("nobody")
         try tmux.send("Enter")
         screen = try tmux.waitFor(text: "No Imgur user nobody.")
-        XCTAssertTrue(screen.contains("press u to change it"), screen)
+        XCTAssertTrue(screen.contains("press e to change it"), screen)
 
         try tmux.send("q")
         try assertTerminalRestored()
@@ -537,7 +540,7 @@ final class EndToEndTests: XCTestCase {
         guard let start = lines.firstIndex(where: { $0.contains("Open this link") }) else { return nil }
         var text = ""
         for line in lines[(start + 1)...] {
-            if line.contains("c copies it") { break }
+            if line.contains("y copies it") { break }
             let trimmed = line.drop { $0 == " " }
             guard let piece = trimmed.split(separator: " ").first, !piece.contains("other:") else { continue }
             text += piece

@@ -66,7 +66,7 @@ extension EndToEndTests {
 }
 
 extension EndToEndTests {
-    /// The detail of a photo shows how often it was seen and downloaded, its topics and tags; `t` picks a tag and
+    /// The detail of a photo shows how often it was seen and downloaded, its topics and tags; `#` picks a tag and
     /// Enter searches it. `u` in the viewer opens the photographer.
     func test_theDetail_searchesATag_andTheViewerOpensThePhotographer() throws {
         try launchIntoTheFeed(width: 110, height: 34)
@@ -74,8 +74,9 @@ extension EndToEndTests {
         var screen = try tmux.waitFor("the detail with its statistics") { $0.contains("views") && $0.contains("downloads") }
         XCTAssertTrue(screen.contains("Topics: Space"), screen)
         XCTAssertTrue(screen.contains("#astronaut"), screen)
-        try tmux.send("t")
-        try tmux.waitFor(text: "[astronaut]")
+        try tmux.send("#")
+        screen = try tmux.waitFor(text: "[astronaut]")
+        XCTAssertTrue(screen.contains("Enter search #astronaut"), "the hint says what Enter does now\n\(screen)")
         try tmux.send("Enter")
         screen = try tmux.waitFor(text: "for “astronaut”")
         XCTAssertTrue(screen.contains("2 Search"), screen)

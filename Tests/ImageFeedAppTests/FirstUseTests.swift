@@ -33,8 +33,8 @@ extension EndToEndTests {
         try tmux.send("4")
         try tmux.waitFor(text: "Type a username and press Enter")
         try tmux.send("Escape")
-        var screen = try tmux.waitFor(text: "Press u (or click the field) to type a username")
-        XCTAssertTrue(screen.contains("press u to type a name"), "the field says how to come back\n\(screen)")
+        var screen = try tmux.waitFor(text: "Press e (or click the field) to type a username")
+        XCTAssertTrue(screen.contains("press e to type a name"), "the field says how to come back\n\(screen)")
         try tmux.send("1")
         try tmux.waitFor("the feed again") { $0.contains("Eileen Collins") && !$0.contains("Imgur user") }
         // Tab from the field goes on to the next pane (Albums is the last: the feed).
@@ -43,7 +43,7 @@ extension EndToEndTests {
         try tmux.send("Tab")
         screen = try tmux.waitFor("Tab out of the field") { $0.contains("Eileen Collins") && !$0.contains("Imgur user") }
         try tmux.send("4")
-        try tmux.waitFor(text: "Press u (or click the field)")
+        try tmux.waitFor(text: "Press e (or click the field)")
         try tmux.send("q")
         try assertTerminalRestored()
     }
@@ -261,7 +261,7 @@ extension EndToEndTests {
         try tmux.send("+", "+")
         try tmux.waitForSteady("2.3x") { $0.contains("2.3× zoom") && !$0.contains("Loading") }
         XCTAssertGreaterThan(try pictureRowsStartingWithColour(), 50, "zoomed in, the photo reaches the left edge")
-        try tmux.send("r")
+        try tmux.send(">")
         try tmux.waitForSteady("rotated") { $0.contains("90°") && !$0.contains("Loading") }
         XCTAssertGreaterThan(try pictureRowsStartingWithColour(), 50, "rotated too")
         try tmux.send("Escape", "q")

@@ -24,6 +24,8 @@ public enum BrowseViewModel {
         case cycleTopicOrder
         /// `r` on a page: what failed, again.
         case retry
+        /// The frame shows the page's list up to `index` (its next page when it is due).
+        case showedItem(index: Int)
         /// `c` on a photo: the user's collections, to add it to one (Enter) or take it out (`x`).
         case openCollectionPicker(Photo)
         case changeCollection(add: Bool, index: Int)
@@ -72,273 +74,363 @@ extension AppState {
     public var feedTopicSource: PhotoListSource? {
         feedTopic.map { .topicPhotos(slug: $0.slug, order: feedTopicOrder) }
     }
-
-    /// Changes the page on top.
-    mutating func changeTopPage(_ change: (inout BrowsePage) -> Void) {
-        guard var browse, var page = browse.pages.last else { return }
-        change(&page)
-        browse.pages[browse.pages.count - 1] = page
-        self.browse = browse
-    }
 }
 
-extension AppViewModel {
-    /// The pages' rules.
-    static func browse(_ state: inout AppState, _ event: BrowseViewModel.Event) -> [Effect] {
-        switch event {
-        case let .openPhotographer(username, user):
-            var page = PhotographerPage(username: username, user: user)
-            let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.browse(.photos(page.photosSource, $0)) }
-            push(.photographer(page), in: &state)
-            return [.browse(.loadUser(username: username))] + effects
+extension BrowseViewModel {
+    /// What the pages need to know of the app: the pane in front, the feed's topic, whose collections are "yours".
+    public struct Context: Equatable, Sendable {
+        public var tab: Tab
+        public var feedTopicSource: PhotoListSource?
+        public var username: String?
 
-        case .openTopics:
-            push(.topics(TopicsPage()), in: &state)
-            return [.browse(.loadTopics(page: 1))]
+        public init(tab: Tab, feedTopicSource: PhotoListSource? = nil, username: String? = nil) {
+            self.tab = tab
+            self.feedTopicSource = feedTopicSource
+            self.username = username
+        }
+    }
 
-        case let .openCollection(collection):
-            var page = CollectionPage(collection: collection)
-            let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.browse(.photos(page.source, $0)) }
-            push(.collection(page), in: &state)
-            return effects
+    /// What the pages tell the app, which owns what they do not (the viewer, the detail, the feed, the status line,
+    /// every list a like reaches), as Bubble Tea's children return messages rather than set their parent's flags.
+    public enum Outcome: Equatable, Sendable {
+        /// A page opened: it goes over whatever covered the pane (the viewer, the help).
+        case opened
+        /// The page on top went: a detail opened from its photos goes with it.
+        case closedPage
+        /// A topic (nil: the editorial feed) for the feed, chosen on the topics page (which closed).
+        case chooseTopic(Topic?)
+        /// The feed's topic in its next order.
+        case cycleTopicOrder
+        /// An answer for the feed's own topic: the feed takes it.
+        case feedAnswer(PhotoListViewModel.Event)
+        /// A page's list heard from the service (the status line's connection follows).
+        case answered(PhotoListViewModel.Event)
+        /// A like that succeeded on a page's photo: every list and shown photo follows.
+        case liked(Photo, liked: Bool, likes: Int)
+        case notify(String, StatusNotice.Kind)
+    }
 
-        case .back:
-            guard var browse = state.browse, browse.tab == state.tab else { return [] }
-            browse.pages.removeLast()
-            state.browse = browse.pages.isEmpty ? nil : browse
-            // A detail opened from the page's photos goes with it.
-            if state.detail?.source == .page { state.detail = nil }
+    /// The pages' rules, over the stack of pages alone.
+    public static func update(_ stack: inout Browse?, _ event: Event, _ context: Context) -> (effects: [Effect], outcomes: [Outcome]) {
+        var state = Machine(stack: stack, context: context)
+        let effects = state.update(event)
+        stack = state.stack
+        return (effects, state.outcomes)
+    }
+
+    private struct Machine {
+        var stack: Browse?
+        let context: Context
+        var outcomes: [Outcome] = []
+
+        init(stack: Browse?, context: Context) {
+            self.stack = stack
+            self.context = context
+        }
+
+        /// The page on top, when the pane it was opened over is shown.
+        var shownPage: BrowsePage? {
+            guard let stack, stack.tab == context.tab else { return nil }
+            return stack.pages.last
+        }
+
+        mutating func changeTopPage(_ change: (inout BrowsePage) -> Void) {
+            guard var stack, stack.tab == context.tab, var page = stack.pages.last else { return }
+            change(&page)
+            stack.pages[stack.pages.count - 1] = page
+            self.stack = stack
+        }
+
+        mutating func changePages(_ change: (inout BrowsePage) -> Void) {
+            guard var stack else { return }
+            for index in stack.pages.indices { change(&stack.pages[index]) }
+            self.stack = stack
+        }
+
+        mutating func push(_ page: BrowsePage) {
+            outcomes.append(.opened)
+            if var stack, stack.tab == context.tab {
+                stack.pages.append(page)
+                self.stack = stack
+            } else {
+                stack = Browse(tab: context.tab, pages: [page])
+            }
+        }
+
+        mutating func notify(_ text: String, _ kind: StatusNotice.Kind) -> [Effect] {
+            outcomes.append(.notify(text, kind))
             return []
+        }
 
-        case let .stepSection(step):
-            var effects: [Effect] = []
-            state.changeTopPage { page in
-                guard case var .photographer(photographer) = page else { return }
-                let sections = PhotographerPage.Section.allCases
-                let index = (photographer.section.rawValue + step + sections.count) % sections.count
-                photographer.section = sections[index]
-                effects = showSection(&photographer)
-                page = .photographer(photographer)
-            }
-            return effects
+        mutating func update(_ event: Event) -> [Effect] {
+            switch event {
+            case let .openPhotographer(username, user):
+                var page = PhotographerPage(username: username, user: user)
+                let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.photos(page.photosSource, $0) }
+                push(.photographer(page))
+                return [.loadUser(username: username)] + effects
 
-        case .cycleOrder:
-            var effects: [Effect] = []
-            state.changeTopPage { page in
-                guard case var .photographer(photographer) = page, photographer.section == .photos else { return }
-                photographer.order = photographer.order.next
-                photographer.photos = PhotoListState()
-                effects = PhotoListViewModel.update(&photographer.photos, .load).map { Effect.browse(.photos(photographer.photosSource, $0)) }
-                page = .photographer(photographer)
-            }
-            return effects
+            case .openTopics:
+                push(.topics(TopicsPage()))
+                return [.loadTopics(page: 1)]
 
-        case let .select(index):
-            state.changeTopPage { $0.selectItem(index) }
-            return []
+            case let .openCollection(collection):
+                var page = CollectionPage(collection: collection)
+                let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.photos(page.source, $0) }
+                push(.collection(page))
+                return effects
 
-        case let .chooseTopic(topic):
-            state.browse = nil
-            state.tab = .feed
-            guard topic?.slug != state.feedTopic?.slug else { return [] }
-            state.feedTopic = topic
-            state.feedTopicOrder = .latest
-            _ = PhotoListViewModel.update(&state.feed, .reset)
-            return [.browse(.saveFeedTopic(topic))] + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+            case .back:
+                guard var stack, stack.tab == context.tab else { return [] }
+                stack.pages.removeLast()
+                self.stack = stack.pages.isEmpty ? nil : stack
+                outcomes.append(.closedPage)
+                return []
 
-        case .cycleTopicOrder:
-            guard state.feedTopic != nil else { return [] }
-            state.feedTopicOrder = state.feedTopicOrder.next
-            _ = PhotoListViewModel.update(&state.feed, .reset)
-            return feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+            case let .stepSection(step):
+                var effects: [Effect] = []
+                changeTopPage { page in
+                    guard case var .photographer(photographer) = page else { return }
+                    let sections = PhotographerPage.Section.allCases
+                    let index = (photographer.section.rawValue + step + sections.count) % sections.count
+                    photographer.section = sections[index]
+                    effects = Self.showSection(&photographer)
+                    page = .photographer(photographer)
+                }
+                return effects
 
-        case .retry:
-            guard let page = state.shownPage else { return [] }
-            // A photographer's profile first, then what the page lists: its photos, or its grid.
-            if case let .photographer(photographer) = page, photographer.userFailed != nil {
-                state.changeTopPage { if case var .photographer(p) = $0 { p.userFailed = nil; $0 = .photographer(p) } }
-                return [.browse(.loadUser(username: photographer.username))]
-            }
-            if page.photoList != nil { return browse(&state, .list(.retry)) }
-            var effect: BrowseViewModel.Effect?
-            state.changeTopPage { effect = $0.retryItems() }
-            return effect.map { [.browse($0)] } ?? []
+            case .cycleOrder:
+                var effects: [Effect] = []
+                changeTopPage { page in
+                    guard case var .photographer(photographer) = page, photographer.section == .photos else { return }
+                    photographer.order = photographer.order.next
+                    photographer.photos = PhotoListState()
+                    effects = PhotoListViewModel.update(&photographer.photos, .load).map { Effect.photos(photographer.photosSource, $0) }
+                    page = .photographer(photographer)
+                }
+                return effects
 
-        case let .list(listEvent):
-            guard let (source, _) = state.shownPage?.photoList else { return [] }
-            var effects: [PhotoListViewModel.Effect] = []
-            state.changeTopPage { page in
-                page.changeLists(source) { effects = PhotoListViewModel.update(&$0, listEvent) }
-            }
-            return effects.map { .browse(.photos(source, $0)) }
+            case let .select(index):
+                changeTopPage { $0.selectItem(index) }
+                return []
 
-        case let .photosAnswer(source, listEvent):
-            // The feed, when it shows that topic, takes the answer as its own (notices, likes everywhere).
-            if source == state.feedTopicSource { return route(&state, .feed(listEvent)) }
-            var effects: [PhotoListViewModel.Effect] = []
-            var liked: Photo?
-            if var browse = state.browse {
-                for index in browse.pages.indices {
-                    browse.pages[index].changeLists(source) { list in
-                        let before = list.photo(id: likedID(listEvent) ?? "")
+            case let .chooseTopic(topic):
+                stack = nil
+                outcomes.append(.chooseTopic(topic))
+                return []
+
+            case .cycleTopicOrder:
+                outcomes.append(.cycleTopicOrder)
+                return []
+
+            case .retry:
+                guard let page = shownPage else { return [] }
+                // A photographer's profile first, then what the page lists: its photos, or its grid.
+                if case let .photographer(photographer) = page, photographer.userFailed != nil {
+                    changeTopPage { if case var .photographer(p) = $0 { p.userFailed = nil; $0 = .photographer(p) } }
+                    return [.loadUser(username: photographer.username)]
+                }
+                if page.photoList != nil { return update(.list(.retry)) }
+                var effect: Effect?
+                changeTopPage { effect = $0.retryItems() }
+                return effect.map { [$0] } ?? []
+
+            case let .showedItem(index):
+                guard let page = shownPage else { return [] }
+                if let (source, _) = page.photoList {
+                    var effects: [PhotoListViewModel.Effect] = []
+                    changeTopPage { $0.changeLists(source) { effects = PhotoListViewModel.update(&$0, .showedItem(index: index)) } }
+                    return effects.map { .photos(source, $0) }
+                }
+                var effect: Effect?
+                changeTopPage { effect = $0.itemsDue(showing: index) }
+                return effect.map { [$0] } ?? []
+
+            case let .list(listEvent):
+                guard let (source, _) = shownPage?.photoList else { return [] }
+                var effects: [PhotoListViewModel.Effect] = []
+                changeTopPage { page in
+                    page.changeLists(source) { effects = PhotoListViewModel.update(&$0, listEvent) }
+                }
+                return effects.map { .photos(source, $0) }
+
+            case let .photosAnswer(source, listEvent):
+                // The feed, when it shows that topic, takes the answer as its own (notices, likes everywhere).
+                if source == context.feedTopicSource {
+                    outcomes.append(.feedAnswer(listEvent))
+                    return []
+                }
+                var effects: [PhotoListViewModel.Effect] = []
+                var liked: Photo?
+                changePages { page in
+                    page.changeLists(source) { list in
+                        let before = list.photo(id: Self.likedID(listEvent) ?? "")
                         effects += PhotoListViewModel.update(&list, listEvent)
                         if case let .likeFinished(photoID, _, .success(answer)) = listEvent {
                             liked = list.photo(id: photoID) ?? before ?? answer
                         }
                     }
                 }
-                state.browse = browse
-            }
-            noteConnection(listEvent, in: &state)
-            var all = effects.map { Effect.browse(.photos(source, $0)) }
-            if let liked, case let .likeFinished(_, isLiked, .success(answer)) = listEvent {
-                all += likeChanged(liked, liked: isLiked, likes: answer.likes, in: &state)
-            }
-            return all
-
-        case let .userLoaded(username, result):
-            changePhotographers(username, in: &state) { page in
-                switch result {
-                case let .success(user):
-                    page.user = user
-                    page.userLoaded = true
-                    page.userFailed = nil
-                case let .failure(error):
-                    page.userFailed = error
+                outcomes.append(.answered(listEvent))
+                if let liked, case let .likeFinished(_, isLiked, .success(answer)) = listEvent {
+                    outcomes.append(.liked(liked, liked: isLiked, likes: answer.likes))
                 }
-            }
-            return []
+                return effects.map { .photos(source, $0) }
 
-        case let .collectionsLoaded(username, number, result):
-            changePhotographers(username, in: &state) { page in page.collections.apply(page: number, result) }
-            changePickers(in: &state) { picker in
-                if picker.username == username { picker.collections.apply(page: number, result) }
-            }
-            return []
-
-        case let .openCollectionPicker(photo):
-            guard let username = state.profile.profile?.username else {
-                return notify("Your collections show once your profile has loaded (the Profile tab).", kind: .error, in: &state)
-            }
-            push(.collectionPicker(CollectionPicker(photo: photo, username: username)), in: &state)
-            return [.browse(.loadCollections(username: username, page: 1))]
-
-        case let .changeCollection(add, index):
-            guard case let .collectionPicker(picker) = state.shownPage, picker.changing == nil,
-                  picker.collections.items.indices.contains(index) else { return [] }
-            let collection = picker.collections.items[index]
-            state.changeTopPage { if case var .collectionPicker(p) = $0 { p.changing = collection.id; $0 = .collectionPicker(p) } }
-            return [.browse(.setInCollection(add: add, photoID: picker.photo.id, collectionID: collection.id))]
-
-        case let .collectionChanged(collectionID, add, result):
-            var title = "the collection"
-            changePickers(in: &state) { picker in
-                guard picker.changing == collectionID else { return }
-                picker.changing = nil
-                if let index = picker.collections.items.firstIndex(where: { $0.id == collectionID }) {
-                    title = picker.collections.items[index].title
-                    if case .success = result, let total = picker.collections.items[index].totalPhotos {
-                        picker.collections.items[index].totalPhotos = max(0, total + (add ? 1 : -1))
+            case let .userLoaded(username, result):
+                changePhotographers(username) { page in
+                    switch result {
+                    case let .success(user):
+                        page.user = user
+                        page.userLoaded = true
+                        page.userFailed = nil
+                    case let .failure(error):
+                        page.userFailed = error
                     }
                 }
-            }
-            let quoted = "“\(UntrustedText.sanitize(title))”"
-            switch result {
-            case .success:
-                return notify(add ? "Added to \(quoted)." : "Taken out of \(quoted).", kind: .info, in: &state)
-            case .failure(.forbidden):
-                return notify("Changing collections needs the write_collections scope: set write_collections = true in the config "
-                              + "file, then log out and in again.", kind: .error, in: &state)
-            case .failure(.sessionExpired):
                 return []
-            case let .failure(error):
-                return notify("Couldn't change \(quoted) (\(error.summary)).", kind: .error, in: &state)
-            }
 
-        case let .topicsLoaded(number, result):
-            guard var browse = state.browse else { return [] }
-            for index in browse.pages.indices {
-                if case var .topics(topics) = browse.pages[index] {
-                    topics.topics.apply(page: number, result)
-                    browse.pages[index] = .topics(topics)
+            case let .collectionsLoaded(username, number, result):
+                changePhotographers(username) { page in page.collections.apply(page: number, result) }
+                changePickers { picker in
+                    if picker.username == username { picker.collections.apply(page: number, result) }
+                }
+                return []
+
+            case let .openCollectionPicker(photo):
+                guard let username = context.username else {
+                    return notify("Your collections show once your profile has loaded (the Profile tab).", .error)
+                }
+                push(.collectionPicker(CollectionPicker(photo: photo, username: username)))
+                return [.loadCollections(username: username, page: 1)]
+
+            case let .changeCollection(add, index):
+                guard case let .collectionPicker(picker) = shownPage, picker.changing == nil,
+                      picker.collections.items.indices.contains(index) else { return [] }
+                let collection = picker.collections.items[index]
+                changeTopPage { if case var .collectionPicker(p) = $0 { p.changing = collection.id; $0 = .collectionPicker(p) } }
+                return [.setInCollection(add: add, photoID: picker.photo.id, collectionID: collection.id)]
+
+            case let .collectionChanged(collectionID, add, result):
+                var title = "the collection"
+                changePickers { picker in
+                    guard picker.changing == collectionID else { return }
+                    picker.changing = nil
+                    if let index = picker.collections.items.firstIndex(where: { $0.id == collectionID }) {
+                        title = picker.collections.items[index].title
+                        if case .success = result, let total = picker.collections.items[index].totalPhotos {
+                            picker.collections.items[index].totalPhotos = max(0, total + (add ? 1 : -1))
+                        }
+                    }
+                }
+                let quoted = "“\(UntrustedText.sanitize(title))”"
+                switch result {
+                case .success:
+                    return notify(add ? "Added to \(quoted)." : "Taken out of \(quoted).", .info)
+                case .failure(.forbidden):
+                    return notify("Changing collections needs the write_collections scope: set write_collections = true in the config "
+                                  + "file, then log out and in again.", .error)
+                case .failure(.sessionExpired):
+                    return []
+                case let .failure(error):
+                    return notify("Couldn't change \(quoted) (\(error.summary)).", .error)
+                }
+
+            case let .topicsLoaded(number, result):
+                changePages { page in
+                    if case var .topics(topics) = page {
+                        topics.topics.apply(page: number, result)
+                        page = .topics(topics)
+                    }
+                }
+                return []
+            }
+        }
+
+        /// A photographer's section shown for the first time asks for what it lists.
+        static func showSection(_ page: inout PhotographerPage) -> [Effect] {
+            switch page.section {
+            case .photos:
+                return []
+            case .likes:
+                guard page.likes.photos.isEmpty, page.likes.nextPage == .idle, page.likes.phase == .loading else { return [] }
+                let source = page.likesSource
+                return PhotoListViewModel.update(&page.likes, .load).map { .photos(source, $0) }
+            case .collections:
+                guard !page.collectionsAsked else { return [] }
+                page.collectionsAsked = true
+                return [.loadCollections(username: page.username, page: 1)]
+            }
+        }
+
+        mutating func changePhotographers(_ username: String, _ change: (inout PhotographerPage) -> Void) {
+            changePages { page in
+                if case var .photographer(photographer) = page, photographer.username == username {
+                    change(&photographer)
+                    page = .photographer(photographer)
                 }
             }
-            state.browse = browse
-            return []
+        }
+
+        mutating func changePickers(_ change: (inout CollectionPicker) -> Void) {
+            changePages { page in
+                if case var .collectionPicker(picker) = page {
+                    change(&picker)
+                    page = .collectionPicker(picker)
+                }
+            }
+        }
+
+        static func likedID(_ event: PhotoListViewModel.Event) -> String? {
+            if case let .likeFinished(photoID, _, _) = event { return photoID }
+            return nil
         }
     }
+}
 
-    /// The frame shows the page's list up to `index`: its next page when it is due.
-    static func pageShown(_ index: Int, in state: inout AppState) -> [Effect] {
-        guard let page = state.shownPage else { return [] }
-        if let (source, _) = page.photoList {
-            var effects: [PhotoListViewModel.Effect] = []
-            state.changeTopPage { $0.changeLists(source) { effects = PhotoListViewModel.update(&$0, .showedItem(index: index)) } }
-            return effects.map { .browse(.photos(source, $0)) }
+extension AppViewModel {
+    /// The pages' events: their own machine runs over the stack of pages, and what it tells the app is done here.
+    static func browse(_ state: inout AppState, _ event: BrowseViewModel.Event) -> [Effect] {
+        let context = BrowseViewModel.Context(tab: state.tab, feedTopicSource: state.feedTopicSource,
+                                              username: state.profile.profile?.username)
+        let (pageEffects, outcomes) = BrowseViewModel.update(&state.browse, event, context)
+        var effects = pageEffects.map(Effect.browse)
+        for outcome in outcomes {
+            switch outcome {
+            case .opened:
+                // A page opened from the viewer shows over the pane the viewer was opened from.
+                state.viewer = nil
+                state.helpVisible = false
+            case .closedPage:
+                if state.detail?.source == .page { state.detail = nil }
+            case let .chooseTopic(topic):
+                state.tab = .feed
+                guard topic?.slug != state.feedTopic?.slug else { continue }
+                state.feedTopic = topic
+                state.feedTopicOrder = .latest
+                _ = PhotoListViewModel.update(&state.feed, .reset)
+                effects += [.browse(.saveFeedTopic(topic))] + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+            case .cycleTopicOrder:
+                guard state.feedTopic != nil else { continue }
+                state.feedTopicOrder = state.feedTopicOrder.next
+                _ = PhotoListViewModel.update(&state.feed, .reset)
+                effects += feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+            case let .feedAnswer(listEvent):
+                effects += route(&state, .feed(listEvent))
+            case let .answered(listEvent):
+                noteConnection(listEvent, in: &state)
+            case let .liked(photo, liked, likes):
+                effects += likeChanged(photo, liked: liked, likes: likes, in: &state)
+            case let .notify(text, kind):
+                effects += notify(text, kind: kind, in: &state)
+            }
         }
-        var effect: BrowseViewModel.Effect?
-        state.changeTopPage { effect = $0.itemsDue(showing: index) }
-        return effect.map { [.browse($0)] } ?? []
+        return effects
     }
 
     /// The feed's effects, for the editorial feed or the topic it shows.
     static func feedEffects(_ effects: [PhotoListViewModel.Effect], _ state: AppState) -> [Effect] {
         guard let source = state.feedTopicSource else { return effects.map(Effect.feed) }
         return effects.map { .browse(.photos(source, $0)) }
-    }
-
-    /// A photographer's section shown for the first time asks for what it lists.
-    private static func showSection(_ page: inout PhotographerPage) -> [Effect] {
-        switch page.section {
-        case .photos:
-            return []
-        case .likes:
-            guard page.likes.photos.isEmpty, page.likes.nextPage == .idle, page.likes.phase == .loading else { return [] }
-            let source = page.likesSource
-            return PhotoListViewModel.update(&page.likes, .load).map { .browse(.photos(source, $0)) }
-        case .collections:
-            guard !page.collectionsAsked else { return [] }
-            page.collectionsAsked = true
-            return [.browse(.loadCollections(username: page.username, page: 1))]
-        }
-    }
-
-    private static func push(_ page: BrowsePage, in state: inout AppState) {
-        // A page opened from the viewer shows over the pane the viewer was opened from.
-        state.viewer = nil
-        state.helpVisible = false
-        if var browse = state.browse, browse.tab == state.tab {
-            browse.pages.append(page)
-            state.browse = browse
-        } else {
-            state.browse = Browse(tab: state.tab, pages: [page])
-        }
-    }
-
-    private static func changePhotographers(_ username: String, in state: inout AppState, _ change: (inout PhotographerPage) -> Void) {
-        guard var browse = state.browse else { return }
-        for index in browse.pages.indices {
-            if case var .photographer(page) = browse.pages[index], page.username == username {
-                change(&page)
-                browse.pages[index] = .photographer(page)
-            }
-        }
-        state.browse = browse
-    }
-
-    private static func changePickers(in state: inout AppState, _ change: (inout CollectionPicker) -> Void) {
-        guard var browse = state.browse else { return }
-        for index in browse.pages.indices {
-            if case var .collectionPicker(picker) = browse.pages[index] {
-                change(&picker)
-                browse.pages[index] = .collectionPicker(picker)
-            }
-        }
-        state.browse = browse
-    }
-
-    private static func likedID(_ event: PhotoListViewModel.Event) -> String? {
-        if case let .likeFinished(photoID, _, _) = event { return photoID }
-        return nil
     }
 }

@@ -175,12 +175,14 @@ public struct KeyMap: Equatable, Sendable {
 
     /// The status line's hints for a context, the ones that matter most first: each record with a hint whose
     /// intents `shows` lets through, as "f like" with the keys now in force. `labels` says it otherwise where the
-    /// screen's state changes what an intent does ("r retry").
-    public func hints(_ context: KeyContext, demo: Bool = false, labels: [Intent: String] = [:],
+    /// screen's state changes what an intent does ("r retry"); `ranks` puts a hint sooner where it matters more
+    /// (`/` in the search pane).
+    public func hints(_ context: KeyContext, demo: Bool = false, labels: [Intent: String] = [:], ranks: [Intent: Int] = [:],
                       shows: (Intent) -> Bool = { _ in true }) -> [String] {
         let records = context.scopes.flatMap { $0.records(demo: demo) }
             .filter { $0.hint != nil && $0.intents.allSatisfy { shows($0.intent) } }
-        return records.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map { _, record in
+        func rank(_ record: KeyRecord) -> Int { record.intents.first.flatMap { ranks[$0.intent] } ?? record.rank }
+        return records.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map { _, record in
             let label = record.intents.first.flatMap { labels[$0.intent] } ?? record.hint ?? ""
             return hintKeys(record, in: context) + " " + label
         }

@@ -18,7 +18,7 @@ struct PageScreen: Screen {
                   "a photographer's photos, likes, collections", hint: "sections", rank: 35),
         SharedKeys.open("open the photo, the collection or the topic"),
         SharedKeys.details, SharedKeys.like, SharedKeys.sort, SharedKeys.photographer("the photographer of the photo"),
-        KeyRecord([(.takeOut, [.character("x"), .delete])], "your collections: take the photo out", hint: "take out", rank: 36),
+        KeyRecord([(.takeOut, [.character("X"), .delete])], "your collections: take the photo out", hint: "take out", rank: 36),
         SharedKeys.reload("retry what failed", hint: "retry"),
         SharedKeys.back(),
     ]

@@ -102,7 +102,7 @@ public struct ProfileScreen {
             var written = buffer.write("Favorites\(count)", x: area.x + 2, y: titleY, style: theme.title)
             // Your photos and collections are the tabs beside: p (or ]) opens them, as any photographer's page.
             let user = app.profile.profile
-            let others = "   Photos\(user?.totalPhotos.map { " \($0)" } ?? "")   Collections\(user?.totalCollections.map { " \($0)" } ?? "") (p) "
+            let others = "   Photos\(user?.totalPhotos.map { " \($0)" } ?? "")   Collections\(user?.totalCollections.map { " \($0)" } ?? "") (\(keys.hintKeys(.yourPage, in: .favorites))) "
             if area.width - written - 5 > DisplayWidth.of(others) + 4 {
                 written += buffer.write(others, x: area.x + 2 + written, y: titleY, style: theme.muted)
             }

@@ -56,6 +56,10 @@ public struct RootScreen {
         }
     }
 
+    /// How many hints the status line keeps before the connection and the quota (at 80 columns the quota gives way
+    /// to them; wider, the further hints give way to it).
+    static let firstHints = 6
+
     /// The keys that work in every screen but the login's.
     static let keys: [KeyRecord] = [
         KeyRecord([(.nextPane, [.tab]), (.previousPane, [.backTab])], "switch panes (4: Imgur albums)", extra: "  1-4",
@@ -71,6 +75,14 @@ public struct RootScreen {
         width < minimumWidth || height < minimumHeight
     }
 
+    /// The tab bar, the status line and the too-small notice.
+    var chromeView: ChromeView { ChromeView(theme: theme) }
+    /// The help over the screen in front.
+    var helpOverlay: HelpOverlay { HelpOverlay(root: self) }
+
+    /// The tab bar's tabs, with where each is drawn (for clicks).
+    public func tabRects(_ tabs: [Tab], width: Int) -> [(Tab, Rect)] { chromeView.tabRects(tabs, width: width) }
+
     // MARK: Rendering
 
     public func render(_ app: AppState, ui: UIState, pictures: PictureProvider, into buffer: inout CellBuffer) {
@@ -79,7 +91,7 @@ public struct RootScreen {
         let width = buffer.width
         let height = buffer.height
         if Self.isTooSmall(width: width, height: height) {
-            renderTooSmall(into: &buffer)
+            chromeView.renderTooSmall(into: &buffer)
             return
         }
         let front = Front.of(app)
@@ -89,111 +101,14 @@ public struct RootScreen {
             screen.render(app, ui: ui, area: buffer.bounds, pictures: pictures, into: &buffer)
         case .status:
             screen.render(app, ui: ui, area: Rect(x: 0, y: 0, width: width, height: height - 1), pictures: pictures, into: &buffer)
-            renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
+            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
         case .tabsAndStatus:
-            renderTabBar(app, into: &buffer)
+            chromeView.renderTabBar(app, into: &buffer)
             screen.render(app, ui: ui, area: contentRect(width: width, height: height), pictures: pictures, into: &buffer)
-            renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
+            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
         }
         if app.helpVisible {
-            renderHelp(app, screen: screen, top: ui.helpTop, link: ui.linkNote, into: &buffer)
-        }
-    }
-
-    private func renderTooSmall(into buffer: inout CellBuffer) {
-        let lines = ["Terminal too small", "Needs \(Self.minimumWidth)x\(Self.minimumHeight), is \(buffer.width)x\(buffer.height).",
-                     "Enlarge it, or press q."]
-        let top = max(0, (buffer.height - lines.count) / 2)
-        for (index, line) in lines.enumerated() {
-            buffer.writeCentered(line, in: buffer.bounds, y: top + index, style: index == 0 ? theme.error : .plain)
-        }
-    }
-
-    /// The tab bar's tabs, with where each is drawn (for clicks).
-    public func tabRects(_ tabs: [Tab], width: Int) -> [(Tab, Rect)] {
-        // The name goes first when there is room for it and the tabs.
-        var x = showsBrand(tabs, width: width) ? DisplayWidth.of(" ImageFeed ") + 1 : 0
-        return tabs.map { tab in
-            let label = " \(tab.rawValue + 1) \(tab.title) "
-            let rect = Rect(x: x, y: 0, width: DisplayWidth.of(label), height: 1)
-            x += rect.width + 1
-            return (tab, rect)
-        }
-    }
-
-    private func showsBrand(_ tabs: [Tab], width: Int) -> Bool {
-        let tabsWidth = tabs.reduce(0) { $0 + DisplayWidth.of(" \($1.rawValue + 1) \($1.title) ") + 1 }
-        return DisplayWidth.of(" ImageFeed ") + 1 + tabsWidth <= width
-    }
-
-    private func renderTabBar(_ app: AppState, into buffer: inout CellBuffer) {
-        buffer.fill(Rect(x: 0, y: 0, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
-        var brand = theme.bar
-        brand.bold = true
-        if showsBrand(app.tabs, width: buffer.width) { buffer.write(" ImageFeed ", x: 0, y: 0, style: brand) }
-        for (tab, rect) in tabRects(app.tabs, width: buffer.width) {
-            buffer.write(" \(tab.rawValue + 1) \(tab.title) ", x: rect.x, y: 0, style: tab == app.tab ? theme.activeTab : theme.bar)
-        }
-    }
-
-    private func renderStatusLine(_ app: AppState, hints: [String], into buffer: inout CellBuffer) {
-        let y = buffer.height - 1
-        let width = buffer.width
-        buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
-        // The right-hand side: what must show (offline, failing, saved), then what may give way (online, the quota).
-        var needed: (text: String, style: CellStyle)?
-        var optional: [String] = []
-        var errorOnBar = theme.error
-        errorOnBar.background = theme.bar.background
-        let shownList: PhotoListState? = app.session != .loggedIn || app.viewer != nil ? nil
-            : app.tab == .search ? app.search.results : app.photos(in: app.tab)
-        if let savedAt = shownList?.savedAt {
-            // What is on screen came from the offline store: say so, and from when.
-            let when = CardListScreen.dateAndTime(savedAt)
-            if case .offline = app.connection {
-                needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
-            } else if shownList?.nextPage == .loading(page: 1) {
-                needed = ("saved \(when), refreshing", theme.bar)
-            } else {
-                // Back online, but this list still is the saved one (its refresh failed): r asks again.
-                needed = ("saved \(when), r reloads", theme.bar)
-            }
-        } else {
-            switch app.connection {
-            case .online: optional.append("online")
-            case .offline: needed = ("offline", errorOnBar)
-            case let .failing(what): needed = (what, errorOnBar)
-            case .unknown: break
-            }
-        }
-        if let limit = app.rateLimit { optional.append("quota \(limit.remaining)/\(limit.limit)") }
-        let neededWidth = needed.map { DisplayWidth.of($0.text) + 2 } ?? 0
-        var left = 1
-        if let notice = app.notice {
-            // A notice about what a key just did takes the hints' place until it goes.
-            var style = notice.kind == .error ? errorOnBar : theme.bar
-            style.bold = true
-            let text = UntrustedText.sanitize(notice.text)
-            left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
-        } else {
-            // The hints, most important first; each one whole or not at all.
-            let shown = hints.map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
-            let line = Widgets.hintLine(shown, room: width - neededWidth)
-            left += buffer.write(line, x: 1, y: y, style: theme.bar)
-        }
-        var right = width
-        if let needed {
-            let neededText = needed.text + " "
-            let shown = min(DisplayWidth.of(neededText), max(0, width - left))
-            right = width - shown
-            buffer.write(neededText, x: right, y: y, style: needed.style, maxWidth: shown, ellipsis: theme.ellipsis)
-        }
-        // Then what may give way, as far as there is room.
-        for text in optional.reversed() {
-            let textWidth = DisplayWidth.of(text) + 2
-            guard right - textWidth >= left else { break }
-            right -= textWidth
-            buffer.write(text, x: right, y: y, style: theme.bar)
+            helpOverlay.render(app, title: screen.title(app), top: ui.helpTop, link: ui.linkNote, into: &buffer)
         }
     }
 
@@ -207,72 +122,6 @@ public struct RootScreen {
     func help(_ app: AppState) -> (title: String, lines: [KeyMap.Line]) {
         let screen = screen(Front.of(app))
         return (screen.title(app), keyMap.lines(screen.keyContext(app), demo: app.isDemo))
-    }
-
-    /// The help's rows for a box `width` wide: keys and what they do side by side, or on narrow terminals the
-    /// keys on a row of their own and what they do wrapped under them, so that nothing is cut.
-    func helpRows(_ app: AppState, width: Int, link: String? = nil) -> [(keys: String, what: String)] {
-        let keyWidth = 22
-        let inner = max(10, width - 4)
-        var rows: [(keys: String, what: String)] = []
-        for line in help(app).lines {
-            let keys = theme.unicode ? line.keys : line.keys.replacingOccurrences(of: "↑ ↓", with: "Up Down")
-                .replacingOccurrences(of: "← →", with: "Left Right")
-            if inner - keyWidth >= 40 {
-                rows.append((keys, line.what))
-            } else {
-                rows.append((keys, ""))
-                for part in Widgets.wrap(line.what, width: inner - 2) { rows.append(("", "  " + part)) }
-            }
-        }
-        // What the photos are drawn with and why (graphics = … in the settings changes it).
-        if var picturesNote {
-            if let link { picturesNote += " " + link }
-            rows.append(("", ""))
-            if inner - keyWidth >= 40 {
-                for (index, part) in Widgets.wrap(picturesNote, width: inner - keyWidth).enumerated() {
-                    rows.append((index == 0 ? "Pictures" : " ", part)) // " ": under the first line's text
-                }
-            } else {
-                rows.append(("Pictures", ""))
-                for part in Widgets.wrap(picturesNote, width: inner - 2) { rows.append(("", "  " + part)) }
-            }
-        }
-        return rows
-    }
-
-    static func helpBox(width: Int, height: Int, rows: Int) -> (width: Int, height: Int, shown: Int) {
-        let boxWidth = min(width - 2, 76)
-        let boxHeight = min(height - 2, rows + 4)
-        return (boxWidth, boxHeight, max(1, boxHeight - 4))
-    }
-
-    /// The help box: the keys of the screen in front of the user, from row `top` (it scrolls on small terminals).
-    private func renderHelp(_ app: AppState, screen: any Screen, top: Int, link: String?, into buffer: inout CellBuffer) {
-        let keyWidth = 22
-        let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76), link: link).count)
-        let rows = helpRows(app, width: box.width, link: link)
-        let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
-        Widgets.box(rect, title: screen.title(app), style: theme.modal, theme: theme, into: &buffer)
-        let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
-        var keyStyle = theme.modal
-        keyStyle.bold = true
-        for (index, row) in rows.dropFirst(first).prefix(box.shown).enumerated() {
-            let y = rect.y + 2 + index
-            if !row.keys.isEmpty { buffer.write(row.keys, x: rect.x + 2, y: y, style: keyStyle, maxWidth: box.width - 4) }
-            let x = row.keys.isEmpty ? rect.x + 2 : rect.x + 2 + keyWidth
-            if !row.what.isEmpty {
-                buffer.write(row.what, x: x, y: y, style: theme.modal, maxWidth: rect.maxX - 2 - x, ellipsis: theme.ellipsis)
-            }
-        }
-        let scrolls = rows.count > box.shown
-        let footer = scrolls ? "\(theme.unicode ? "↑↓" : "j/k") more, other keys close" : "any key closes this"
-        buffer.write(footer, x: rect.x + 2, y: rect.maxY - 1, style: theme.modal, maxWidth: box.width - 4, ellipsis: theme.ellipsis)
-    }
-
-    /// The first help line shown, kept so that the box is full.
-    static func helpTop(_ top: Int, lines: Int, shown: Int) -> Int {
-        max(0, min(top, lines - shown))
     }
 
     // MARK: Paging
@@ -321,7 +170,7 @@ public struct RootScreen {
             keepSelectionsInView(app, ui: &ui, width: width, height: height)
             return []
         }
-        if app.helpVisible { return handleHelp(input, app: app, ui: &ui, width: width, height: height) }
+        if app.helpVisible { return helpOverlay.handle(input, app: app, ui: &ui, width: width, height: height) }
         let front = Front.of(app)
         let screen = screen(front, ui: ui)
         let context = screen.keyContext(app)
@@ -382,34 +231,4 @@ public struct RootScreen {
         }
     }
 
-    /// The help has the keyboard: the arrows scroll a help longer than the terminal; any other key closes it.
-    private func handleHelp(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
-        let count = helpRows(app, width: min(width - 2, 76), link: ui.linkNote).count
-        let shown = Self.helpBox(width: width, height: height, rows: count).shown
-        ui.helpTop = Self.helpTop(ui.helpTop, lines: count, shown: shown)
-        var step = 0
-        switch input {
-        case .key(.down), .key(.character("j")): step = 1
-        case .key(.up), .key(.character("k")): step = -1
-        case .key(.pageDown): step = shown
-        case .key(.pageUp): step = -shown
-        case let .mouse(mouse) where mouse.kind == .wheelDown: step = 1
-        case let .mouse(mouse) where mouse.kind == .wheelUp: step = -1
-        default: break
-        }
-        if step != 0, count > shown {
-            ui.helpTop = Self.helpTop(ui.helpTop + step, lines: count, shown: shown)
-            return []
-        }
-        switch input {
-        case .key:
-            ui.helpTop = 0
-            return [.toggleHelp]
-        case let .mouse(mouse) where mouse.kind == .press:
-            ui.helpTop = 0
-            return [.toggleHelp]
-        default:
-            return []
-        }
-    }
 }

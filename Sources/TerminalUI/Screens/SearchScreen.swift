@@ -347,8 +347,11 @@ extension SearchScreen: Screen {
         var failed = false
         if case .failed = app.search.results.phase { failed = true }
         if case .failed = app.search.results.nextPage { failed = true }
-        return keys.hints(.search, labels: photos ? [:] : [.open: "open"]) {
-            (photos || !onlyPhotos.contains($0)) && ($0 != .reload || failed)
+        // Before a search, only the keys that lead to one.
+        let searched = app.search.submitted != nil
+        let always: Set<Intent> = [.help, .quit, .search, .nextPane, .previousPane, .kind]
+        return keys.hints(.search, labels: photos ? [:] : [.open: "open"], ranks: [.search: 25]) {
+            (searched || always.contains($0)) && (photos || !onlyPhotos.contains($0)) && ($0 != .reload || failed)
         }
     }
 

@@ -1,0 +1,182 @@
+import Foundation
+
+/// The panes of the app.
+public enum Tab: Int, CaseIterable, Sendable {
+    case feed
+    case search
+    case profile
+    /// Imgur albums: shown when an Imgur client id is configured, or in the demo.
+    case albums
+
+    public var title: String {
+        switch self {
+        case .feed: "Feed"
+        case .search: "Search"
+        case .profile: "Profile"
+        case .albums: "Albums"
+        }
+    }
+}
+
+/// Whether the service answered lately.
+public enum Connection: Equatable, Sendable {
+    case unknown
+    case online
+    case offline(String)
+    /// The service answers, but with errors (5xx, unreadable answers, the quota used up).
+    case failing(String)
+}
+
+/// A line in the status bar about what a key just did: a failure the user must see where they are looking,
+/// or news ("Reloaded"). It goes after a few seconds, or with the next notice.
+public struct StatusNotice: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case info
+        case error
+    }
+
+    public var text: String
+    public var kind: Kind
+    /// Tells notices apart, so that the timer of an old one does not clear a newer one.
+    public var serial: Int
+
+    public init(_ text: String, kind: Kind, serial: Int) {
+        self.text = text
+        self.kind = kind
+        self.serial = serial
+    }
+
+    /// How long a notice stays, in seconds.
+    public static let lifetime: Double = 6
+}
+
+/// A paged list a screen shows: the frame drawn says how far into it the user has come (`listShown`).
+public enum ShownList: Equatable, Sendable {
+    case feed
+    case favorites
+    case search
+    /// The Albums pane's album tiles.
+    case albums
+    /// The page on top (a photographer's, a collection's, the topics).
+    case page
+
+    /// The paged list a viewer's photos come from (an album's come whole: none).
+    public init?(_ source: ViewerState.Source) {
+        switch source {
+        case .feed: self = .feed
+        case .favorites: self = .favorites
+        case .search: self = .search
+        case .page: self = .page
+        case .album: return nil
+        }
+    }
+}
+
+/// Where the user is: the splash while a stored token is checked, the login screen, or the app.
+public enum Session: Equatable, Sendable {
+    case splash
+    case loggedOut
+    case loggedIn
+}
+
+/// The whole app's state: the session and login, the tabs and their panes, the viewer over them, the help overlay.
+public struct AppState: Equatable, Sendable {
+    public var session: Session
+    public var login = LoginState()
+    public var tab: Tab = .feed
+    public var feed: PhotoListState
+    public var profile = ProfileState()
+    /// The photos the user liked, under the profile.
+    public var favorites = PhotoListState()
+    public var search = SearchState()
+    public var viewer: ViewerState?
+    /// The detail screen of a photo, over the pane of the list it came from.
+    public var detail: PhotoDetail?
+    public var helpVisible = false
+    public var quitting = false
+    public var connection: Connection = .unknown
+    public var rateLimit: RateLimit?
+    /// A request said the session ended: the login screen shows "Your session has expired" until OK.
+    public var sessionExpiredNotice = false
+    /// Running on the demo sandbox (the login screen offers to play the browser's part).
+    public var isDemo = false
+    /// Why logging in cannot work as configured (no access key): the first screen says so, and what to do.
+    public var setupProblem: String?
+    /// An album source (Imgur) is configured: the Albums tab shows.
+    public var albumsEnabled = false
+    public var albums = AlbumsState()
+    /// Pages opened over a pane (a photographer's, a collection's, the topics).
+    public var browse: Browse?
+    /// The topic the feed pane shows instead of the editorial feed (kept across runs).
+    public var feedTopic: Topic?
+    /// How the topic's photos are ordered (`s` in the feed while a topic shows).
+    public var feedTopicOrder: PhotoOrder = .latest
+    /// The status line's notice, if one is showing.
+    public var notice: StatusNotice?
+    public var noticeSerial = 0
+    /// The serial of the viewer's or the detail's own notice line ("Sent the link…", "Saved to…"), which fades too.
+    public var screenNoticeSerial: Int?
+
+    /// The tabs shown, in order.
+    public var tabs: [Tab] {
+        Tab.allCases.filter { $0 != .albums || albumsEnabled }
+    }
+
+    /// `session` is `.splash` when the app starts by checking its stored token, `.loggedIn` when it
+    /// starts with a token known to be good.
+    public init(feed: PhotoListState = PhotoListState(), session: Session = .loggedIn) {
+        self.feed = feed
+        self.session = session
+    }
+
+    /// The paged list a pane shows photos from (nil for the Albums pane: album photos come whole).
+    public func photos(in tab: Tab) -> PhotoListState? {
+        pagedList(ViewerState.Source(tab: tab))
+    }
+
+    /// The paged list behind the photos of a source (an album's photos come whole, without paging).
+    public func pagedList(_ source: ViewerState.Source) -> PhotoListState? {
+        switch source {
+        case .feed: feed
+        case .favorites: favorites
+        case .search: search.results
+        case .album: nil
+        case .page: shownPage?.photoList?.list
+        }
+    }
+
+    /// The photos a source shows, in order: its list's, or the open album's.
+    public func photos(from source: ViewerState.Source) -> [Photo] {
+        pagedList(source)?.photos ?? (source == .album ? albums.open?.photos ?? [] : [])
+    }
+
+    /// The detail screen, when one is open over what is shown: over a page when opened from its photos, else over
+    /// the pane it was opened from (a page opened over it hides it).
+    public var shownDetail: PhotoDetail? {
+        guard let detail else { return nil }
+        if shownPage != nil { return detail.source == .page ? detail : nil }
+        return detail.source == ViewerState.Source(tab: tab) ? detail : nil
+    }
+
+    /// Where photos shown now come from: the page on top, else the pane.
+    public var shownSource: ViewerState.Source {
+        shownPage != nil ? .page : ViewerState.Source(tab: tab)
+    }
+
+    /// How many favorites the user has: what the service said, kept up to date with likes made here.
+    public var favoritesCount: Int? {
+        favorites.totalItems ?? profile.profile?.totalLikes
+    }
+}
+
+extension ViewerState.Source {
+    /// The list a pane shows photos from.
+    public init(tab: Tab) {
+        switch tab {
+        case .feed: self = .feed
+        case .profile: self = .favorites
+        case .search: self = .search
+        case .albums: self = .album
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A like that succeeded reaches every list and every photo shown on its own, in one update.
+extension AppViewModel {
+    /// One like or unlike that succeeded, everywhere it shows.
+    static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
+        let wasFavorite = state.favorites.photo(id: photo.id) != nil
+        // Every list that may hold the photo, then every photo shown on its own: one rule for all of them.
+        state.changePhotoLists { _ = PhotoListViewModel.update(&$0, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes)) }
+        state.changeShownPhoto(id: photo.id) { shown in
+            shown.likedByUser = liked
+            shown.likes = likes
+        }
+        // The favorites are the liked photos: a like adds the photo, an unlike takes it away.
+        if liked {
+            var favorite = photo
+            favorite.likedByUser = true
+            favorite.likes = likes
+            _ = PhotoListViewModel.update(&state.favorites, .insertedElsewhere(favorite))
+        } else {
+            _ = PhotoListViewModel.update(&state.favorites, .removedElsewhere(photoID: photo.id))
+        }
+        // The profile's count follows when the favorites list could not (not loaded yet).
+        if case var .content(profile) = state.profile.phase, state.favorites.totalItems == nil, liked != wasFavorite,
+           let total = profile.totalLikes {
+            profile.totalLikes = max(0, total + (liked ? 1 : -1))
+            state.profile.phase = .content(profile)
+        }
+        return []
+    }
+
+}
+
+extension AppState {
+    /// Where lists of photos live: a like that succeeds anywhere reaches each of them. A new pane with a list of
+    /// photos joins here, and only here.
+    static var photoLists: [WritableKeyPath<AppState, PhotoListState>] { [\.feed, \.favorites, \.search.results] }
+
+    /// Changes every list of photos: the panes' and those of the pages opened over them.
+    mutating func changePhotoLists(_ change: (inout PhotoListState) -> Void) {
+        for list in Self.photoLists { change(&self[keyPath: list]) }
+        guard var browse else { return }
+        for index in browse.pages.indices { browse.pages[index].changeLists(nil, change) }
+        self.browse = browse
+    }
+
+    /// Changes the photo `id` wherever it is shown on its own (the viewer, the detail screen).
+    mutating func changeShownPhoto(id: String, _ change: (inout Photo) -> Void) {
+        if viewer?.photo.id == id { change(&viewer!.photo) }
+        if detail?.viewer.photo.id == id { change(&detail!.viewer.photo) }
+    }
+}
+

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What the status line says about the service and about what a key did: notices that fade, the connection.
+extension AppViewModel {
+    /// Shows a notice in the status line, and asks for it to go after a while.
+    static func notify(_ text: String, kind: StatusNotice.Kind, in state: inout AppState) -> [Effect] {
+        state.noticeSerial += 1
+        state.notice = StatusNotice(text, kind: kind, serial: state.noticeSerial)
+        return [.expireNotice(serial: state.noticeSerial, after: StatusNotice.lifetime)]
+    }
+
+    /// " r tries again." when trying again can help now (not while the quota is used up).
+    static func retryHint(_ error: ServiceError) -> String {
+        error.retryHelpsNow ? " r tries again." : ""
+    }
+
+    /// What a list's page answer means for the status line: a reload that failed over the photos shown, a
+    /// next page that failed, or a reload the user asked for that worked.
+    static func listNotice(_ event: PhotoListViewModel.Event, before: PhotoListState, name: String,
+                                   in state: inout AppState) -> [Effect] {
+        guard case let .pageLoaded(page, result) = event, before.nextPage == .loading(page: page) else { return [] }
+        switch result {
+        case let .failure(error):
+            guard error != .sessionExpired else { return [] }
+            noteFailure(error, in: &state)
+            if page == 1, !before.photos.isEmpty {
+                return notify("Couldn't reload \(name) (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+            }
+            if page > 1 {
+                return notify("Couldn't load more of \(name) (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+            }
+            return [] // the pane itself shows the error
+        case .success:
+            guard page == 1, before.reloading else { return [] }
+            let capitalised = name.prefix(1).uppercased() + name.dropFirst()
+            return notify("\(capitalised) reloaded.", kind: .info, in: &state)
+        }
+    }
+
+    /// The service answered with an error that says it is in trouble (not the network's fault).
+    static func noteFailure(_ error: ServiceError, in state: inout AppState) {
+        switch error {
+        case .server, .malformedResponse, .http:
+            state.connection = .failing("service failing")
+        case let .rateLimited(_, resetsAt):
+            // Unsplash sends no reset time: the client works out the end of the hour's window, and it is shown.
+            state.connection = .failing(resetsAt.map { "rate limited until \(ServiceError.clockTime($0))" } ?? "rate limited")
+        default:
+            break
+        }
+    }
+
+    static func noteConnection(_ event: PhotoListViewModel.Event, in state: inout AppState) {
+        switch event {
+        case .pageLoaded(_, .success), .likeFinished(_, _, .success):
+            state.connection = .online
+        case let .pageLoaded(_, .failure(error)), let .likeFinished(_, _, .failure(error)):
+            switch error {
+            case .noConnection, .timeout: state.connection = .offline(error.message)
+            default: noteFailure(error, in: &state)
+            }
+        case .servedFromSaved:
+            // The page came from the offline store because the service could not be reached.
+            state.connection = .offline("The photo service could not be reached.")
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import ImageFeedCore
+
+/// What the root draws around the screen in front: the tab bar, the status line (the screen's hints on the left,
+/// the connection and the quota on the right) and, when the terminal is too small, the notice instead of all.
+struct ChromeView {
+    let theme: Theme
+
+    /// The tab bar's tabs, with where each is drawn (for clicks).
+    func tabRects(_ tabs: [Tab], width: Int) -> [(Tab, Rect)] {
+        // The name goes first when there is room for it and the tabs.
+        var x = showsBrand(tabs, width: width) ? DisplayWidth.of(" ImageFeed ") + 1 : 0
+        return tabs.map { tab in
+            let label = " \(tab.rawValue + 1) \(tab.title) "
+            let rect = Rect(x: x, y: 0, width: DisplayWidth.of(label), height: 1)
+            x += rect.width + 1
+            return (tab, rect)
+        }
+    }
+
+    func showsBrand(_ tabs: [Tab], width: Int) -> Bool {
+        let tabsWidth = tabs.reduce(0) { $0 + DisplayWidth.of(" \($1.rawValue + 1) \($1.title) ") + 1 }
+        return DisplayWidth.of(" ImageFeed ") + 1 + tabsWidth <= width
+    }
+
+    func renderTabBar(_ app: AppState, into buffer: inout CellBuffer) {
+        buffer.fill(Rect(x: 0, y: 0, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
+        var brand = theme.bar
+        brand.bold = true
+        if showsBrand(app.tabs, width: buffer.width) { buffer.write(" ImageFeed ", x: 0, y: 0, style: brand) }
+        for (tab, rect) in tabRects(app.tabs, width: buffer.width) {
+            buffer.write(" \(tab.rawValue + 1) \(tab.title) ", x: rect.x, y: 0, style: tab == app.tab ? theme.activeTab : theme.bar)
+        }
+    }
+
+    func renderTooSmall(into buffer: inout CellBuffer) {
+        let lines = ["Terminal too small", "Needs \(RootScreen.minimumWidth)x\(RootScreen.minimumHeight), is \(buffer.width)x\(buffer.height).",
+                     "Enlarge it, or press q."]
+        let top = max(0, (buffer.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            buffer.writeCentered(line, in: buffer.bounds, y: top + index, style: index == 0 ? theme.error : .plain)
+        }
+    }
+
+    func renderStatusLine(_ app: AppState, hints: [String], into buffer: inout CellBuffer) {
+        let y = buffer.height - 1
+        let width = buffer.width
+        buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
+        // The right-hand side: what must show (offline, failing, saved), then what may give way (online, the quota).
+        var needed: (text: String, style: CellStyle)?
+        var optional: [String] = []
+        var errorOnBar = theme.error
+        errorOnBar.background = theme.bar.background
+        let shownList: PhotoListState? = app.session != .loggedIn || app.viewer != nil ? nil
+            : app.tab == .search ? app.search.results : app.photos(in: app.tab)
+        if let savedAt = shownList?.savedAt {
+            // What is on screen came from the offline store: say so, and from when.
+            let when = CardListScreen.dateAndTime(savedAt)
+            if case .offline = app.connection {
+                needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
+            } else if shownList?.nextPage == .loading(page: 1) {
+                needed = ("saved \(when), refreshing", theme.bar)
+            } else {
+                // Back online, but this list still is the saved one (its refresh failed): r asks again.
+                needed = ("saved \(when), r reloads", theme.bar)
+            }
+        } else {
+            switch app.connection {
+            case .online: optional.append("online")
+            case .offline: needed = ("offline", errorOnBar)
+            case let .failing(what): needed = (what, errorOnBar)
+            case .unknown: break
+            }
+        }
+        if let limit = app.rateLimit { optional.append("quota \(limit.remaining)/\(limit.limit)") }
+        let neededWidth = needed.map { DisplayWidth.of($0.text) + 2 } ?? 0
+        var left = 1
+        if let notice = app.notice {
+            // A notice about what a key just did takes the hints' place until it goes.
+            var style = notice.kind == .error ? errorOnBar : theme.bar
+            style.bold = true
+            let text = UntrustedText.sanitize(notice.text)
+            left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
+        } else {
+            // The hints, most important first; each one whole or not at all.
+            // The first few come before the connection and the quota; the rest only where those leave room.
+            let shown = hints.map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
+            let first = Widgets.hintLine(Array(shown.prefix(RootScreen.firstHints)), room: width - neededWidth)
+            let optionalWidth = optional.reduce(0) { $0 + DisplayWidth.of($1) + 2 }
+            let room = max(DisplayWidth.of(first), width - neededWidth - optionalWidth)
+            let line = first + Widgets.hintLine(Array(shown.dropFirst(RootScreen.firstHints)), room: room - DisplayWidth.of(first))
+            left += buffer.write(line, x: 1, y: y, style: theme.bar)
+        }
+        var right = width
+        if let needed {
+            let neededText = needed.text + " "
+            let shown = min(DisplayWidth.of(neededText), max(0, width - left))
+            right = width - shown
+            buffer.write(neededText, x: right, y: y, style: needed.style, maxWidth: shown, ellipsis: theme.ellipsis)
+        }
+        // Then what may give way, as far as there is room.
+        for text in optional.reversed() {
+            let textWidth = DisplayWidth.of(text) + 2
+            guard right - textWidth >= left else { break }
+            right -= textWidth
+            buffer.write(text, x: right, y: y, style: theme.bar)
+        }
+    }
+
+}
