@@ -56,7 +56,7 @@ final class AlbumsScreenTests: XCTestCase {
     }
 
     func test_keys_typeOpenAnAlbumAndAPhoto_andBack() {
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var state = albumsState()
         var ui = UIState()
         func press(_ key: Key) -> [AppViewModel.Event] {
@@ -95,7 +95,7 @@ final class AlbumsScreenTests: XCTestCase {
     }
 
     func test_mouse_clickATileOpensIt_clickTheFieldToType() {
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var state = albumsState([covered, bare])
         var ui = UIState()
         func click(_ x: Int, _ y: Int, _ kind: MouseEvent.Kind = .press) -> [AppViewModel.Event] {
@@ -131,7 +131,7 @@ final class AlbumsScreenTests: XCTestCase {
 
     func test_resize_keepsTheSelectedTileInView() {
         let many = (0..<12).map { Album(id: "a\($0)", title: "Album \($0)", photoCount: 1) }
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var state = albumsState(many)
         state.session = .loggedIn
         var ui = UIState()
@@ -149,7 +149,7 @@ final class AlbumsScreenTests: XCTestCase {
     }
 
     func test_anOfferedName_showsSelected_andTypingReplacesIt() {
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var state = albumsState()
         _ = AppViewModel.update(&state, .albums(.recentLoaded(["labs", "nasa"])))
         var ui = UIState()

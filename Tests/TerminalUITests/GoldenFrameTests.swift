@@ -115,11 +115,11 @@ final class GoldenFrameTests: XCTestCase {
     /// The help of every screen, the status line after a rebinding, and a page with its dialog up.
     func test_helpOfEveryScreen_rebinding_andAPagesDialog() throws {
         var seen = Set<String>()
-        for state in HelpScreen.allContexts {
+        for state in HelpContent.allContexts {
             var shown = state
             _ = AppViewModel.update(&shown, .toggleHelp)
             if shown.session != .loggedIn { shown.helpVisible = true }
-            let name = HelpScreen.title(state).lowercased().replacingOccurrences(of: "keys: ", with: "")
+            let name = HelpContent.title(state).lowercased().replacingOccurrences(of: "keys: ", with: "")
                 .map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
             guard seen.insert(name).inserted else { continue }
             assertGolden("help-" + name, shown, sizes: [(80, 24)])
@@ -130,16 +130,16 @@ final class GoldenFrameTests: XCTestCase {
         try keys.bind("reload", to: "R")
         assertGolden("rebound-feed", loadedState(photos), keyMap: keys)
         var page = photographer()
-        _ = AppViewModel.update(&page, .browse(.list(.toggleLike(photoID: "b"))))
-        _ = AppViewModel.update(&page, .browse(.list(.likeFinished(photoID: "b", liked: false, .failure(.server(status: 500))))))
+        _ = AppViewModel.update(&page, .explore(.list(.toggleLike(photoID: "b"))))
+        _ = AppViewModel.update(&page, .explore(.list(.likeFinished(photoID: "b", liked: false, .failure(.server(status: 500))))))
         assertGolden("page-dialog-like-failed", page)
         // The dialog has the keyboard: Tab, / and Esc do not act behind it.
         var ui = UIState()
-        let screen = RootScreen(theme: unicodeTheme)
+        let screen = AppFrame(theme: unicodeTheme)
         XCTAssertEqual(screen.handle(.key(.tab), app: page, ui: &ui, width: 80, height: 24), [], "Tab moves between the buttons")
         XCTAssertEqual(ui.modalFocus, 1)
         XCTAssertEqual(screen.handle(.key(.character("/")), app: page, ui: &ui, width: 80, height: 24), [])
-        XCTAssertEqual(screen.handle(.key(.escape), app: page, ui: &ui, width: 80, height: 24), [.browse(.list(.modalCancel))])
+        XCTAssertEqual(screen.handle(.key(.escape), app: page, ui: &ui, width: 80, height: 24), [.explore(.list(.modalCancel))])
     }
 
     func test_helpAndDialogs() {
@@ -190,12 +190,12 @@ final class GoldenFrameTests: XCTestCase {
         var state = loadedState(photos)
         let user = User(id: "u", username: "bo", name: "Bo Photographer", bio: "Cats and sofas.", location: "Porto",
                         portfolioURL: URL(string: "https://bo.example"), totalLikes: 1, totalPhotos: 2, totalCollections: 1)
-        _ = AppViewModel.update(&state, .browse(.openPhotographer(username: "bo", user: user)))
-        _ = AppViewModel.update(&state, .browse(.userLoaded(username: "bo", .success(user))))
+        _ = AppViewModel.update(&state, .explore(.openPhotographer(username: "bo", user: user)))
+        _ = AppViewModel.update(&state, .explore(.userLoaded(username: "bo", .success(user))))
         let source = PhotoListSource.userPhotos(username: "bo", order: .latest)
-        _ = AppViewModel.update(&state, .browse(.photosAnswer(source, .pageLoaded(page: 1, .success(Page(items: [photos[1], photos[2]],
+        _ = AppViewModel.update(&state, .explore(.photosAnswer(source, .pageLoaded(page: 1, .success(Page(items: [photos[1], photos[2]],
                                                                                                         number: 1, perPage: 30, nextPage: nil))))))
-        for _ in 0..<steps { _ = AppViewModel.update(&state, .browse(.stepSection(1))) }
+        for _ in 0..<steps { _ = AppViewModel.update(&state, .explore(.stepSection(1))) }
         return state
     }
 
@@ -204,17 +204,17 @@ final class GoldenFrameTests: XCTestCase {
         var collections = photographer(section: 2)
         let collection = PhotoCollection(id: "c1", title: "Sofas", description: "Where cats sit.", totalPhotos: 2, coverPhoto: photos[1],
                                          user: User(id: "u", username: "bo", name: "Bo Photographer"))
-        _ = AppViewModel.update(&collections, .browse(.collectionsLoaded(username: "bo", page: 1,
+        _ = AppViewModel.update(&collections, .explore(.collectionsLoaded(username: "bo", page: 1,
                                                                           .success(Page(items: [collection], number: 1, perPage: 30, nextPage: nil)))))
         assertGolden("photographer-collections", collections)
-        _ = AppViewModel.update(&collections, .browse(.openCollection(collection)))
-        _ = AppViewModel.update(&collections, .browse(.photosAnswer(.collectionPhotos(id: "c1"),
+        _ = AppViewModel.update(&collections, .explore(.openCollection(collection)))
+        _ = AppViewModel.update(&collections, .explore(.photosAnswer(.collectionPhotos(id: "c1"),
                                                                     .pageLoaded(page: 1, .failure(.server(status: 503))))))
         assertGolden("collection-error", collections)
         var topics = loadedState(photos)
-        _ = AppViewModel.update(&topics, .browse(.openTopics))
+        _ = AppViewModel.update(&topics, .explore(.openTopics))
         assertGolden("topics-loading", topics)
-        _ = AppViewModel.update(&topics, .browse(.topicsLoaded(page: 1, .success(Page(items: [Topic(id: "t", slug: "nature", title: "Nature",
+        _ = AppViewModel.update(&topics, .explore(.topicsLoaded(page: 1, .success(Page(items: [Topic(id: "t", slug: "nature", title: "Nature",
                                                                                                      totalPhotos: 70, coverPhoto: photos[0])],
                                                                                       number: 1, perPage: 30, nextPage: nil)))))
         assertGolden("topics", topics)

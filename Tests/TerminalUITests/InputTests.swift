@@ -4,7 +4,7 @@ import TerminalUI
 import XCTest
 
 final class InputTests: XCTestCase {
-    let screen = RootScreen(theme: asciiTheme)
+    let screen = AppFrame(theme: asciiTheme)
 
     func events(_ key: Key, _ state: AppState, ui: inout UIState, width: Int = 60, height: Int = 16) -> [AppViewModel.Event] {
         screen.handle(.key(key), app: state, ui: &ui, width: width, height: height)

@@ -69,9 +69,9 @@ final class KeyMapTests: XCTestCase {
         try map.bind("like", to: "x")
         try map.bind("photographer", to: "U")
         let state = loadedState([photo("a"), photo("b")])
-        XCTAssertTrue(HelpScreen.lines(state, keyMap: map).contains { $0.keys == "x" && $0.what == "like / unlike" })
-        XCTAssertTrue(HelpScreen.lines(state).contains { $0.keys == "f  Space" && $0.what == "like / unlike" })
-        let screen = RootScreen(theme: asciiTheme, keyMap: map)
+        XCTAssertTrue(HelpContent.lines(state, keyMap: map).contains { $0.keys == "x" && $0.what == "like / unlike" })
+        XCTAssertTrue(HelpContent.lines(state).contains { $0.keys == "f  Space" && $0.what == "like / unlike" })
+        let screen = AppFrame(theme: asciiTheme, keyMap: map)
         XCTAssertTrue(screen.hints(state).contains("x like"), "\(screen.hints(state))")
         XCTAssertTrue(screen.hints(state).contains("U photographer"), "\(screen.hints(state))")
         XCTAssertFalse(screen.hints(state).contains { $0.hasPrefix("f ") })
@@ -116,10 +116,10 @@ final class KeyMapTests: XCTestCase {
     func test_everyScreensHints_comeFromTheRecords() throws {
         var map = KeyMap()
         try map.bind("reload", to: "R")
-        for state in HelpScreen.allContexts where state.session == .loggedIn {
-            let hints = RootScreen(theme: asciiTheme, keyMap: map).hints(state)
-            XCTAssertFalse(hints.isEmpty, "\(HelpScreen.title(state))")
-            XCTAssertFalse(hints.contains { $0.hasPrefix("r ") }, "\(HelpScreen.title(state)): \(hints)")
+        for state in HelpContent.allContexts where state.session == .loggedIn {
+            let hints = AppFrame(theme: asciiTheme, keyMap: map).hints(state)
+            XCTAssertFalse(hints.isEmpty, "\(HelpContent.title(state))")
+            XCTAssertFalse(hints.contains { $0.hasPrefix("r ") }, "\(HelpContent.title(state)): \(hints)")
         }
     }
 }

@@ -76,7 +76,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
     }
 
     func test_loginKeys() {
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()
         XCTAssertEqual(screen.handle(.key(.enter), app: loggedOut(), ui: &ui, width: 80, height: 24), [.login(.logIn)])
         XCTAssertEqual(screen.handle(.key(.character("q")), app: loggedOut(), ui: &ui, width: 80, height: 24), [.quit])
@@ -116,7 +116,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
     func test_profile_resize_keepsTheSelectedFavoriteInView() {
         let likes = (0..<6).map { photo("f\($0)", liked: true, author: "Author \($0)") }
         let state = profileState(likes: likes)
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()
         _ = screen.handle(.key(.end), app: state, ui: &ui, width: 200, height: 60)
         XCTAssertEqual(ui.favoritesList.selected, 5)
@@ -144,14 +144,14 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("?"), "the placeholder avatar")
         XCTAssertFalse(text.contains("@"), text)
         var ui = UIState()
-        XCTAssertEqual(RootScreen(theme: asciiTheme).handle(.key(.character("r")), app: state, ui: &ui, width: 80, height: 24),
+        XCTAssertEqual(AppFrame(theme: asciiTheme).handle(.key(.character("r")), app: state, ui: &ui, width: 80, height: 24),
                        [.profile(.retry)])
     }
 
     func test_logout_asksYesOrNo_withNoFocused() {
         var state = profileState()
         var ui = UIState()
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         XCTAssertEqual(screen.handle(.key(.character("L")), app: state, ui: &ui, width: 80, height: 24), [.profile(.logOutPressed)])
         _ = AppViewModel.update(&state, .profile(.logOutPressed))
         let text = render(state, ui: ui, width: 80, height: 24).joined(separator: "\n")

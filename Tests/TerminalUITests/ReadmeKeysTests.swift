@@ -18,10 +18,10 @@ final class ReadmeKeysTests: XCTestCase {
     static func expectedKeys() -> String {
         var text = ""
         var seen = Set<String>()
-        for state in HelpScreen.allContexts {
-            let title = HelpScreen.title(state).replacingOccurrences(of: "Keys: ", with: "")
+        for state in HelpContent.allContexts {
+            let title = HelpContent.title(state).replacingOccurrences(of: "Keys: ", with: "")
             guard seen.insert(title).inserted else { continue }
-            let lines = HelpScreen.lines(state)
+            let lines = HelpContent.lines(state)
             text += "\n**\(title.prefix(1).uppercased() + title.dropFirst())**\n\n| keys | what |\n| --- | --- |\n"
             for line in lines {
                 text += "| `\(line.keys.replacingOccurrences(of: "|", with: "\\|"))` | \(line.what) |\n"
@@ -73,7 +73,7 @@ final class ReadmeKeysTests: XCTestCase {
             try map.bind(name, to: parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
         }
         XCTAssertNoThrow(try map.checkConflicts())
-        XCTAssertEqual(map.intent(of: .character("*"), in: .page), .like)
+        XCTAssertEqual(map.intent(of: .character("*"), in: .sheet), .like)
         XCTAssertNil(map.intent(of: .character("f"), in: .viewer))
         XCTAssertEqual(map.intent(of: .character("="), in: .viewer), .zoomIn)
         XCTAssertEqual(map.intent(of: .character("I"), in: .feed), .details)

@@ -147,7 +147,7 @@ final class ScreenTests: XCTestCase {
         var state = loadedState([photo("a", width: 100, height: 200)])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
         var ui = UIState()
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         XCTAssertEqual(screen.handle(.mouse(MouseEvent(x: 5, y: 5, kind: .press)), app: state, ui: &ui, width: 40, height: 12),
                        [.viewer(.toggleBar)])
         XCTAssertEqual(screen.handle(.key(.character("H")), app: state, ui: &ui, width: 40, height: 12), [.viewer(.toggleBar)])
@@ -169,10 +169,10 @@ final class ScreenTests: XCTestCase {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
         var ui = UIState()
-        XCTAssertEqual(RootScreen(theme: asciiTheme, blitter: .half).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16), [])
+        XCTAssertEqual(AppFrame(theme: asciiTheme, blitter: .half).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16), [])
         XCTAssertEqual(ui.blitter, .quadrant)
         ui = UIState()
-        let events = RootScreen(theme: asciiTheme, blitter: nil).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16)
+        let events = AppFrame(theme: asciiTheme, blitter: nil).handle(.key(.character("b")), app: state, ui: &ui, width: 60, height: 16)
         XCTAssertNil(ui.blitter)
         guard case let .viewer(.tell(text))? = events.first else { return XCTFail("b said nothing: \(events)") }
         XCTAssertTrue(text.contains("pixels"), text)
@@ -226,13 +226,13 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Keys: the feed"))
         XCTAssertTrue(text.contains("details: description, place, camera, author"))
         // At 80x24 every line shows whole: no description is cut short.
-        for (_, description) in HelpScreen.lines(state) {
+        for (_, description) in HelpContent.lines(state) {
             XCTAssertTrue(text.contains(description), "cut short: \(description)\n\(text)")
         }
         XCTAssertTrue(text.contains("Ctrl-C"), "the last line fits too")
         // Every screen's lines fit beside their keys at 80 columns.
-        for context in HelpScreen.allContexts {
-            for (keys, description) in HelpScreen.lines(context) {
+        for context in HelpContent.allContexts {
+            for (keys, description) in HelpContent.lines(context) {
                 XCTAssertLessThanOrEqual(DisplayWidth.of(description), 50, description)
                 XCTAssertLessThanOrEqual(DisplayWidth.of(keys), 21, keys)
             }
@@ -243,7 +243,7 @@ final class ScreenTests: XCTestCase {
     func test_help_scrollsOnASmallTerminal() {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .toggleHelp)
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()
         var text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
         XCTAssertTrue(text.contains("j/k more"), text)

@@ -140,7 +140,7 @@ final class SearchScreenTests: XCTestCase {
     }
 
     func test_keys_inTheFieldAreText_andOutsideAreCommands() {
-        let screen = RootScreen(theme: asciiTheme)
+        let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()
         var state = AppState()
         _ = AppViewModel.update(&state, .focusSearch)

@@ -46,14 +46,14 @@ func loadedState(_ photos: [Photo], next: Int? = 2) -> AppState {
 func render(_ state: AppState, ui: UIState = UIState(), width: Int = 40, height: Int = 12, theme: Theme = asciiTheme,
             pictures: StubPictures = StubPictures(), keyMap: KeyMap = .standard) -> [String] {
     var buffer = CellBuffer(width: width, height: height)
-    RootScreen(theme: theme, keyMap: keyMap).render(state, ui: ui, pictures: pictures, into: &buffer)
+    AppFrame(theme: theme, keyMap: keyMap).render(state, ui: ui, pictures: pictures, into: &buffer)
     return buffer.lines
 }
 
 func renderBuffer(_ state: AppState, ui: UIState = UIState(), width: Int = 40, height: Int = 12, theme: Theme = asciiTheme,
                   pictures: StubPictures = StubPictures()) -> CellBuffer {
     var buffer = CellBuffer(width: width, height: height)
-    RootScreen(theme: theme).render(state, ui: ui, pictures: pictures, into: &buffer)
+    AppFrame(theme: theme).render(state, ui: ui, pictures: pictures, into: &buffer)
     return buffer
 }
 

@@ -4,11 +4,11 @@ import ImageFeedCore
 /// The pages' effects: a photographer, their photos, likes and collections; a collection's photos; the topics and
 /// the feed's topic (kept in a file between runs).
 extension LiveEffectPerformer {
-    func performBrowse(_ effect: BrowseViewModel.Effect) async -> [BrowseViewModel.Event] {
+    func performBrowse(_ effect: ExploreViewModel.Effect) async -> [ExploreViewModel.Event] {
         switch effect {
         case let .photos(source, listEffect):
             // Each list's pages are saved under its source, so the last one browsed shows offline too.
-            return await performList(listEffect, saving: .browse, note: source.key) { page, perPage throws(ServiceError) in
+            return await performList(listEffect, saving: .explore, note: source.key) { page, perPage throws(ServiceError) in
                 try await self.exploreService().photos(from: source, page: page, perPage: perPage)
             }.map { .photosAnswer(source, $0) }
         case let .loadUser(username):

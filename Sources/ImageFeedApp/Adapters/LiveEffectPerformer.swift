@@ -124,8 +124,8 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             events = [.albums(.recentLoaded((try? albumsRecentStore?.loadHistory()) ?? []))]
         case let .albums(albumsEffect):
             events = await performAlbums(albumsEffect).map(AppViewModel.Event.albums)
-        case let .browse(browseEffect):
-            events = await performBrowse(browseEffect).map(AppViewModel.Event.browse)
+        case let .explore(browseEffect):
+            events = await performBrowse(browseEffect).map(AppViewModel.Event.explore)
         case .loadSearchHistory:
             events = [.search(.historyLoaded((try? historyStore?.loadHistory()) ?? []))]
             if let file = searchOrderFile, let text = try? String(contentsOf: file, encoding: .utf8),

@@ -254,8 +254,8 @@ public enum Doctor {
                 fix: "export LANG=C.UTF-8 (or another UTF-8 locale)")
         }
         if let size = facts.size {
-            if size.columns < RootScreen.minimumWidth || size.rows < RootScreen.minimumHeight {
-                add("Size", .warning, "\(size.columns)x\(size.rows): ImageFeed needs \(RootScreen.minimumWidth)x\(RootScreen.minimumHeight)",
+            if size.columns < AppFrame.minimumWidth || size.rows < AppFrame.minimumHeight {
+                add("Size", .warning, "\(size.columns)x\(size.rows): ImageFeed needs \(AppFrame.minimumWidth)x\(AppFrame.minimumHeight)",
                     fix: "make the window larger")
             } else {
                 add("Size", .ok, "\(size.columns)x\(size.rows)")
@@ -449,7 +449,7 @@ public enum Doctor {
                           detail: "client id set: the Albums tab shows (\(configuration.imgurAPIBase.absoluteString))")]
         }
         return [.init(section: "Account", name: "Imgur", status: .info, detail: "no client id: the Albums tab is hidden",
-                      fix: "set imgur_client_id in the config file (or IMGUR_CLIENT_ID) to browse Imgur albums")]
+                      fix: "set imgur_client_id in the config file (or IMGUR_CLIENT_ID) to explore Imgur albums")]
     }
 
     // MARK: - Files

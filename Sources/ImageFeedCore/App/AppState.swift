@@ -58,7 +58,7 @@ public enum ShownList: Equatable, Sendable {
     /// The Albums pane's album tiles.
     case albums
     /// The page on top (a photographer's, a collection's, the topics).
-    case page
+    case sheet
 
     /// The paged list a viewer's photos come from (an album's come whole: none).
     public init?(_ source: ViewerState.Source) {
@@ -66,7 +66,7 @@ public enum ShownList: Equatable, Sendable {
         case .feed: self = .feed
         case .favorites: self = .favorites
         case .search: self = .search
-        case .page: self = .page
+        case .sheet: self = .sheet
         case .album: return nil
         }
     }
@@ -106,7 +106,7 @@ public struct AppState: Equatable, Sendable {
     public var albumsEnabled = false
     public var albums = AlbumsState()
     /// Pages opened over a pane (a photographer's, a collection's, the topics).
-    public var browse: Browse?
+    public var explore: ExploreStack?
     /// The topic the feed pane shows instead of the editorial feed (kept across runs).
     public var feedTopic: Topic?
     /// How the topic's photos are ordered (`s` in the feed while a topic shows).
@@ -141,7 +141,7 @@ public struct AppState: Equatable, Sendable {
         case .favorites: favorites
         case .search: search.results
         case .album: nil
-        case .page: shownPage?.photoList?.list
+        case .sheet: shownSheet?.photoList?.list
         }
     }
 
@@ -154,13 +154,13 @@ public struct AppState: Equatable, Sendable {
     /// the pane it was opened from (a page opened over it hides it).
     public var shownDetail: PhotoDetail? {
         guard let detail else { return nil }
-        if shownPage != nil { return detail.source == .page ? detail : nil }
+        if shownSheet != nil { return detail.source == .sheet ? detail : nil }
         return detail.source == ViewerState.Source(tab: tab) ? detail : nil
     }
 
     /// Where photos shown now come from: the page on top, else the pane.
     public var shownSource: ViewerState.Source {
-        shownPage != nil ? .page : ViewerState.Source(tab: tab)
+        shownSheet != nil ? .sheet : ViewerState.Source(tab: tab)
     }
 
     /// How many favorites the user has: what the service said, kept up to date with likes made here.

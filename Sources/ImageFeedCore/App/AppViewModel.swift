@@ -15,7 +15,7 @@ public enum AppViewModel {
         case search(SearchViewModel.Event)
         case albums(AlbumsViewModel.Event)
         /// The pages over a pane: a photographer's, a collection's, the topics.
-        case browse(BrowseViewModel.Event)
+        case explore(ExploreViewModel.Event)
         case viewer(ViewerViewModel.Event)
         case selectTab(Tab)
         /// The frame just drawn shows `list` up to `lastIndex` (its last item in view, the selection, or the
@@ -56,7 +56,7 @@ public enum AppViewModel {
         case profile(ProfileViewModel.Effect)
         case search(SearchViewModel.Effect)
         case albums(AlbumsViewModel.Effect)
-        case browse(BrowseViewModel.Effect)
+        case explore(ExploreViewModel.Effect)
         /// Read the search history from disk.
         case loadSearchHistory
         /// Read the Imgur usernames looked up before.
@@ -192,8 +192,8 @@ public enum AppViewModel {
         case let .albums(albumsEvent):
             return AlbumsViewModel.update(&state.albums, albumsEvent).map(Effect.albums)
 
-        case let .browse(browseEvent):
-            return browse(&state, browseEvent)
+        case let .explore(browseEvent):
+            return explore(&state, browseEvent)
 
         case let .search(searchEvent):
             var effects = SearchViewModel.update(&state.search, searchEvent).map(Effect.search)
@@ -237,7 +237,7 @@ public enum AppViewModel {
             case .favorites: return favoritesEffects(PhotoListViewModel.update(&state.favorites, .showedItem(index: index)), state)
             case .search: return SearchViewModel.update(&state.search, .showedItem(index: index)).map(Effect.search)
             case .albums: return AlbumsViewModel.update(&state.albums, .showedAlbum(index: index)).map(Effect.albums)
-            case .page: return browse(&state, .showedItem(index: index))
+            case .sheet: return explore(&state, .showedItem(index: index))
             }
         case let .detail(detailEvent):
             guard var detail = state.detail else { return [] }
@@ -289,7 +289,7 @@ extension AppViewModel.Event {
         case let .profile(event): event.failure
         case let .viewer(event): event.failure
         case let .detail(event): event.failure
-        case let .browse(event): event.failure
+        case let .explore(event): event.failure
         default: nil
         }
     }

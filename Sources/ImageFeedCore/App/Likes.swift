@@ -39,9 +39,9 @@ extension AppState {
     /// Changes every list of photos: the panes' and those of the pages opened over them.
     mutating func changePhotoLists(_ change: (inout PhotoListState) -> Void) {
         for list in Self.photoLists { change(&self[keyPath: list]) }
-        guard var browse else { return }
-        for index in browse.pages.indices { browse.pages[index].changeLists(nil, change) }
-        self.browse = browse
+        guard var explore else { return }
+        for index in explore.sheets.indices { explore.sheets[index].changeLists(nil, change) }
+        self.explore = explore
     }
 
     /// Changes the photo `id` wherever it is shown on its own (the viewer, the detail screen).

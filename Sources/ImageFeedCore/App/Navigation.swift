@@ -1,7 +1,7 @@
 import Foundation
 
 /// Navigation: which pane is shown, the viewer and the detail over it, the help, and the search the user turns to.
-/// The exploring pages' own stack is `BrowseViewModel`'s; here are the moves between the app's screens.
+/// The exploring pages' own stack is `ExploreViewModel`'s; here are the moves between the app's screens.
 enum Navigation {
     /// The app's navigation events (`AppViewModel.route` sends them here).
     static func update(_ state: inout AppState, _ event: AppViewModel.Event) -> [AppViewModel.Effect] {

@@ -27,7 +27,7 @@ extension AppViewModel {
         _ = SearchViewModel.update(&state.search, .reset)
         state.viewer = nil
         state.detail = nil
-        state.browse = nil
+        state.explore = nil
         state.tab = .feed
         state.helpVisible = false
     }

@@ -44,7 +44,7 @@ public struct PhotoListState: Equatable, Sendable {
     /// How close to the end of the list the next page is asked for.
     public let prefetchDistance: Int
 
-    public init(perPage: Int = maximumPageSize, prefetchDistance: Int = 10) {
+    public init(perPage: Int = maximumPageSize, prefetchDistance: Int = Paging.prefetchDistance) {
         self.perPage = perPage
         self.prefetchDistance = prefetchDistance
     }
@@ -52,4 +52,10 @@ public struct PhotoListState: Equatable, Sendable {
     public func photo(id: String) -> Photo? {
         photos.first { $0.id == id }
     }
+}
+
+/// The one rule every paged list follows, photos or not: the next page is asked for when the frame shows an item
+/// this close to the end of what has loaded.
+public enum Paging {
+    public static let prefetchDistance = 10
 }

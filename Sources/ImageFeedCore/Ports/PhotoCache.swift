@@ -19,7 +19,7 @@ public enum CachedListName: String, Sendable, CaseIterable {
     case favorites
     case search
     /// The last photographer's, topic's or collection's photos browsed (its note names which).
-    case browse
+    case explore
 }
 
 /// What is kept for offline use: lists of photos and the profile, each with the time it was saved.

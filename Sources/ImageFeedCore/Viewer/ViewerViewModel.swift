@@ -9,7 +9,7 @@ public struct ViewerState: Equatable, Sendable {
         case search
         case album
         /// The photo list of the page on top (a photographer's, a collection's).
-        case page
+        case sheet
     }
 
     public enum Modal: Equatable, Sendable {

@@ -47,7 +47,7 @@ public final class TerminalApp {
     public private(set) var state: AppState
     public private(set) var ui = UIState()
     private let backend: TerminalBackend
-    private let screen: RootScreen
+    private let screen: AppFrame
     private let performer: EffectPerformer
     private let inbox: Inbox
     private var pipeline: ImagePipeline!
@@ -68,7 +68,7 @@ public final class TerminalApp {
         let pixels = graphics.mode != .cells
         let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
             : PictureDrawer(blitter: blitter, kind: kind)
-        screen = RootScreen(theme: theme, logo: logo, cellAspect: drawer.cellAspect,
+        screen = AppFrame(theme: theme, logo: logo, cellAspect: drawer.cellAspect,
                            picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics), blitter: pixels ? nil : kind,
                            keyMap: keyMap)
         self.imageSource = imageSource

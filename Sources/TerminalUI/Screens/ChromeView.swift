@@ -33,7 +33,7 @@ struct ChromeView {
     }
 
     func renderTooSmall(into buffer: inout CellBuffer) {
-        let lines = ["Terminal too small", "Needs \(RootScreen.minimumWidth)x\(RootScreen.minimumHeight), is \(buffer.width)x\(buffer.height).",
+        let lines = ["Terminal too small", "Needs \(AppFrame.minimumWidth)x\(AppFrame.minimumHeight), is \(buffer.width)x\(buffer.height).",
                      "Enlarge it, or press q."]
         let top = max(0, (buffer.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
@@ -50,11 +50,13 @@ struct ChromeView {
         var optional: [String] = []
         var errorOnBar = theme.error
         errorOnBar.background = theme.bar.background
-        let shownList: PhotoListState? = app.session != .loggedIn || app.viewer != nil ? nil
-            : app.tab == .search ? app.search.results : app.photos(in: app.tab)
+        let shownList: PhotoListState? = switch Front.of(app) {
+        case .login, .viewer: nil
+        case .detail, .sheet, .pane: app.tab == .search ? app.search.results : app.photos(in: app.tab)
+        }
         if let savedAt = shownList?.savedAt {
             // What is on screen came from the offline store: say so, and from when.
-            let when = CardListScreen.dateAndTime(savedAt)
+            let when = CardList.dateAndTime(savedAt)
             if case .offline = app.connection {
                 needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
             } else if shownList?.nextPage == .loading(page: 1) {
@@ -84,10 +86,10 @@ struct ChromeView {
             // The hints, most important first; each one whole or not at all.
             // The first few come before the connection and the quota; the rest only where those leave room.
             let shown = hints.map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
-            let first = Widgets.hintLine(Array(shown.prefix(RootScreen.firstHints)), room: width - neededWidth)
+            let first = Widgets.hintLine(Array(shown.prefix(AppFrame.firstHints)), room: width - neededWidth)
             let optionalWidth = optional.reduce(0) { $0 + DisplayWidth.of($1) + 2 }
             let room = max(DisplayWidth.of(first), width - neededWidth - optionalWidth)
-            let line = first + Widgets.hintLine(Array(shown.dropFirst(RootScreen.firstHints)), room: room - DisplayWidth.of(first))
+            let line = first + Widgets.hintLine(Array(shown.dropFirst(AppFrame.firstHints)), room: room - DisplayWidth.of(first))
             left += buffer.write(line, x: 1, y: y, style: theme.bar)
         }
         var right = width

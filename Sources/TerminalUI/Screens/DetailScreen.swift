@@ -46,7 +46,7 @@ public struct DetailScreen {
         let likeWord = photo.likes == 1 ? "like" : "likes"
         lines.append(("\(detail.viewer.likeInFlight ? theme.spinner(tick) : heart) \(photo.likes) \(likeWord)",
                       photo.likedByUser ? theme.likedHeart : theme.unlikedHeart))
-        if let created = photo.createdAt { add("Published \(CardListScreen.date(created))", theme.muted) }
+        if let created = photo.createdAt { add("Published \(CardList.date(created))", theme.muted) }
         if photo.width > 0, photo.height > 0 {
             add("\(photo.width) \(theme.unicode ? "×" : "x") \(photo.height) pixels", theme.muted)
         }
@@ -115,7 +115,7 @@ public struct DetailScreen {
                                             columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
                                width: fitted.columns, height: fitted.rows)
-        let url = CardListScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: fitted.columns))
+        let url = CardList.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: fitted.columns))
         let parts = PhotoParts(theme: theme)
         parts.drawPicture(pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows),
                           in: pictureRect, clip: area, tick: ui.tick, into: &buffer)
@@ -212,9 +212,9 @@ public struct DetailScreen {
             ui.detailTag = ui.detailTag.map { ($0 + 1) % tags.count } ?? 0
             return []
         case .photographer:
-            return CardListScreen.openPhotographer(detail.photo)
+            return CardList.openPhotographer(detail.photo)
         case .collect:
-            return [.browse(.openCollectionPicker(detail.photo))]
+            return [.explore(.openCollectionPicker(detail.photo))]
         case .like: events = [.detail(.viewer(.toggleLike))]
         case .share: events = [.detail(.viewer(.share))]
         case .download: events = [.detail(.viewer(.download))]

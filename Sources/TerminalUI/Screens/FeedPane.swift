@@ -44,17 +44,17 @@ struct FeedPane: Screen {
             texts.failed = "Couldn't load the \(UntrustedText.sanitize(topic.title)) topic"
             texts.end = "That's all of \(UntrustedText.sanitize(topic.title))."
         }
-        CardListScreen(theme: theme, texts: texts).render(app.feed, layout: layout(app, area: area), ui: ui, area: list, pictures: pictures,
+        CardList(theme: theme, texts: texts).render(app.feed, layout: layout(app, area: area), ui: ui, area: list, pictures: pictures,
                                                           into: &buffer)
     }
 
     func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
-        if intent == .topics, app.feed.modal == nil { return [.browse(.openTopics)] }
+        if intent == .topics, app.feed.modal == nil { return [.explore(.openTopics)] }
         if intent == .sort, app.feedTopic != nil, app.feed.modal == nil {
             ui.feedList = ListPosition()
-            return [.browse(.cycleTopicOrder)]
+            return [.explore(.cycleTopicOrder)]
         }
-        return CardListScreen(theme: theme).handle(input, intent: intent, feed: app.feed, layout: layout(app, area: area), ui: &ui,
+        return CardList(theme: theme).handle(input, intent: intent, feed: app.feed, layout: layout(app, area: area), ui: &ui,
                                                    area: listArea(app, area: area))
     }
 

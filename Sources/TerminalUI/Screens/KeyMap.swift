@@ -27,8 +27,11 @@ public enum Intent: String, CaseIterable, Sendable {
 /// Where a key means something: a screen, or everywhere (the keys every screen but the login shares). The two
 /// text fields are contexts too, with keys that are not rebound: every other key typed there is text.
 public enum KeyContext: String, CaseIterable, Sendable {
-    case login, feed, favorites, search, detail, albums, viewer, page, everywhere
+    case login, feed, profile, search, detail, albums, viewer, sheet, everywhere
     case searchField = "search-field", albumField = "album-field"
+
+    /// Names an earlier version had, still read from config.toml.
+    static let formerNames: [String: KeyContext] = ["favorites": .profile, "page": .sheet]
 
     /// A text field: every key but a few is text there.
     var isTextField: Bool { self == .searchField || self == .albumField }
@@ -46,15 +49,15 @@ public enum KeyContext: String, CaseIterable, Sendable {
         switch self {
         case .login: LoginScreen.keys(demo: demo)
         case .feed: FeedPane.keys
-        case .favorites: ProfileScreen.keys
+        case .profile: ProfileScreen.keys
         case .search: SearchScreen.keys
         case .searchField: SearchScreen.fieldKeys
         case .detail: DetailScreen.keys
         case .albums: AlbumsScreen.keys
         case .albumField: AlbumsScreen.fieldKeys
         case .viewer: ViewerScreen.keys
-        case .page: PageScreen.keys
-        case .everywhere: RootScreen.keys
+        case .sheet: SheetScreen.keys
+        case .everywhere: AppFrame.keys
         }
     }
 }
@@ -229,7 +232,7 @@ public struct KeyMap: Equatable, Sendable {
         let contexts: [KeyContext]
         let intent: Intent
         if parts.count == 2 {
-            guard let context = KeyContext(rawValue: parts[0]) else {
+            guard let context = KeyContext(rawValue: parts[0]) ?? KeyContext.formerNames[parts[0]] else {
                 throw Problem(entry: name, message: "unknown context \(parts[0]). Contexts: \(KeyContext.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             guard let named = Self.intent(named: parts[1]), Self.defaults(context).contains(where: { $0.intent == named }) else {

@@ -10,7 +10,7 @@ struct PhotoParts {
     /// A photo's thumbnail in `rect` (the file with enough pixels for its cells), or what stands for it; only the
     /// rows inside `clip` are drawn.
     func drawThumbnail(_ photo: Photo, in rect: Rect, clip: Rect, tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
-        let slot = pictures.picture(for: photo, url: CardListScreen.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: rect.width)),
+        let slot = pictures.picture(for: photo, url: CardList.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: rect.width)),
                                     columns: rect.width, rows: rect.height)
         drawPicture(slot, in: rect, clip: clip, tick: tick, into: &buffer)
     }

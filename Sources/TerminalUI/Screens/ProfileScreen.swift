@@ -94,7 +94,7 @@ public struct ProfileScreen {
         }
         let logoutY = offset + header - 3
         if logoutY >= area.y, logoutY < area.maxY {
-            buffer.write("\(keys.hintKeys(.logOut, in: .favorites)) log out", x: textX, y: logoutY, style: theme.muted)
+            buffer.write("\(keys.hintKeys(.logOut, in: .profile)) log out", x: textX, y: logoutY, style: theme.muted)
         }
         let titleY = offset + header - 1
         if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
@@ -102,7 +102,7 @@ public struct ProfileScreen {
             var written = buffer.write("Favorites\(count)", x: area.x + 2, y: titleY, style: theme.title)
             // Your photos and collections are the tabs beside: p (or ]) opens them, as any photographer's page.
             let user = app.profile.profile
-            let others = "   Photos\(user?.totalPhotos.map { " \($0)" } ?? "")   Collections\(user?.totalCollections.map { " \($0)" } ?? "") (\(keys.hintKeys(.yourPage, in: .favorites))) "
+            let others = "   Photos\(user?.totalPhotos.map { " \($0)" } ?? "")   Collections\(user?.totalCollections.map { " \($0)" } ?? "") (\(keys.hintKeys(.yourPage, in: .profile))) "
             if area.width - written - 5 > DisplayWidth.of(others) + 4 {
                 written += buffer.write(others, x: area.x + 2 + written, y: titleY, style: theme.muted)
             }
@@ -113,7 +113,7 @@ public struct ProfileScreen {
             let listTop = max(area.y, offset + header)
             let messages = Rect(x: area.x, y: listTop, width: area.width, height: max(1, min(area.maxY - listTop, 6)))
             if listTop < area.maxY {
-                CardListScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
+                CardList(theme: theme, texts: .favorites, wrap: { .favorites($0) })
                     .render(app.favorites, layout: layout, position: ui.favoritesList, tick: ui.tick, modalFocus: ui.modalFocus,
                             area: area, messageArea: messages, pictures: pictures, into: &buffer)
             }
@@ -143,7 +143,7 @@ public struct ProfileScreen {
             case .yourPage:
                 // Your own photos and collections: the page any photographer has, over this pane.
                 guard let user = app.profile.profile else { return [] }
-                return [.browse(.openPhotographer(username: user.username, user: user))]
+                return [.explore(.openPhotographer(username: user.username, user: user))]
             case .reload:
                 if case .failed = app.profile.phase { return [.profile(.retry)] }
                 if app.favorites.phase == .content, case .failed = app.favorites.nextPage { break } // the favorites' own retry
@@ -157,20 +157,20 @@ public struct ProfileScreen {
         var position = ui.favoritesList
         defer { ui.favoritesList = position }
         if intent == .first { position = ListPosition(); return [] }
-        return CardListScreen(theme: theme, texts: .favorites, wrap: { .favorites($0) })
+        return CardList(theme: theme, texts: .favorites, wrap: { .favorites($0) })
             .handle(input, intent: intent, feed: app.favorites, layout: layout(app, area: area), position: &position,
                     modalFocus: &ui.modalFocus, area: area)
     }
 }
 
 extension ProfileScreen: Screen {
-    func keyContext(_ app: AppState) -> KeyContext { .favorites }
+    func keyContext(_ app: AppState) -> KeyContext { .profile }
     func title(_ app: AppState) -> String { "Keys: your profile and favorites" }
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.favorites.modal != nil || app.profile.confirmingLogout }
 
     func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
-        keys.hints(.favorites, labels: [.like: "unlike"]) { ![.details, .photographer, .yourPage].contains($0) }
+        keys.hints(.profile, labels: [.like: "unlike"]) { ![.details, .photographer, .yourPage].contains($0) }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {

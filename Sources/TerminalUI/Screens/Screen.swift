@@ -10,7 +10,7 @@ public enum Front: Equatable, Sendable {
     /// A photo's details, over the pane or page it was opened from.
     case detail
     /// A page (a photographer, a collection, topics, your collections) over a pane.
-    case page
+    case sheet
     /// A pane of the tab bar.
     case pane(Tab)
 
@@ -21,13 +21,13 @@ public enum Front: Equatable, Sendable {
         if app.viewer != nil { return .viewer }
         if app.tab == .search, app.search.editing { return .pane(.search) }
         if app.shownDetail != nil { return .detail }
-        if app.shownPage != nil { return .page }
+        if app.shownSheet != nil { return .sheet }
         return .pane(app.tab)
     }
 }
 
 /// What the root asks of the screen in front: every screen (the panes, a page, a detail, the viewer, the login)
-/// answers the same questions. `RootScreen.screen(_:)` is the one place that names them.
+/// answers the same questions. `AppFrame.screen(_:)` is the one place that names them.
 protocol Screen {
     /// What the root draws around the screen.
     var chrome: Chrome { get }
@@ -43,7 +43,7 @@ protocol Screen {
     func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String]
     /// A dialog of the screen is up: it has the keyboard.
     func dialogIsOpen(_ app: AppState) -> Bool
-    /// How far into its paged list the screen's frame shows (`RootScreen.shownEnd`); nil when it pages nothing.
+    /// How far into its paged list the screen's frame shows (`AppFrame.shownEnd`); nil when it pages nothing.
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)?
     /// Back from the viewer, the screen selects the photo the viewer was on (n/p may have moved it), in view.
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect)
@@ -81,7 +81,7 @@ extension Tab {
         case .favorites: self = .profile
         case .search: self = .search
         case .album: self = .albums
-        case .page, nil: return nil
+        case .sheet, nil: return nil
         }
     }
 }

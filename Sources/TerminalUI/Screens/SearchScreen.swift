@@ -250,9 +250,9 @@ public struct SearchScreen {
                 return []
             case let .open(index):
                 if search.kind == .people, let user = search.people.items[safe: index] {
-                    return [.browse(.openPhotographer(username: user.username, user: user))]
+                    return [.explore(.openPhotographer(username: user.username, user: user))]
                 }
-                if let collection = search.collections.items[safe: index] { return [.browse(.openCollection(collection))] }
+                if let collection = search.collections.items[safe: index] { return [.explore(.openCollection(collection))] }
                 return []
             }
         }
@@ -277,7 +277,7 @@ public struct SearchScreen {
             case .like:
                 if let selectedID { return [.search(.results(.toggleLike(photoID: selectedID)))] }
             case .photographer:
-                if let photo = search.results.photos[safe: position.selected] { return CardListScreen.openPhotographer(photo) }
+                if let photo = search.results.photos[safe: position.selected] { return CardList.openPhotographer(photo) }
             case .sort:
                 position = ListPosition()
                 return [.search(.toggleOrder)]

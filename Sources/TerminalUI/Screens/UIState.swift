@@ -24,7 +24,7 @@ public struct UIState: Equatable, Sendable {
     /// The tag of the detail's photo that `t` picked (Enter searches it).
     public var detailTag: Int?
     /// The lists of the pages opened over a pane, by their depth.
-    public var pageLists: [ListPosition] = []
+    public var sheetLists: [ListPosition] = []
     public var modalFocus = 0
     /// The first line of the help shown (it scrolls on small terminals).
     public var helpTop = 0

@@ -243,10 +243,10 @@ public struct ViewerScreen {
                 return [.closeViewer, .openDetail(photoID: viewer.photo.id)]
             case .collect:
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos cannot go into Unsplash collections.")]; break }
-                return [.browse(.openCollectionPicker(viewer.photo))]
+                return [.explore(.openCollectionPicker(viewer.photo))]
             case .photographer:
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos have no Unsplash photographer's page.")]; break }
-                return CardListScreen.openPhotographer(viewer.photo)
+                return CardList.openPhotographer(viewer.photo)
             default: return []
             }
         case let .mouse(mouse):

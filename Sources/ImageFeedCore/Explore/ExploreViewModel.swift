@@ -3,7 +3,7 @@ import Foundation
 /// Exploring as on the site: a photographer's page (their photos, sortable; their likes; their collections), a
 /// collection's photos, and the topics the feed can show instead of the editorial feed. Pages open over the pane
 /// they were opened from and go back one at a time; their photo lists page, like and fail as every list does.
-public enum BrowseViewModel {
+public enum ExploreViewModel {
     public enum Event: Equatable, Sendable {
         /// `u` on any photo: its photographer's page (what the photo says of them shows at once).
         case openPhotographer(username: String, user: User?)
@@ -51,7 +51,7 @@ public enum BrowseViewModel {
     }
 }
 
-extension BrowseViewModel.Event {
+extension ExploreViewModel.Event {
     /// The service's error, when this event is an answer that failed.
     public var failure: ServiceError? {
         switch self {
@@ -65,9 +65,9 @@ extension BrowseViewModel.Event {
 
 extension AppState {
     /// The page on top, when the pane it was opened over is shown.
-    public var shownPage: BrowsePage? {
-        guard let browse, browse.tab == tab else { return nil }
-        return browse.pages.last
+    public var shownSheet: ExploreSheet? {
+        guard let explore, explore.tab == tab else { return nil }
+        return explore.sheets.last
     }
 
     /// Where the feed's photos come from when a topic is chosen; nil for the editorial feed.
@@ -76,7 +76,7 @@ extension AppState {
     }
 }
 
-extension BrowseViewModel {
+extension ExploreViewModel {
     /// What the pages need to know of the app: the pane in front, the feed's topic, whose collections are "yours".
     public struct Context: Equatable, Sendable {
         public var tab: Tab
@@ -111,7 +111,7 @@ extension BrowseViewModel {
     }
 
     /// The pages' rules, over the stack of pages alone.
-    public static func update(_ stack: inout Browse?, _ event: Event, _ context: Context) -> (effects: [Effect], outcomes: [Outcome]) {
+    public static func update(_ stack: inout ExploreStack?, _ event: Event, _ context: Context) -> (effects: [Effect], outcomes: [Outcome]) {
         var state = Machine(stack: stack, context: context)
         let effects = state.update(event)
         stack = state.stack
@@ -119,41 +119,41 @@ extension BrowseViewModel {
     }
 
     private struct Machine {
-        var stack: Browse?
+        var stack: ExploreStack?
         let context: Context
         var outcomes: [Outcome] = []
 
-        init(stack: Browse?, context: Context) {
+        init(stack: ExploreStack?, context: Context) {
             self.stack = stack
             self.context = context
         }
 
         /// The page on top, when the pane it was opened over is shown.
-        var shownPage: BrowsePage? {
+        var shownSheet: ExploreSheet? {
             guard let stack, stack.tab == context.tab else { return nil }
-            return stack.pages.last
+            return stack.sheets.last
         }
 
-        mutating func changeTopPage(_ change: (inout BrowsePage) -> Void) {
-            guard var stack, stack.tab == context.tab, var page = stack.pages.last else { return }
+        mutating func changeTopPage(_ change: (inout ExploreSheet) -> Void) {
+            guard var stack, stack.tab == context.tab, var page = stack.sheets.last else { return }
             change(&page)
-            stack.pages[stack.pages.count - 1] = page
+            stack.sheets[stack.sheets.count - 1] = page
             self.stack = stack
         }
 
-        mutating func changePages(_ change: (inout BrowsePage) -> Void) {
+        mutating func changePages(_ change: (inout ExploreSheet) -> Void) {
             guard var stack else { return }
-            for index in stack.pages.indices { change(&stack.pages[index]) }
+            for index in stack.sheets.indices { change(&stack.sheets[index]) }
             self.stack = stack
         }
 
-        mutating func push(_ page: BrowsePage) {
+        mutating func push(_ page: ExploreSheet) {
             outcomes.append(.opened)
             if var stack, stack.tab == context.tab {
-                stack.pages.append(page)
+                stack.sheets.append(page)
                 self.stack = stack
             } else {
-                stack = Browse(tab: context.tab, pages: [page])
+                stack = ExploreStack(tab: context.tab, sheets: [page])
             }
         }
 
@@ -165,25 +165,25 @@ extension BrowseViewModel {
         mutating func update(_ event: Event) -> [Effect] {
             switch event {
             case let .openPhotographer(username, user):
-                var page = PhotographerPage(username: username, user: user)
+                var page = PhotographerSheet(username: username, user: user)
                 let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.photos(page.photosSource, $0) }
                 push(.photographer(page))
                 return [.loadUser(username: username)] + effects
 
             case .openTopics:
-                push(.topics(TopicsPage()))
+                push(.topics(TopicsSheet()))
                 return [.loadTopics(page: 1)]
 
             case let .openCollection(collection):
-                var page = CollectionPage(collection: collection)
+                var page = CollectionSheet(collection: collection)
                 let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.photos(page.source, $0) }
                 push(.collection(page))
                 return effects
 
             case .back:
                 guard var stack, stack.tab == context.tab else { return [] }
-                stack.pages.removeLast()
-                self.stack = stack.pages.isEmpty ? nil : stack
+                stack.sheets.removeLast()
+                self.stack = stack.sheets.isEmpty ? nil : stack
                 outcomes.append(.closedPage)
                 return []
 
@@ -191,7 +191,7 @@ extension BrowseViewModel {
                 var effects: [Effect] = []
                 changeTopPage { page in
                     guard case var .photographer(photographer) = page else { return }
-                    let sections = PhotographerPage.Section.allCases
+                    let sections = PhotographerSheet.Section.allCases
                     let index = (photographer.section.rawValue + step + sections.count) % sections.count
                     photographer.section = sections[index]
                     effects = Self.showSection(&photographer)
@@ -224,7 +224,7 @@ extension BrowseViewModel {
                 return []
 
             case .retry:
-                guard let page = shownPage else { return [] }
+                guard let page = shownSheet else { return [] }
                 // A photographer's profile first, then what the page lists: its photos, or its grid.
                 if case let .photographer(photographer) = page, photographer.userFailed != nil {
                     changeTopPage { if case var .photographer(p) = $0 { p.userFailed = nil; $0 = .photographer(p) } }
@@ -236,7 +236,7 @@ extension BrowseViewModel {
                 return effect.map { [$0] } ?? []
 
             case let .showedItem(index):
-                guard let page = shownPage else { return [] }
+                guard let page = shownSheet else { return [] }
                 if let (source, _) = page.photoList {
                     var effects: [PhotoListViewModel.Effect] = []
                     changeTopPage { $0.changeLists(source) { effects = PhotoListViewModel.update(&$0, .showedItem(index: index)) } }
@@ -247,7 +247,7 @@ extension BrowseViewModel {
                 return effect.map { [$0] } ?? []
 
             case let .list(listEvent):
-                guard let (source, _) = shownPage?.photoList else { return [] }
+                guard let (source, _) = shownSheet?.photoList else { return [] }
                 var effects: [PhotoListViewModel.Effect] = []
                 changeTopPage { page in
                     page.changeLists(source) { effects = PhotoListViewModel.update(&$0, listEvent) }
@@ -305,7 +305,7 @@ extension BrowseViewModel {
                 return [.loadCollections(username: username, page: 1)]
 
             case let .changeCollection(add, index):
-                guard case let .collectionPicker(picker) = shownPage, picker.changing == nil,
+                guard case let .collectionPicker(picker) = shownSheet, picker.changing == nil,
                       picker.collections.items.indices.contains(index) else { return [] }
                 let collection = picker.collections.items[index]
                 changeTopPage { if case var .collectionPicker(p) = $0 { p.changing = collection.id; $0 = .collectionPicker(p) } }
@@ -348,7 +348,7 @@ extension BrowseViewModel {
         }
 
         /// A photographer's section shown for the first time asks for what it lists.
-        static func showSection(_ page: inout PhotographerPage) -> [Effect] {
+        static func showSection(_ page: inout PhotographerSheet) -> [Effect] {
             switch page.section {
             case .photos:
                 return []
@@ -363,7 +363,7 @@ extension BrowseViewModel {
             }
         }
 
-        mutating func changePhotographers(_ username: String, _ change: (inout PhotographerPage) -> Void) {
+        mutating func changePhotographers(_ username: String, _ change: (inout PhotographerSheet) -> Void) {
             changePages { page in
                 if case var .photographer(photographer) = page, photographer.username == username {
                     change(&photographer)
@@ -390,11 +390,11 @@ extension BrowseViewModel {
 
 extension AppViewModel {
     /// The pages' events: their own machine runs over the stack of pages, and what it tells the app is done here.
-    static func browse(_ state: inout AppState, _ event: BrowseViewModel.Event) -> [Effect] {
-        let context = BrowseViewModel.Context(tab: state.tab, feedTopicSource: state.feedTopicSource,
+    static func explore(_ state: inout AppState, _ event: ExploreViewModel.Event) -> [Effect] {
+        let context = ExploreViewModel.Context(tab: state.tab, feedTopicSource: state.feedTopicSource,
                                               username: state.profile.profile?.username)
-        let (pageEffects, outcomes) = BrowseViewModel.update(&state.browse, event, context)
-        var effects = pageEffects.map(Effect.browse)
+        let (pageEffects, outcomes) = ExploreViewModel.update(&state.explore, event, context)
+        var effects = pageEffects.map(Effect.explore)
         for outcome in outcomes {
             switch outcome {
             case .opened:
@@ -402,14 +402,14 @@ extension AppViewModel {
                 state.viewer = nil
                 state.helpVisible = false
             case .closedPage:
-                if state.detail?.source == .page { state.detail = nil }
+                if state.detail?.source == .sheet { state.detail = nil }
             case let .chooseTopic(topic):
                 state.tab = .feed
                 guard topic?.slug != state.feedTopic?.slug else { continue }
                 state.feedTopic = topic
                 state.feedTopicOrder = .latest
                 _ = PhotoListViewModel.update(&state.feed, .reset)
-                effects += [.browse(.saveFeedTopic(topic))] + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+                effects += [.explore(.saveFeedTopic(topic))] + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
             case .cycleTopicOrder:
                 guard state.feedTopic != nil else { continue }
                 state.feedTopicOrder = state.feedTopicOrder.next
@@ -431,6 +431,6 @@ extension AppViewModel {
     /// The feed's effects, for the editorial feed or the topic it shows.
     static func feedEffects(_ effects: [PhotoListViewModel.Effect], _ state: AppState) -> [Effect] {
         guard let source = state.feedTopicSource else { return effects.map(Effect.feed) }
-        return effects.map { .browse(.photos(source, $0)) }
+        return effects.map { .explore(.photos(source, $0)) }
     }
 }

@@ -6,7 +6,7 @@ import TerminalImage
 /// then their photos, likes or collections), a collection's (its title, owner and description, then its photos),
 /// and the topics the feed can show. The header stays; the list under it scrolls. Photos are cards as in the feed,
 /// collections and topics tiles with their cover photo.
-struct PageScreen: Screen {
+struct SheetScreen: Screen {
     let theme: Theme
     /// The keys in force (the header names the sort's).
     var keys: KeyMap = .standard
@@ -32,7 +32,7 @@ struct PageScreen: Screen {
     // MARK: Geometry
 
     /// The header's lines, beside the avatar for a photographer.
-    func headerLines(_ page: BrowsePage, width: Int) -> [(String, CellStyle)] {
+    func headerLines(_ page: ExploreSheet, width: Int) -> [(String, CellStyle)] {
         switch page {
         case let .photographer(photographer):
             let user = photographer.user
@@ -78,20 +78,20 @@ struct PageScreen: Screen {
     }
 
     /// The rows the header takes (the section bar included, for a photographer).
-    func headerRows(_ page: BrowsePage, width: Int) -> Int {
+    func headerRows(_ page: ExploreSheet, width: Int) -> Int {
         switch page {
         case .photographer: max(Self.avatarRows, headerLines(page, width: width).count) + 2
         case .collection, .topics, .collectionPicker: headerLines(page, width: width).count + 1
         }
     }
 
-    func listArea(_ page: BrowsePage, area: Rect) -> Rect {
+    func listArea(_ page: ExploreSheet, area: Rect) -> Rect {
         let rows = min(headerRows(page, width: area.width), max(0, area.height - 4))
         return Rect(x: area.x, y: area.y + rows, width: area.width, height: area.height - rows)
     }
 
     /// The tiles of a page's grid (collections, topics): a stand-in photo per tile for the layout and the cover.
-    func tiles(_ page: BrowsePage) -> [CoverTiles.Entry]? {
+    func tiles(_ page: ExploreSheet) -> [CoverTiles.Entry]? {
         switch page {
         case let .photographer(photographer) where photographer.section == .collections:
             return photographer.collections.items.map { collection in
@@ -120,7 +120,7 @@ struct PageScreen: Screen {
     }
 
     /// The selection of a grid page (the list's own for photos).
-    private func gridSelection(_ page: BrowsePage) -> Int {
+    private func gridSelection(_ page: ExploreSheet) -> Int {
         switch page {
         case let .photographer(photographer): photographer.collections.selected
         case let .topics(topics): topics.topics.selected
@@ -132,12 +132,12 @@ struct PageScreen: Screen {
     // MARK: Drawing
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
-        guard let page = app.shownPage else { return }
-        let position = ui.pagePosition(app)
+        guard let page = app.shownSheet else { return }
+        let position = ui.sheetPosition(app)
         renderHeader(page, ui: ui, area: area, pictures: pictures, into: &buffer)
         let list = listArea(page, area: area)
         if let (_, photos) = page.photoList {
-            CardListScreen(theme: theme, texts: Self.photoTexts, wrap: { .browse(.list($0)) })
+            CardList(theme: theme, texts: Self.photoTexts, wrap: { .explore(.list($0)) })
                 .render(photos, layout: cardLayout(photos, list: list), position: position, tick: ui.tick, modalFocus: ui.modalFocus,
                         area: list, pictures: pictures, into: &buffer)
             return
@@ -149,7 +149,7 @@ struct PageScreen: Screen {
                                         tick: ui.tick, pictures: pictures, into: &buffer)
     }
 
-    private func tilesPhase(_ page: BrowsePage) -> PhotoListState.Phase {
+    private func tilesPhase(_ page: ExploreSheet) -> PhotoListState.Phase {
         switch page {
         case let .photographer(photographer): photographer.collections.phase
         case let .topics(topics): topics.topics.phase
@@ -158,7 +158,7 @@ struct PageScreen: Screen {
         }
     }
 
-    private func renderHeader(_ page: BrowsePage, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+    private func renderHeader(_ page: ExploreSheet, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         // On a short terminal the header gets the rows above the list and no more: the list keeps its rows, and a
         // photographer's section bar stays right above it.
         let listTop = listArea(page, area: area).y
@@ -188,7 +188,7 @@ struct PageScreen: Screen {
         let y = listTop - 1
         guard y >= area.y, y < area.maxY else { return }
         var x = area.x + 2
-        for section in PhotographerPage.Section.allCases {
+        for section in PhotographerSheet.Section.allCases {
             let count: Int? = switch section {
             case .photos: photographer.user?.totalPhotos
             case .likes: photographer.user?.totalLikes
@@ -199,7 +199,7 @@ struct PageScreen: Screen {
         }
         x += buffer.write(theme.unicode ? " [ ] " : " [ ] ", x: x, y: y, style: theme.muted)
         if photographer.section == .photos {
-            let order = "sort: \(photographer.order.rawValue) (\(keys.hintKeys(.sort, in: .page)))"
+            let order = "sort: \(photographer.order.rawValue) (\(keys.hintKeys(.sort, in: .sheet)))"
             if area.maxX - DisplayWidth.of(order) - 1 > x { buffer.write(order, x: area.maxX - DisplayWidth.of(order) - 1, y: y, style: theme.muted) }
         }
     }
@@ -207,35 +207,35 @@ struct PageScreen: Screen {
     // MARK: Input
 
     func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
-        guard let page = app.shownPage else { return [] }
-        var position = ui.pagePosition(app)
-        defer { ui.setPagePosition(position, app) }
+        guard let page = app.shownSheet else { return [] }
+        var position = ui.sheetPosition(app)
+        defer { ui.setSheetPosition(position, app) }
         if !dialogIsOpen(app) {
             switch intent {
             case .back:
-                return [.browse(.back)]
+                return [.explore(.back)]
             case .nextSection:
                 position = ListPosition()
-                return [.browse(.stepSection(1))]
+                return [.explore(.stepSection(1))]
             case .previousSection:
                 position = ListPosition()
-                return [.browse(.stepSection(-1))]
+                return [.explore(.stepSection(-1))]
             case .sort:
                 guard case let .photographer(photographer) = page, photographer.section == .photos else { return [] }
                 position = ListPosition()
-                return [.browse(.cycleOrder)]
+                return [.explore(.cycleOrder)]
             case .reload where page.photoList == nil || isPhotographerFailing(page):
-                return [.browse(.retry)]
+                return [.explore(.retry)]
             case .takeOut:
                 guard case .collectionPicker = page else { break }
-                return [.browse(.changeCollection(add: false, index: gridSelection(page)))]
+                return [.explore(.changeCollection(add: false, index: gridSelection(page)))]
             default:
                 break
             }
         }
         let list = listArea(page, area: area)
         if let (_, photos) = page.photoList {
-            return CardListScreen(theme: theme, texts: Self.photoTexts, wrap: { .browse(.list($0)) })
+            return CardList(theme: theme, texts: Self.photoTexts, wrap: { .explore(.list($0)) })
                 .handle(input, intent: intent, feed: photos, layout: cardLayout(photos, list: list), position: &position,
                         modalFocus: &ui.modalFocus, area: list)
         }
@@ -245,26 +245,26 @@ struct PageScreen: Screen {
         case .none:
             return []
         case .moved:
-            return [.browse(.select(index: position.selected))]
+            return [.explore(.select(index: position.selected))]
         case let .open(index):
             switch page {
             case let .photographer(photographer):
                 guard let collection = photographer.collections.items[safe: index] else { return [] }
-                return [.browse(.select(index: index)), .browse(.openCollection(collection))]
+                return [.explore(.select(index: index)), .explore(.openCollection(collection))]
             case let .topics(topics):
-                return [.browse(.chooseTopic(index == 0 ? nil : topics.topics.items[safe: index - 1]))]
+                return [.explore(.chooseTopic(index == 0 ? nil : topics.topics.items[safe: index - 1]))]
             case .collectionPicker:
-                return [.browse(.select(index: index)), .browse(.changeCollection(add: true, index: index))]
+                return [.explore(.select(index: index)), .explore(.changeCollection(add: true, index: index))]
             case .collection:
                 return []
             }
         }
     }
 
-    func keyContext(_ app: AppState) -> KeyContext { .page }
-    func title(_ app: AppState) -> String { "Keys: " + Self.pageTitle(app.shownPage) }
+    func keyContext(_ app: AppState) -> KeyContext { .sheet }
+    func title(_ app: AppState) -> String { "Keys: " + Self.pageTitle(app.shownSheet) }
 
-    static func pageTitle(_ page: BrowsePage?) -> String {
+    static func pageTitle(_ page: ExploreSheet?) -> String {
         switch page {
         case .photographer: "a photographer's page"
         case .collection: "a collection"
@@ -274,9 +274,9 @@ struct PageScreen: Screen {
     }
 
     /// The like-failed dialog of the page's photos.
-    func dialogIsOpen(_ app: AppState) -> Bool { app.shownPage?.photoList?.list.modal != nil }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.shownSheet?.photoList?.list.modal != nil }
 
-    private func isPhotographerFailing(_ page: BrowsePage) -> Bool {
+    private func isPhotographerFailing(_ page: ExploreSheet) -> Bool {
         if case let .photographer(photographer) = page { return photographer.userFailed != nil }
         return false
     }
@@ -284,7 +284,7 @@ struct PageScreen: Screen {
     func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
         var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
         var labels: [Intent: String] = [:]
-        switch app.shownPage {
+        switch app.shownSheet {
         case let .photographer(photographer):
             shown.formUnion([.previousSection, .nextSection])
             if photographer.section != .collections { shown.formUnion([.sort, .like, .details]) }
@@ -295,50 +295,50 @@ struct PageScreen: Screen {
         case .topics, nil:
             labels[.open] = "show in the feed"
         }
-        return keys.hints(.page, labels: labels) { shown.contains($0) }
+        return keys.hints(.sheet, labels: labels) { shown.contains($0) }
     }
 
     /// How far into its list the page's frame shows.
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
-        guard let page = app.shownPage else { return nil }
-        let position = ui.pagePosition(app)
+        guard let page = app.shownSheet else { return nil }
+        let position = ui.sheetPosition(app)
         let list = listArea(page, area: area)
         if let (_, photos) = page.photoList {
-            return cardLayout(photos, list: list).lastShown(top: position.top).map { (.page, max($0, position.selected)) }
+            return cardLayout(photos, list: list).lastShown(top: position.top).map { (.sheet, max($0, position.selected)) }
         }
         guard let tiles = tiles(page) else { return nil }
-        return tileLayout(tiles, list: list).lastShown(top: position.top).map { (.page, max($0, gridSelection(page))) }
+        return tileLayout(tiles, list: list).lastShown(top: position.top).map { (.sheet, max($0, gridSelection(page))) }
     }
 
     /// Back from the viewer: the page's list selects the photo the viewer was on.
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
-        guard let page = app.shownPage, let (_, photos) = page.photoList,
+        guard let page = app.shownSheet, let (_, photos) = page.photoList,
               let index = photos.photos.firstIndex(where: { $0.id == photoID }) else { return }
-        var position = ui.pagePosition(app)
+        var position = ui.sheetPosition(app)
         position.selected = index
         position.top = cardLayout(photos, list: listArea(page, area: area)).scroll(toShow: index, from: position.top)
-        ui.setPagePosition(position, app)
+        ui.setSheetPosition(position, app)
     }
 }
 
 extension UIState {
     /// Where the list of the page on top is (each page keeps its own, by its depth).
-    func pagePosition(_ app: AppState) -> ListPosition {
-        let depth = (app.browse?.pages.count ?? 1) - 1
-        return pageLists.indices.contains(depth) ? pageLists[depth] : ListPosition()
+    func sheetPosition(_ app: AppState) -> ListPosition {
+        let depth = (app.explore?.sheets.count ?? 1) - 1
+        return sheetLists.indices.contains(depth) ? sheetLists[depth] : ListPosition()
     }
 
-    mutating func setPagePosition(_ position: ListPosition, _ app: AppState) {
-        let depth = (app.browse?.pages.count ?? 1) - 1
+    mutating func setSheetPosition(_ position: ListPosition, _ app: AppState) {
+        let depth = (app.explore?.sheets.count ?? 1) - 1
         guard depth >= 0 else { return }
-        while pageLists.count <= depth { pageLists.append(ListPosition()) }
-        pageLists[depth] = position
+        while sheetLists.count <= depth { sheetLists.append(ListPosition()) }
+        sheetLists[depth] = position
     }
 
     /// A page about to open starts at its top.
-    mutating func startPage(atDepth depth: Int) {
-        while pageLists.count <= depth { pageLists.append(ListPosition()) }
-        pageLists[depth] = ListPosition()
-        pageLists.removeSubrange((depth + 1)...)
+    mutating func startSheet(atDepth depth: Int) {
+        while sheetLists.count <= depth { sheetLists.append(ListPosition()) }
+        sheetLists[depth] = ListPosition()
+        sheetLists.removeSubrange((depth + 1)...)
     }
 }

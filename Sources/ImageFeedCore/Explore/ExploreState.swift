@@ -15,8 +15,8 @@ public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Se
     public var waitsForAsk = false
     public var selected = 0
 
-    /// How close to the end the next page is asked for.
-    public static var prefetchDistance: Int { 6 }
+    /// How close to the end the next page is asked for: the same as for photos.
+    public static var prefetchDistance: Int { Paging.prefetchDistance }
 
     /// `phase`: `.loading` for a list asked for as it opens, `.content` for one that waits for a question.
     public init(phase: PhotoListState.Phase = .loading) {
@@ -88,7 +88,7 @@ public struct ItemList<Item: Equatable & Sendable & Identifiable>: Equatable, Se
 }
 
 /// A photographer's page: who they are, then their photos, their likes and their collections.
-public struct PhotographerPage: Equatable, Sendable {
+public struct PhotographerSheet: Equatable, Sendable {
     public enum Section: Int, CaseIterable, Sendable {
         case photos, likes, collections
 
@@ -124,7 +124,7 @@ public struct PhotographerPage: Equatable, Sendable {
 }
 
 /// A collection's page: its title, owner and description, then its photos.
-public struct CollectionPage: Equatable, Sendable {
+public struct CollectionSheet: Equatable, Sendable {
     public var collection: PhotoCollection
     public var photos = PhotoListState()
 
@@ -136,7 +136,7 @@ public struct CollectionPage: Equatable, Sendable {
 }
 
 /// The topics, to choose what the feed shows: the editorial feed first, then each topic.
-public struct TopicsPage: Equatable, Sendable {
+public struct TopicsSheet: Equatable, Sendable {
     public var topics = ItemList<Topic>()
 
     public init() {}
@@ -157,10 +157,10 @@ public struct CollectionPicker: Equatable, Sendable {
 }
 
 /// A page opened over a pane.
-public enum BrowsePage: Equatable, Sendable {
-    case photographer(PhotographerPage)
-    case collection(CollectionPage)
-    case topics(TopicsPage)
+public enum ExploreSheet: Equatable, Sendable {
+    case photographer(PhotographerSheet)
+    case collection(CollectionSheet)
+    case topics(TopicsSheet)
     case collectionPicker(CollectionPicker)
 
     /// The photo list the page shows now, with where its pages come from; nil when it shows none.
@@ -193,18 +193,19 @@ public enum BrowsePage: Equatable, Sendable {
     }
 }
 
-/// The pages opened over a pane, the last one on top; they show while that pane is shown.
-public struct Browse: Equatable, Sendable {
+/// The sheets opened over a pane (a photographer's page, a collection, the topics, your collections), the last one
+/// on top; they show while that pane is shown.
+public struct ExploreStack: Equatable, Sendable {
     public var tab: Tab
-    public var pages: [BrowsePage]
+    public var sheets: [ExploreSheet]
 
-    public init(tab: Tab, pages: [BrowsePage]) {
+    public init(tab: Tab, sheets: [ExploreSheet]) {
         self.tab = tab
-        self.pages = pages
+        self.sheets = sheets
     }
 }
 
-extension BrowsePage {
+extension ExploreSheet {
     /// The selection in the page's grid (a photographer's collections, the topics after the editorial feed, your
     /// collections), kept within it.
     mutating func selectItem(_ index: Int) {
@@ -225,17 +226,17 @@ extension BrowsePage {
     }
 
     /// The grid's next page when the frame shows it up to `index` near its end and nothing is on its way.
-    mutating func itemsDue(showing index: Int) -> BrowseViewModel.Effect? {
+    mutating func itemsDue(showing index: Int) -> ExploreViewModel.Effect? {
         changeItems { $0.pageDue(showing: index) } ?? changeTopics { $0.pageDue(showing: index - 1) }
     }
 
     /// The grid's page `r` asks for again: the first after it failed, or the next that failed.
-    mutating func retryItems() -> BrowseViewModel.Effect? {
+    mutating func retryItems() -> ExploreViewModel.Effect? {
         changeItems { $0.retryPage() } ?? changeTopics { $0.retryPage() }
     }
 
     /// A change to a list of collections on the page (a photographer's, yours), with the load of the page it asks for.
-    private mutating func changeItems(_ change: (inout ItemList<PhotoCollection>) -> Int?) -> BrowseViewModel.Effect? {
+    private mutating func changeItems(_ change: (inout ItemList<PhotoCollection>) -> Int?) -> ExploreViewModel.Effect? {
         switch self {
         case var .photographer(page) where page.section == .collections:
             let next = change(&page.collections)
@@ -250,7 +251,7 @@ extension BrowsePage {
         }
     }
 
-    private mutating func changeTopics(_ change: (inout ItemList<Topic>) -> Int?) -> BrowseViewModel.Effect? {
+    private mutating func changeTopics(_ change: (inout ItemList<Topic>) -> Int?) -> ExploreViewModel.Effect? {
         guard case var .topics(page) = self else { return nil }
         let next = change(&page.topics)
         self = .topics(page)

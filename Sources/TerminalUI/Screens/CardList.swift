@@ -23,7 +23,7 @@ public struct ListTexts: Sendable {
 
 /// A list of photo cards (the feed, or the favorites under the profile): cards, a row for the next page,
 /// and the like dialog.
-public struct CardListScreen {
+public struct CardList {
     public let theme: Theme
     public let texts: ListTexts
     /// Turns the list's own events into the app's (the feed's or the favorites').
@@ -255,7 +255,7 @@ public struct CardListScreen {
     /// `u` on a photo: its photographer's page (nothing for a photo without an author, as album photos are).
     static func openPhotographer(_ photo: Photo) -> [AppViewModel.Event] {
         guard let user = photo.user, !user.username.isEmpty else { return [] }
-        return [.browse(.openPhotographer(username: user.username, user: user))]
+        return [.explore(.openPhotographer(username: user.username, user: user))]
     }
 
     private func handleModal(_ input: InputEvent, focus: inout Int) -> [AppViewModel.Event] {

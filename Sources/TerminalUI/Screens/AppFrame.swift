@@ -3,7 +3,7 @@ import ImageFeedCore
 import TerminalImage
 
 /// Draws the whole app for a state, and turns keys and clicks into the app's events.
-public struct RootScreen {
+public struct AppFrame {
     public static let minimumWidth = 40
     public static let minimumHeight = 12
 
@@ -48,7 +48,7 @@ public struct RootScreen {
         case .login: LoginScreen(theme: theme, logo: logo, pictures: loginPictures, keys: keyMap)
         case .viewer: ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }, keys: keyMap)
         case .detail: DetailScreen(theme: theme)
-        case .page: PageScreen(theme: theme, keys: keyMap)
+        case .sheet: SheetScreen(theme: theme, keys: keyMap)
         case .pane(.feed): FeedPane(theme: theme, keys: keyMap)
         case .pane(.search): SearchScreen(theme: theme, keys: keyMap)
         case .pane(.profile): ProfileScreen(theme: theme, keys: keyMap)
@@ -151,15 +151,15 @@ public struct RootScreen {
     public func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         let events = route(input, app: app, ui: &ui, width: width, height: height)
         // A page about to open starts at its top.
-        if events.contains(where: Self.opensPage) {
-            ui.startPage(atDepth: app.browse?.tab == app.tab ? app.browse?.pages.count ?? 0 : 0)
+        if events.contains(where: Self.opensSheet) {
+            ui.startSheet(atDepth: app.explore?.tab == app.tab ? app.explore?.sheets.count ?? 0 : 0)
         }
         return events
     }
 
-    private static func opensPage(_ event: AppViewModel.Event) -> Bool {
+    private static func opensSheet(_ event: AppViewModel.Event) -> Bool {
         switch event {
-        case .browse(.openPhotographer), .browse(.openCollection), .browse(.openTopics): true
+        case .explore(.openPhotographer), .explore(.openCollection), .explore(.openTopics): true
         default: false
         }
     }
@@ -170,10 +170,12 @@ public struct RootScreen {
             keepSelectionsInView(app, ui: &ui, width: width, height: height)
             return []
         }
-        if app.helpVisible { return helpOverlay.handle(input, app: app, ui: &ui, width: width, height: height) }
         let front = Front.of(app)
         let screen = screen(front, ui: ui)
         let context = screen.keyContext(app)
+        if app.helpVisible {
+            return helpOverlay.handle(input, intent: keyMap.intent(of: input, in: context), app: app, ui: &ui, width: width, height: height)
+        }
         let dialog = screen.dialogIsOpen(app)
         // A dialog's keys and a text field's are their own: no intent there.
         var intent = dialog ? nil : keyMap.intent(of: input, in: context)

@@ -2,18 +2,18 @@ import ImageFeedCore
 
 /// The help overlay (`?`): the keys of the screen in front of the user first, then the ones that work
 /// everywhere, as the keymap's records and the user's `[keys]` make them; it scrolls when the terminal is too
-/// small to hold it. `RootScreen` draws it; this names what it says, for the key list in docs/keys.md and the tests.
-public enum HelpScreen {
+/// small to hold it. `AppFrame` draws it; this names what it says, for the key list in docs/keys.md and the tests.
+public enum HelpContent {
     public typealias Line = (keys: String, what: String)
 
     /// What the help is about: the screen in front of the user.
     public static func title(_ app: AppState) -> String {
-        RootScreen(theme: Theme(colorMode: .none, unicode: true)).help(app).title
+        AppFrame(theme: Theme(colorMode: .none, unicode: true)).help(app).title
     }
 
     /// The lines for the screen in front of the user, then the ones that work everywhere.
     public static func lines(_ app: AppState, keyMap: KeyMap = .standard) -> [Line] {
-        RootScreen(theme: Theme(colorMode: .none, unicode: true), keyMap: keyMap).help(app).lines.map { ($0.keys, $0.what) }
+        AppFrame(theme: Theme(colorMode: .none, unicode: true), keyMap: keyMap).help(app).lines.map { ($0.keys, $0.what) }
     }
 
     /// A state for every screen the help can be about (docs/keys.md's key list and the tests go through them).
@@ -45,7 +45,7 @@ public enum HelpScreen {
         detail.detail = PhotoDetail(photo: Photo(id: "x"), source: .feed)
         states.append(detail)
         var page = AppState()
-        page.browse = Browse(tab: .feed, pages: [.photographer(PhotographerPage(username: "x"))])
+        page.explore = ExploreStack(tab: .feed, sheets: [.photographer(PhotographerSheet(username: "x"))])
         states.append(page)
         return states
     }
@@ -54,7 +54,7 @@ public enum HelpScreen {
 /// The help box over the screen in front: its keys as the records and the user's keys make them, what the pictures
 /// are drawn with, and scrolling when the terminal is too small to hold it.
 struct HelpOverlay {
-    let root: RootScreen
+    let root: AppFrame
     var theme: Theme { root.theme }
 
     /// The help's rows for a box `width` wide: keys and what they do side by side, or on narrow terminals the
@@ -123,17 +123,21 @@ struct HelpOverlay {
         max(0, min(top, lines - shown))
     }
 
-    /// The help has the keyboard: the arrows scroll a help longer than the terminal; any other key closes it.
-    func handle(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
+    /// The help has the keyboard: the keys that move a list (up and down, a screen) scroll a help longer than the
+    /// terminal, as the screen behind names them (`intent`); any other key closes it.
+    func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
         let count = helpRows(app, width: min(width - 2, 76), link: ui.linkNote).count
         let shown = Self.helpBox(width: width, height: height, rows: count).shown
         ui.helpTop = Self.helpTop(ui.helpTop, lines: count, shown: shown)
         var step = 0
+        switch (input, intent) {
+        case (.key(.down), _), (_, .next?), (_, .down?): step = 1
+        case (.key(.up), _), (_, .previous?), (_, .up?): step = -1
+        case (.key(.pageDown), _), (_, .pageDown?): step = shown
+        case (.key(.pageUp), _), (_, .pageUp?): step = -shown
+        default: break
+        }
         switch input {
-        case .key(.down), .key(.character("j")): step = 1
-        case .key(.up), .key(.character("k")): step = -1
-        case .key(.pageDown): step = shown
-        case .key(.pageUp): step = -shown
         case let .mouse(mouse) where mouse.kind == .wheelDown: step = 1
         case let .mouse(mouse) where mouse.kind == .wheelUp: step = -1
         default: break
