@@ -59,6 +59,32 @@ final class ReadmeKeysTests: XCTestCase {
         try check("intents", expected: Self.expectedIntents())
     }
 
+    /// The README's five keys are the defaults of what it says they do.
+    func test_theReadmesKeysThatMatter_areTheDefaults() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "<!-- keys-that-matter -->\n"))
+        let end = try XCTUnwrap(readme.range(of: "<!-- /keys-that-matter -->"))
+        let table = String(readme[start.upperBound..<end.lowerBound])
+        let keys = KeyMap.standard
+        let expected: [(row: String, intent: Intent, context: KeyContext, keys: [Key])] = [
+            ("move between photos", .next, .feed, [.down, .character("j")]),
+            ("move between photos", .previous, .feed, [.up, .character("k")]),
+            ("the photo full screen", .open, .feed, [.enter]),
+            ("the photo full screen", .back, .viewer, [.escape]),
+            ("like it", .like, .feed, [.character("f"), .character(" ")]),
+            ("the panes", .nextPane, .feed, [.tab]),
+            ("every key of the screen", .help, .feed, [.character("?")]),
+        ]
+        for item in expected {
+            let line = try XCTUnwrap(table.split(separator: "\n").first { $0.contains(item.row) }, item.row)
+            for key in item.keys {
+                XCTAssertEqual(keys.intent(of: key, in: item.context), item.intent, "\(KeyMap.name(key)) in \(item.context)")
+                let name = KeyMap.name(key)
+                XCTAssertTrue(line.contains("`\(name)") || line.contains(" \(name)`") || line.contains("`\(name)`"), "\(line) names \(name)")
+            }
+        }
+    }
+
     /// The `[keys]` example binds as written, without a clash, and does what its comments say.
     func test_theKeysExample_binds() throws {
         let text = try String(contentsOf: Self.document, encoding: .utf8)
