@@ -122,4 +122,25 @@ final class KeyMapTests: XCTestCase {
             XCTAssertFalse(hints.contains { $0.hasPrefix("r ") }, "\(HelpContent.title(state)): \(hints)")
         }
     }
+
+    /// Text that names a key names the user's: a pane's error, a notice that trying again can help, an empty list.
+    func test_textThatNamesAKey_followsARebinding() throws {
+        var map = KeyMap()
+        try map.bind("reload", to: "R")
+        try map.bind("like", to: "*")
+        var state = AppState()
+        _ = AppViewModel.update(&state, .start)
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 1, .failure(.noConnection("cannot connect")))))
+        var text = render(state, width: 60, height: 16, keyMap: map).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Press R to try again."), text)
+        var loaded = loadedState([photo("a")])
+        loaded.notice = StatusNotice("Couldn't reload the feed (HTTP 503).", kind: .error, retry: true, serial: 1)
+        text = render(loaded, width: 80, height: 16, keyMap: map).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Couldn't reload the feed (HTTP 503). R tries again."), text)
+        XCTAssertEqual(Theme(colorMode: .none, unicode: true).spell("Press {reload}, like with {like}, {nothing}"),
+                       "Press r, like with f, {nothing}")
+        var themed = Theme(colorMode: .none, unicode: true)
+        themed.keys = map
+        XCTAssertEqual(themed.spell("Like a photo ({like})"), "Like a photo (*)")
+    }
 }

@@ -37,12 +37,15 @@ public struct StatusNotice: Equatable, Sendable {
 
     public var text: String
     public var kind: Kind
+    /// Trying again can help now: the status line adds the key that does it ("r tries again").
+    public var retry: Bool
     /// Tells notices apart, so that the timer of an old one does not clear a newer one.
     public var serial: Int
 
-    public init(_ text: String, kind: Kind, serial: Int) {
+    public init(_ text: String, kind: Kind, retry: Bool = false, serial: Int) {
         self.text = text
         self.kind = kind
+        self.retry = retry
         self.serial = serial
     }
 

@@ -158,7 +158,7 @@ public enum AppViewModel {
             var effects = ProfileViewModel.update(&state.profile, profileEvent).map(Effect.profile)
             switch profileEvent {
             case let .loaded(.failure(error)) where refreshing && error != .sessionExpired:
-                effects += notify("Couldn't refresh the profile (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+                effects += notify("Couldn't refresh the profile (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
                 noteFailure(error, in: &state)
             case .loaded(.success) where refreshing:
                 effects += notify("Profile refreshed.", kind: .info, in: &state)
@@ -208,7 +208,7 @@ public enum AppViewModel {
             case let .answer(_, _, _, .pageLoaded(page, result)):
                 noteConnection(.pageLoaded(page: 1, result), in: &state)
                 if case let .failure(error) = result, page > 1, error != .sessionExpired {
-                    effects += notify("Couldn't load more results (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+                    effects += notify("Couldn't load more results (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
                 }
             case let .answer(_, _, _, .servedFromSaved(savedAt)):
                 // The saved search's own time, as the feed's: the update reads no clock.

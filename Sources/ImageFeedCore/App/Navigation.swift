@@ -77,7 +77,7 @@ enum Navigation {
         guard photos.indices.contains(target) else {
             let loading: Bool = if case .loading = list?.nextPage { true } else { false }
             state.viewer?.notice = offset < 0 ? "This is the first photo."
-                : loading ? "Loading more photos\u{2026} press n again in a moment." : "This is the last photo."
+                : loading ? "Loading more photos\u{2026} one moment, then again." : "This is the last photo."
             return effects
         }
         var next = ViewerState(photo: photos[target])

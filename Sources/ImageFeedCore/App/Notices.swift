@@ -2,16 +2,12 @@ import Foundation
 
 /// What the status line says about the service and about what a key did: notices that fade, the connection.
 extension AppViewModel {
-    /// Shows a notice in the status line, and asks for it to go after a while.
-    static func notify(_ text: String, kind: StatusNotice.Kind, in state: inout AppState) -> [Effect] {
+    /// Shows a notice in the status line, and asks for it to go after a while. `retry`: trying again can help
+    /// now, and the status line says which key does it.
+    static func notify(_ text: String, kind: StatusNotice.Kind, retry: Bool = false, in state: inout AppState) -> [Effect] {
         state.noticeSerial += 1
-        state.notice = StatusNotice(text, kind: kind, serial: state.noticeSerial)
+        state.notice = StatusNotice(text, kind: kind, retry: retry, serial: state.noticeSerial)
         return [.expireNotice(serial: state.noticeSerial, after: StatusNotice.lifetime)]
-    }
-
-    /// " r tries again." when trying again can help now (not while the quota is used up).
-    static func retryHint(_ error: ServiceError) -> String {
-        error.retryHelpsNow ? " r tries again." : ""
     }
 
     /// What a list's page answer means for the status line: a reload that failed over the photos shown, a
@@ -24,10 +20,10 @@ extension AppViewModel {
             guard error != .sessionExpired else { return [] }
             noteFailure(error, in: &state)
             if page == 1, !before.photos.isEmpty {
-                return notify("Couldn't reload \(name) (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+                return notify("Couldn't reload \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
             }
             if page > 1 {
-                return notify("Couldn't load more of \(name) (\(error.summary)).\(retryHint(error))", kind: .error, in: &state)
+                return notify("Couldn't load more of \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
             }
             return [] // the pane itself shows the error
         case .success:

@@ -75,13 +75,14 @@ public enum ServiceError: Error, Hashable, Sendable {
         }
     }
 
-    /// What `r` can do about it: try again now, or only later (the quota's reset), or nothing (a photo that is
-    /// gone, a key that is refused): then there is no "Press r".
+    /// What the reload key can do about it: try again now, or only later (the quota's reset), or nothing (a photo
+    /// that is gone, a key that is refused): then there is no advice. The key is named `{reload}`: the screen that
+    /// shows the advice spells it with the key in force.
     public var retryAdvice: String? {
         if case let .rateLimited(_, resetsAt) = self {
-            return resetsAt.map { "The quota refills at \(Self.clockTime($0)); r works again then." } ?? "r works again when the quota refills."
+            return resetsAt.map { "The quota refills at \(Self.clockTime($0)); {reload} works again then." } ?? "{reload} works again when the quota refills."
         }
-        return retryHelpsNow ? "Press r to try again." : nil
+        return retryHelpsNow ? "Press {reload} to try again." : nil
     }
 
     /// Whether `r` can help at once: not for what is gone, refused or unconfigured, nor while the quota is

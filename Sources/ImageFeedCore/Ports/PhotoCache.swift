@@ -18,8 +18,9 @@ public enum CachedListName: String, Sendable, CaseIterable {
     case feed
     case favorites
     case search
-    /// The last photographer's, topic's or collection's photos browsed (its note names which).
-    case explore
+    /// The last photographer's, topic's or collection's photos explored (its note names which); stored under
+    /// its earlier name, so that a store written before keeps it.
+    case explore = "browse"
 }
 
 /// What is kept for offline use: lists of photos and the profile, each with the time it was saved.

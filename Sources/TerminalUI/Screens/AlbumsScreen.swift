@@ -90,7 +90,7 @@ public struct AlbumsScreen {
         case let .failed(error):
             let headline = error == .notFound ? "No Imgur user \(UntrustedText.sanitize(username))." : "Couldn't load the albums"
             parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press \(keys.hintKeys(.username, in: .albums)) to change it)." : error.message, .plain)]
-                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
+                          + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
             return
         case .content:
             break
@@ -117,10 +117,10 @@ public struct AlbumsScreen {
             if state.loadingMore {
                 buffer.write("\(theme.spinner(ui.tick)) Loading more albums\(theme.dots)", x: 2, y: y, style: theme.accent)
             } else if let error = state.moreFailed {
-                buffer.write("Couldn't load more: \(error.message) Press r to retry.", x: 2, y: y, style: theme.error,
+                buffer.write("Couldn't load more: \(error.message) Press \(theme.key(.reload)) to retry.", x: 2, y: y, style: theme.error,
                              maxWidth: list.width - 4, ellipsis: theme.ellipsis)
             } else if state.list.waitsForAsk {
-                buffer.write("The last page brought nothing new. Press r for more.", x: 2, y: y, style: theme.muted,
+                buffer.write("The last page brought nothing new. Press \(theme.key(.reload)) for more.", x: 2, y: y, style: theme.muted,
                              maxWidth: list.width - 4, ellipsis: theme.ellipsis)
             } else if state.nextPage == nil {
                 buffer.write("That's all the albums.", x: 2, y: y, style: theme.muted)
@@ -160,14 +160,14 @@ public struct AlbumsScreen {
             return
         case let .failed(error):
             parts.centred([("Couldn't load the album", theme.error), (error.message, .plain),
-                           (error.retryAdvice.map { "\($0.dropLast()), Esc to go back." } ?? "Esc goes back.", theme.muted)],
+                           (theme.retryAdvice(error).map { "\($0.dropLast()), \(theme.key(.back)) to go back." } ?? "\(theme.key(.back)) goes back.", theme.muted)],
                           in: list, into: &buffer)
             return
         case .content:
             break
         }
         if open.photos.isEmpty {
-            parts.centred([("This album has no photos.", theme.title), ("Press Esc to go back.", theme.muted)], in: list, into: &buffer)
+            parts.centred([("This album has no photos.", theme.title), ("Press \(theme.key(.back)) to go back.", theme.muted)], in: list, into: &buffer)
             return
         }
         let layout = photosLayout(open, area: area)

@@ -23,7 +23,9 @@ public struct AppFrame {
     public init(theme: Theme, logo: RGBImage? = nil, cellAspect: Double = 2, picturesNote: String? = nil,
                 blitter: BlitterKind? = .half, keyMap: KeyMap = .standard) {
         self.keyMap = keyMap
-        self.theme = theme
+        var themed = theme
+        themed.keys = keyMap
+        self.theme = themed
         self.logo = logo
         self.cellAspect = cellAspect
         self.picturesNote = picturesNote

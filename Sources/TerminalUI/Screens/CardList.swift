@@ -6,16 +6,17 @@ import TerminalImage
 public struct ListTexts: Sendable {
     public var loading: String
     public var failed: String
+    /// What an empty list says; `{like}` names the key of that intent in force.
     public var empty: [String]
     public var end: String
     /// The row while the next page loads ("Loading more photos").
     public var loadingMore = "Loading more photos"
 
     public static let feed = ListTexts(loading: "Loading the feed", failed: "Couldn't load the feed",
-                                       empty: ["The feed is empty.", "Press r to reload."],
+                                       empty: ["The feed is empty.", "Press {reload} to reload."],
                                        end: "You've reached the end of the feed.")
     public static let favorites = ListTexts(loading: "Loading your favorites", failed: "Couldn't load your favorites",
-                                            empty: ["No favorites yet.", "Like a photo (f) and it shows up here."],
+                                            empty: ["No favorites yet.", "Like a photo ({like}) and it shows up here."],
                                             end: "That's all your favorites.")
     public static let search = ListTexts(loading: "Searching", failed: "Couldn't search", empty: [],
                                          end: "That's all the results.", loadingMore: "Loading more results")
@@ -80,14 +81,14 @@ public struct CardList {
             parts.centred([("\(theme.spinner(tick)) \(texts.loading)\(theme.dots)", theme.accent)], in: messages, into: &buffer)
             return
         case let .failed(error):
-            parts.centred([(texts.failed, theme.error), (error.message, .plain)] + (error.retryAdvice.map { [($0, theme.muted)] } ?? []),
+            parts.centred([(texts.failed, theme.error), (error.message, .plain)] + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? []),
                           in: messages, into: &buffer)
             return
         case .content:
             break
         }
         if feed.photos.isEmpty {
-            parts.centred(Array(zip(texts.empty, [theme.title, theme.muted])), in: messages, into: &buffer)
+            parts.centred(Array(zip(texts.empty.map(theme.spell), [theme.title, theme.muted])), in: messages, into: &buffer)
             return
         }
         let top = position.top

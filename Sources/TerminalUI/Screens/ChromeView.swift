@@ -63,7 +63,7 @@ struct ChromeView {
                 needed = ("saved \(when), refreshing", theme.bar)
             } else {
                 // Back online, but this list still is the saved one (its refresh failed): r asks again.
-                needed = ("saved \(when), r reloads", theme.bar)
+                needed = ("saved \(when), \(theme.key(.reload)) reloads", theme.bar)
             }
         } else {
             switch app.connection {
@@ -80,7 +80,7 @@ struct ChromeView {
             // A notice about what a key just did takes the hints' place until it goes.
             var style = notice.kind == .error ? errorOnBar : theme.bar
             style.bold = true
-            let text = UntrustedText.sanitize(notice.text)
+            let text = UntrustedText.sanitize(notice.text) + (notice.retry ? " \(theme.key(.reload)) tries again." : "")
             left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
         } else {
             // The hints, most important first; each one whole or not at all.

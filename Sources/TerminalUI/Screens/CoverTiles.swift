@@ -30,7 +30,7 @@ struct CoverTiles {
             return
         case let .failed(error):
             parts.centred([("Couldn't load them", theme.error), (error.message, .plain)]
-                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
+                          + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
             return
         case .content:
             break

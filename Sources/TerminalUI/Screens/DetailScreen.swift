@@ -78,7 +78,7 @@ public struct DetailScreen {
         }
         switch detail.extra {
         case .loading: lines.append(("\(theme.spinner(tick)) Loading the details\(theme.dots)", theme.accent))
-        case let .failed(error): add("Couldn't load the details: \(error.message) Press r to retry.", theme.error)
+        case let .failed(error): add("Couldn't load the details: \(error.message) Press \(theme.key(.reload)) to retry.", theme.error)
         case .loaded: break
         }
         return lines

@@ -196,6 +196,12 @@ public struct KeyMap: Equatable, Sendable {
         keys(intent, in: context).first.map(Self.name) ?? ""
     }
 
+    /// The first key of an intent in the first context that has it (for text outside any one screen).
+    public func anyKey(_ intent: Intent) -> String {
+        let context = KeyContext.allCases.first { context in Self.defaults(context).contains { $0.intent == intent } } ?? .everywhere
+        return hintKeys(intent, in: context)
+    }
+
     /// A hint's keys: the first key of each intent, arrows side by side ("↑↓"), others apart ("n/p").
     func hintKeys(_ record: KeyRecord, in context: KeyContext) -> String {
         guard !record.intents.isEmpty else { return record.fixedHintKeys }

@@ -93,10 +93,10 @@ struct PhotoParts {
             buffer.write("\(theme.spinner(tick)) \(texts.loadingMore)\(theme.dots)", x: 2, y: y, style: theme.accent)
         case let .failed(_, error):
             let written = buffer.write("Couldn't load more: ", x: 2, y: y, style: theme.error)
-            buffer.write("\(error.message) Press r to retry.", x: 2 + written, y: y, style: .plain,
+            buffer.write("\(error.message) Press \(theme.key(.reload)) to retry.", x: 2 + written, y: y, style: .plain,
                          maxWidth: area.width - 4 - written, ellipsis: theme.ellipsis)
         case .waiting:
-            buffer.write("The last page brought nothing new. Press r for more.", x: 2, y: y, style: theme.muted,
+            buffer.write("The last page brought nothing new. Press \(theme.key(.reload)) for more.", x: 2, y: y, style: theme.muted,
                          maxWidth: area.width - 4, ellipsis: theme.ellipsis)
         case .idle:
             if list.nextPageNumber == nil {

@@ -32,7 +32,7 @@ public struct ProfileScreen {
             return [("Loading your profile\(theme.dots)", theme.accent)]
         case let .failed(error):
             return [("Couldn't load your profile.", theme.error)] + Widgets.wrap(error.message, width: textWidth).map { ($0, .plain) }
-                + (error.retryAdvice.map { [($0, theme.muted)] } ?? [])
+                + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? [])
         case let .content(user):
             var lines: [(String, CellStyle)] = []
             let name = user.name.map(UntrustedText.sanitize).flatMap { $0.isEmpty ? nil : $0 }

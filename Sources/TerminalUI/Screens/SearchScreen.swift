@@ -134,7 +134,7 @@ public struct SearchScreen {
         let parts = PhotoParts(theme: theme)
         guard let query = search.submitted else {
             var lines: [(String, CellStyle)] = [("Search Unsplash's photos", theme.title),
-                                                ("Press / and type a few words, then Enter.", theme.muted)]
+                                                ("Press \(key(.search)) and type a few words, then Enter.", theme.muted)]
             if !search.history.isEmpty {
                 lines.append(("", .plain))
                 lines.append(("Earlier: " + search.history.map(UntrustedText.sanitize).joined(separator: ", "), theme.muted))
@@ -156,7 +156,7 @@ public struct SearchScreen {
             return
         case let .failed(error):
             parts.centred([(ListTexts.search.failed, theme.error), (error.message, .plain)]
-                          + (error.retryAdvice.map { [($0, theme.muted)] } ?? []), in: area, into: &buffer)
+                          + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? []), in: area, into: &buffer)
             return
         case .content:
             break

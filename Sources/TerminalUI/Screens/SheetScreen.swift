@@ -50,7 +50,7 @@ struct SheetScreen: Screen {
                 if let portfolio = user.portfolioURL { lines.append((UntrustedText.sanitize(portfolio.absoluteString), theme.muted)) }
             }
             if let error = photographer.userFailed {
-                lines.append(("Couldn't load the profile (\(error.summary)). r tries again.", theme.error))
+                lines.append(("Couldn't load the profile (\(error.summary)). \(theme.key(.reload)) tries again.", theme.error))
             } else if let bio = user?.bio.map(UntrustedText.sanitize), !bio.isEmpty {
                 lines += Widgets.wrap(bio, width: max(10, width - Self.avatarColumns - 6)).prefix(2).map { ($0, CellStyle.plain) }
             } else if !photographer.userLoaded {

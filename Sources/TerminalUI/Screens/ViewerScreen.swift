@@ -82,7 +82,7 @@ public struct ViewerScreen {
             buffer.fill(rect, with: Cell(" ", style: theme.placeholder))
             buffer.writeCentered("Photo unavailable", in: rect, y: rect.y + rect.height / 2, style: theme.placeholder)
             if rect.height > 2 {
-                buffer.writeCentered("Press r to try again", in: rect, y: rect.y + rect.height / 2 + 1, style: theme.placeholder)
+                buffer.writeCentered("Press \(theme.key(.reload)) to try again", in: rect, y: rect.y + rect.height / 2 + 1, style: theme.placeholder)
             }
         }
         // A hidden status line still comes back for what the user must see: a notice, a download.

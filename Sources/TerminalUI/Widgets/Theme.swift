@@ -1,3 +1,4 @@
+import ImageFeedCore
 import Foundation
 import TerminalImage
 
@@ -69,6 +70,8 @@ public struct Theme: Sendable {
     public let overrides: [ThemeRole: ThemeColor]
     /// Asked by every spinner drawn with this theme (copies share it).
     public let animation = AnimationRequest()
+    /// The keys in force: text that names a key ("Press r to retry") names the user's.
+    public var keys = KeyMap.standard
 
     public init(colorMode: ColorMode, unicode: Bool, name: ThemeName = .dark, overrides: [ThemeRole: ThemeColor] = [:]) {
         self.colorMode = colorMode
@@ -221,5 +224,29 @@ public struct Theme: Sendable {
     /// A flat colour for a photo's dominant colour, while nothing better is known.
     public func fill(_ rgb: RGB) -> TerminalColor {
         color(Swatch(rgb, Palette.nearest16(rgb), Palette.nearest8(rgb)))
+    }
+}
+
+extension Theme {
+    /// The first key of an intent, as text names it ("r"), in whichever screen has the intent.
+    public func key(_ intent: Intent) -> String { keys.anyKey(intent) }
+
+    /// `text` with each `{intent}` in it (`{reload}`) replaced by that intent's key in force.
+    public func spell(_ text: String) -> String {
+        var spelled = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            spelled += rest[..<open]
+            spelled += Intent(rawValue: name).map(key) ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return spelled + rest
+    }
+
+    /// How to try again ("Press r to try again.", or when the quota refills), with the key in force; nil when
+    /// trying again cannot help.
+    public func retryAdvice(_ error: ServiceError) -> String? {
+        error.retryAdvice.map(spell)
     }
 }
