@@ -1,7 +1,7 @@
 import ImageFeedCore
 import TerminalImage
 
-/// Where each card of the feed goes: a column of cards, each a picture with a line of details under it.
+/// Where each card of a list of photos goes (the feed, the favorites, a sheet's photos): a column of cards, each a picture with a line of details under it.
 public struct CardLayout: Equatable, Sendable {
     public struct Card: Equatable, Sendable {
         /// The first line of the card in the whole list.

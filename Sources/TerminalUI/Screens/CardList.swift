@@ -2,7 +2,7 @@ import Foundation
 import ImageFeedCore
 import TerminalImage
 
-/// The words a list of photos uses: the feed's, or the favorites'.
+/// The words a list of photos uses: the feed's, the favorites', search results' or a sheet's photos'.
 public struct ListTexts: Sendable {
     public var loading: String
     public var failed: String
@@ -22,8 +22,8 @@ public struct ListTexts: Sendable {
                                          end: "That's all the results.", loadingMore: "Loading more results")
 }
 
-/// A list of photo cards (the feed, or the favorites under the profile): cards, a row for the next page,
-/// and the like dialog.
+/// A list of photo cards (the feed, the favorites under the profile, a sheet's photos): cards, a row for the
+/// next page, and the like dialog.
 public struct CardList {
     public let theme: Theme
     public let texts: ListTexts

@@ -5,6 +5,9 @@ import ImageFeedCore
 struct ChromeView {
     let theme: Theme
 
+    /// What the status line keeps for the connection and the quota ("online  quota 4999/5000").
+    static let statusRoom = 25
+
     /// The tab bar's tabs, with where each is drawn (for clicks).
     func tabRects(_ tabs: [Tab], width: Int) -> [(Tab, Rect)] {
         // The name goes first when there is room for it and the tabs.
@@ -87,8 +90,9 @@ struct ChromeView {
             // The first few come before the connection and the quota; the rest only where those leave room.
             let shown = hints.map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
             let first = Widgets.hintLine(Array(shown.prefix(AppFrame.firstHints)), room: width - neededWidth)
-            let optionalWidth = optional.reduce(0) { $0 + DisplayWidth.of($1) + 2 }
-            let room = max(DisplayWidth.of(first), width - neededWidth - optionalWidth)
+            // The room kept for them is the same whether they show yet or not: the hints stay as they are when the
+            // first answers arrive, rather than rewriting the status line under the photos being drawn.
+            let room = max(DisplayWidth.of(first), width - neededWidth - Self.statusRoom)
             let line = first + Widgets.hintLine(Array(shown.dropFirst(AppFrame.firstHints)), room: room - DisplayWidth.of(first))
             left += buffer.write(line, x: 1, y: y, style: theme.bar)
         }

@@ -2,8 +2,8 @@ import Foundation
 import ImageFeedCore
 import TerminalImage
 
-/// The pieces every photo list draws the same way (feed and favorites cards, search tiles, the detail
-/// screen): a picture slot, the heart, the next-page row, a centred message, the like dialog.
+/// The pieces every photo list draws the same way (feed, favorites and sheet cards, search tiles, the
+/// detail screen): a picture slot, the heart, the next-page row, a centred message, the like dialog.
 struct PhotoParts {
     let theme: Theme
 

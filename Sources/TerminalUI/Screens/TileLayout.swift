@@ -1,8 +1,8 @@
 import ImageFeedCore
 import TerminalImage
 
-/// Where each search result goes: tiles in two columns (one on narrow terminals), or one large tile per
-/// row. A tile is a picture box with two lines under it (the description; likes and author).
+/// Where each tile of a grid goes (search results, an album's photos, covers): tiles in two columns or more
+/// (one on narrow terminals), or one large tile per row. A tile is a picture box with two lines under it (the description; likes and author).
 public struct TileLayout: Equatable, Sendable {
     public struct Tile: Equatable, Sendable {
         /// The first line of the tile's row in the whole list.

@@ -1,6 +1,6 @@
 import TerminalImage
 
-/// Where a list of photos is: which card is selected, and the first line of the list on screen.
+/// Where a list or a grid is (photos, albums, collections, topics): which item is selected, and the first line of the list on screen.
 public struct ListPosition: Equatable, Sendable {
     public var selected = 0
     public var top = 0
