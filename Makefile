@@ -7,8 +7,9 @@ SWIFT ?= swift
 DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev libcurl4-openssl-dev pkg-config
 # What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back, and
 # real terminal emulators under Xvfb for the pictures in pixels (kitty, xterm as a VT340, photographed with
-# ImageMagick's import; img2sixel is what the Sixel picture is compared with).
-TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm xdotool imagemagick libsixel-bin fonts-dejavu-core
+# ImageMagick's import, with xwininfo from x11-utils to find the window on the screen; img2sixel is what the
+# Sixel picture is compared with).
+TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
 # What `make install` adds: nothing beyond the build's packages (HTTP goes through libcurl, linked as the

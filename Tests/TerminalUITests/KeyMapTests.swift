@@ -83,7 +83,9 @@ final class KeyMapTests: XCTestCase {
         var viewing = state
         viewing.viewer = ViewerState(photo: photo("a"))
         viewing.viewer?.source = .feed
-        let viewer = ViewerScreen(theme: asciiTheme, keys: map)
+        var theme = asciiTheme
+        theme.keys = map
+        let viewer = ViewerScreen(theme: theme)
         XCTAssertTrue(viewer.hints(viewing.viewer!).contains("x like"), "\(viewer.hints(viewing.viewer!))")
     }
 

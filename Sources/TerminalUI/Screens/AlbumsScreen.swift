@@ -6,12 +6,11 @@ import TerminalImage
 /// when an album has none), and an album's photos as tiles; Enter on a photo opens the viewer.
 public struct AlbumsScreen {
     public let theme: Theme
-    /// The keys in force (the pane names some).
-    public let keys: KeyMap
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
-    public init(theme: Theme, keys: KeyMap = .standard) {
+    public init(theme: Theme) {
         self.theme = theme
-        self.keys = keys
     }
 
     /// The albums' keys.
@@ -280,7 +279,7 @@ extension AlbumsScreen: Screen {
     func title(_ app: AppState) -> String { app.albums.isEditing ? "Keys: the username field" : "Keys: Imgur albums" }
     func isSubScreen(_ app: AppState) -> Bool { app.albums.open != nil }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         if app.albums.isEditing { return keys.hints(.albumField) }
         if app.albums.open != nil { return keys.hints(.albums, labels: [.open: "full screen"]) { ![.quit, .nextPane, .search].contains($0) } }
         return keys.hints(.albums) { $0 != .back && $0 != .search }

@@ -47,14 +47,14 @@ public struct AppFrame {
     /// dialogs and paging are its own).
     func screen(_ front: Front, ui: UIState = UIState()) -> any Screen {
         switch front {
-        case .login: LoginScreen(theme: theme, logo: logo, pictures: loginPictures, keys: keyMap)
-        case .viewer: ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 }, keys: keyMap)
+        case .login: LoginScreen(theme: theme, logo: logo, pictures: loginPictures)
+        case .viewer: ViewerScreen(theme: theme, cellAspect: cellAspect, blitter: blitter.map { ui.blitter ?? $0 })
         case .detail: DetailScreen(theme: theme)
-        case .sheet: SheetScreen(theme: theme, keys: keyMap)
-        case .pane(.feed): FeedPane(theme: theme, keys: keyMap)
-        case .pane(.search): SearchScreen(theme: theme, keys: keyMap)
-        case .pane(.profile): ProfileScreen(theme: theme, keys: keyMap)
-        case .pane(.albums): AlbumsScreen(theme: theme, keys: keyMap)
+        case .sheet: SheetScreen(theme: theme)
+        case .pane(.feed): FeedPane(theme: theme)
+        case .pane(.search): SearchScreen(theme: theme)
+        case .pane(.profile): ProfileScreen(theme: theme)
+        case .pane(.albums): AlbumsScreen(theme: theme)
         }
     }
 
@@ -103,11 +103,11 @@ public struct AppFrame {
             screen.render(app, ui: ui, area: buffer.bounds, pictures: pictures, into: &buffer)
         case .status:
             screen.render(app, ui: ui, area: Rect(x: 0, y: 0, width: width, height: height - 1), pictures: pictures, into: &buffer)
-            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
+            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui), into: &buffer)
         case .tabsAndStatus:
             chromeView.renderTabBar(app, into: &buffer)
             screen.render(app, ui: ui, area: contentRect(width: width, height: height), pictures: pictures, into: &buffer)
-            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui, keys: keyMap), into: &buffer)
+            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui), into: &buffer)
         }
         if app.helpVisible {
             helpOverlay.render(app, title: screen.title(app), top: ui.helpTop, link: ui.linkNote, into: &buffer)
@@ -117,7 +117,7 @@ public struct AppFrame {
     /// The keys to show in the status line, the ones that matter most first (help, leaving, back); at 80
     /// columns the last ones give way.
     func hints(_ app: AppState, ui: UIState = UIState()) -> [String] {
-        screen(Front.of(app), ui: ui).hints(app, ui: ui, keys: keyMap)
+        screen(Front.of(app), ui: ui).hints(app, ui: ui)
     }
 
     /// The help's title and lines for what is in front, with the keys in force.

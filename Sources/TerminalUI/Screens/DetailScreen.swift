@@ -12,6 +12,9 @@ public struct DetailScreen {
         self.theme = theme
     }
 
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
+
     /// The detail's keys.
     static let keys: [KeyRecord] = [
         SharedKeys.open("full screen (a picked tag: search it)", hint: "full screen"),
@@ -242,7 +245,7 @@ extension DetailScreen: Screen {
         render(detail, ui: ui, area: area, pictures: pictures, into: &buffer)
     }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         // While a tag is picked, Enter searches it.
         let tag = app.shownDetail.flatMap { detail in ui.detailTag.flatMap { Self.tags(detail)[safe: $0] } }
         var failed = false

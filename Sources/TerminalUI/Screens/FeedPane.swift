@@ -3,8 +3,8 @@ import ImageFeedCore
 /// The Feed pane: the editorial feed, or the topic chosen with `t`, as a list of cards.
 struct FeedPane: Screen {
     let theme: Theme
-    /// The keys in force (the topic's line names two).
-    var keys: KeyMap = .standard
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
     /// The feed's keys: a list of cards', a topic and its order, reloading.
     static let keys: [KeyRecord] = SharedKeys.cardList + [
@@ -58,7 +58,7 @@ struct FeedPane: Screen {
                                                    area: listArea(app, area: area))
     }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         keys.hints(.feed) { $0 != .sort || app.feedTopic != nil }
     }
 

@@ -10,14 +10,13 @@ public struct LoginScreen {
     public let logo: RGBImage?
     /// The logo and the QR code as drawn last, kept by whoever owns the screen (no global state).
     let pictures: LoginPictures
-    /// The keys in force (the screens name them).
-    let keys: KeyMap
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
-    public init(theme: Theme, logo: RGBImage?, pictures: LoginPictures = LoginPictures(), keys: KeyMap = .standard) {
+    public init(theme: Theme, logo: RGBImage?, pictures: LoginPictures = LoginPictures()) {
         self.theme = theme
         self.logo = logo
         self.pictures = pictures
-        self.keys = keys
     }
 
     /// The login's keys (the demo adds approving as the demo user).
@@ -301,7 +300,7 @@ extension LoginScreen: Screen {
         return handle(input, intent: intent, app: app)
     }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         app.session == .splash ? ["Ctrl-C quit"] : keys.hints(.login, demo: app.isDemo) { $0 == .help }
     }
 }

@@ -6,12 +6,11 @@ import TerminalImage
 /// the header scrolls away with the list. `L` asks "Log out?".
 public struct ProfileScreen {
     public let theme: Theme
-    /// The keys in force (the header names the log-out key).
-    public let keys: KeyMap
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
-    public init(theme: Theme, keys: KeyMap = .standard) {
+    public init(theme: Theme) {
         self.theme = theme
-        self.keys = keys
     }
 
     /// The profile's keys: a list of cards', your page, refreshing, logging out.
@@ -169,7 +168,7 @@ extension ProfileScreen: Screen {
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.favorites.modal != nil || app.profile.confirmingLogout }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         keys.hints(.profile, labels: [.like: "unlike"]) { ![.details, .photographer, .yourPage].contains($0) }
     }
 

@@ -40,7 +40,7 @@ protocol Screen {
     /// key that means nothing there, and in a dialog, whose keys are its own).
     func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event]
     /// The status line's keys, the ones that matter most first (at 80 columns the last ones give way).
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String]
+    func hints(_ app: AppState, ui: UIState) -> [String]
     /// A dialog of the screen is up: it has the keyboard.
     func dialogIsOpen(_ app: AppState) -> Bool
     /// How far into its paged list the screen's frame shows (`AppFrame.shownEnd`); nil when it pages nothing.

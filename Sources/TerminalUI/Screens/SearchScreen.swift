@@ -6,12 +6,11 @@ import TerminalImage
 /// as tiles, and the detail screen of one result.
 public struct SearchScreen {
     public let theme: Theme
-    /// The keys in force (the pane names some).
-    public let keys: KeyMap
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
-    public init(theme: Theme, keys: KeyMap = .standard) {
+    public init(theme: Theme) {
         self.theme = theme
-        self.keys = keys
     }
 
     private func key(_ intent: Intent) -> String { keys.hintKeys(intent, in: .search) }
@@ -340,7 +339,7 @@ extension SearchScreen: Screen {
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.search.results.modal != nil }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         if app.search.editing { return keys.hints(.searchField) }
         let photos = app.search.kind == .photos
         let onlyPhotos: Set<Intent> = [.like, .photographer, .sort, .columns, .orientation]

@@ -8,8 +8,8 @@ import TerminalImage
 /// collections and topics tiles with their cover photo.
 struct SheetScreen: Screen {
     let theme: Theme
-    /// The keys in force (the header names the sort's).
-    var keys: KeyMap = .standard
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
     /// A page's keys.
     static let keys: [KeyRecord] = [
@@ -281,7 +281,7 @@ struct SheetScreen: Screen {
         return false
     }
 
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
         var labels: [Intent: String] = [:]
         switch app.shownSheet {

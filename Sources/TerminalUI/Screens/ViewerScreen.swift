@@ -9,14 +9,13 @@ public struct ViewerScreen {
     public let cellAspect: Double
     /// The characters photos are drawn with; nil when the terminal draws pixels (b does nothing then).
     public let blitter: BlitterKind?
-    /// The keys in force (the status line's hints name them).
-    public let keys: KeyMap
+    /// The keys in force (the theme carries them).
+    var keys: KeyMap { theme.keys }
 
-    public init(theme: Theme, cellAspect: Double = 2, blitter: BlitterKind? = .half, keys: KeyMap = .standard) {
+    public init(theme: Theme, cellAspect: Double = 2, blitter: BlitterKind? = .half) {
         self.theme = theme
         self.cellAspect = cellAspect
         self.blitter = blitter
-        self.keys = keys
     }
 
     /// The viewer's keys.
@@ -281,7 +280,7 @@ extension ViewerScreen: Screen {
     }
 
     /// The viewer draws its own status line.
-    func hints(_ app: AppState, ui: UIState, keys: KeyMap) -> [String] {
+    func hints(_ app: AppState, ui: UIState) -> [String] {
         app.viewer.map(hints) ?? []
     }
 
