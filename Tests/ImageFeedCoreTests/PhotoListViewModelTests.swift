@@ -77,6 +77,15 @@ final class PhotoListViewModelTests: XCTestCase {
         _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(Page(items: [makePhoto("b")], number: 1, perPage: 30, nextPage: 2)))))
         XCTAssertEqual(app.notice?.text, "The feed reloaded.")
         XCTAssertEqual(app.connection, .online)
+
+        // A reload whose connection drops gets the saved feed: it does not say it worked.
+        _ = AppViewModel.update(&app, .feed(.load))
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .success(Page(items: [makePhoto("b")], number: 1, perPage: 30, nextPage: 2)))))
+        _ = AppViewModel.update(&app, .feed(.servedFromSaved(Date(timeIntervalSince1970: 1_700_000_000))))
+        XCTAssertEqual(app.notice?.kind, .error)
+        XCTAssertEqual(app.notice?.text, "Couldn't reload the feed (no connection): showing what was saved.")
+        XCTAssertEqual(app.notice?.retry, true)
+        XCTAssertEqual(app.connection, .offline("The photo service could not be reached."))
     }
 
     func test_rateLimited_theStatusLineSaysUntilWhen() throws {

@@ -139,6 +139,35 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("@ann"), text)
     }
 
+    /// On a Search pane with nothing searched yet, letters typed without `/` start the query: they change no filter,
+    /// no order, no layout.
+    func test_lettersOnAnEmptySearchPane_startTheQuery() {
+        let screen = AppFrame(theme: asciiTheme)
+        var ui = UIState()
+        var state = AppState()
+        _ = AppViewModel.update(&state, .selectTab(.search))
+        let before = state.search
+        for character in "cows" {
+            for event in screen.handle(.key(.character(character)), app: state, ui: &ui, width: 80, height: 24) {
+                _ = AppViewModel.update(&state, event)
+            }
+        }
+        XCTAssertTrue(state.search.editing)
+        XCTAssertEqual(state.search.query, "cows")
+        XCTAssertEqual(state.search.order, before.order)
+        XCTAssertEqual(state.search.filters, before.filters)
+        XCTAssertEqual(state.search.layout, before.layout)
+        XCTAssertEqual(state.search.kind, before.kind)
+        // Once something was searched, the keys are keys again.
+        let results = searched([photo("a")])
+        XCTAssertEqual(screen.handle(.key(.character("s")), app: results, ui: &ui, width: 80, height: 24), [.search(.toggleOrder)])
+        // q still quits, digits still switch panes.
+        var fresh = AppState()
+        _ = AppViewModel.update(&fresh, .selectTab(.search))
+        XCTAssertEqual(screen.handle(.key(.character("q")), app: fresh, ui: &ui, width: 80, height: 24), [.quit])
+        XCTAssertEqual(screen.handle(.key(.character("1")), app: fresh, ui: &ui, width: 80, height: 24), [.selectTab(.feed)])
+    }
+
     func test_keys_inTheFieldAreText_andOutsideAreCommands() {
         let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()

@@ -14,6 +14,12 @@ extension AppViewModel {
     /// next page that failed, or a reload the user asked for that worked.
     static func listNotice(_ event: PhotoListViewModel.Event, before: PhotoListState, name: String,
                                    in state: inout AppState) -> [Effect] {
+        let capitalised = name.prefix(1).uppercased() + name.dropFirst()
+        // The service could not be reached and the saved list came instead: a reload that said it worked says
+        // it did not, and what is shown (a success never stands beside "offline").
+        if case .servedFromSaved = event, let notice = state.notice, notice.kind == .info, notice.text == "\(capitalised) reloaded." {
+            return notify("Couldn't reload \(name) (no connection): showing what was saved.", kind: .error, retry: true, in: &state)
+        }
         guard case let .pageLoaded(page, result) = event, before.nextPage == .loading(page: page) else { return [] }
         switch result {
         case let .failure(error):
@@ -28,7 +34,6 @@ extension AppViewModel {
             return [] // the pane itself shows the error
         case .success:
             guard page == 1, before.reloading else { return [] }
-            let capitalised = name.prefix(1).uppercased() + name.dropFirst()
             return notify("\(capitalised) reloaded.", kind: .info, in: &state)
         }
     }

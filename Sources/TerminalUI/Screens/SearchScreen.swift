@@ -234,6 +234,11 @@ public struct SearchScreen {
             case nil: return []
             }
         }
+        // Nothing searched yet: a letter typed starts the query (as a prompt does) rather than meaning a key.
+        if search.submitted == nil, case let .key(.character(character)) = input, character != " ",
+           let edit = TextFieldView.edit(for: .character(character)) {
+            return [.search(.focus), .search(.edit(edit))]
+        }
         let results = resultsArea(area)
         if intent == .kind {
             ui.searchList = ListPosition()
@@ -348,7 +353,7 @@ extension SearchScreen: Screen {
         if case .failed = app.search.results.nextPage { failed = true }
         // Before a search, only the keys that lead to one.
         let searched = app.search.submitted != nil
-        let always: Set<Intent> = [.help, .quit, .search, .nextPane, .previousPane, .kind]
+        let always: Set<Intent> = [.help, .quit, .search, .nextPane, .previousPane]
         return keys.hints(.search, labels: photos ? [:] : [.open: "open"], ranks: [.search: 25]) {
             (searched || always.contains($0)) && (photos || !onlyPhotos.contains($0)) && ($0 != .reload || failed)
         }
