@@ -160,13 +160,15 @@ final class RealTerminalTests: XCTestCase {
             if let data = try? Data(contentsOf: file), let decoded = try? ImageCodec.decode(data) { return decoded.image }
             Thread.sleep(forTimeInterval: 0.5 * Double(attempt + 1))
         }
-        struct NoPhotograph: Error, CustomStringConvertible { var description: String }
         // What was running, for the failure: a photograph that never comes is the X server's or the terminal's.
         let processes = (try? run(["ps", "-eo", "pid,stat,pcpu,etime,wchan:16,args"])) ?? ""
         let relevant = processes.split(separator: "\n").filter { $0.contains("kitty") || $0.contains("Xvfb") || $0.contains("image-feed")
             || $0.contains("import") || $0.contains("xterm") }
         throw NoPhotograph(description: "no photograph of window \(window) in 8 tries; running:\n" + relevant.joined(separator: "\n"))
     }
+
+    /// No photograph of a window could be taken; what was running then.
+    struct NoPhotograph: Error, CustomStringConvertible { var description: String }
 
     /// Where the window is on the screen, and its size, as `xwininfo` says.
     func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
@@ -291,12 +293,10 @@ final class RealTerminalTests: XCTestCase {
         }
         try press(window, "Return")
         var best: (psnr: Double, rect: (x: Int, y: Int, width: Int, height: Int))?
-        previous = nil
         let shot = try photograph(window, until: "the viewer's photo", seconds: 30) { shot in
-            defer { previous = shot }
             guard let score = Self.score(shot, against: source) else { return false }
             best = score
-            return score.psnr > 25 && score.rect.height > shot.height / 2 && Self.alike(previous, shot)
+            return score.psnr > 25 && score.rect.height > shot.height / 2
         }
         let score = try XCTUnwrap(best, "no photo found in the photograph")
         return (window, shot, score.psnr, score.rect, feed)
@@ -326,11 +326,27 @@ final class RealTerminalTests: XCTestCase {
     }
 
     func test_kitty_viewer_showsThePhotoItself_andAHelpOverItLeavesNothingBehind() throws {
-        let viewer = try viewerPhotograph(in: .kitty)
-        XCTAssertGreaterThanOrEqual(viewer.score, 30, "the viewer's photo in kitty against its source (PSNR dB)")
-        print("kitty: viewer photo \(viewer.rect.width)x\(viewer.rect.height) px, PSNR \(String(format: "%.1f", viewer.score)) dB")
-        try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "kitty")
-        try assertMovesLeaveNothingBehind(viewer.window, viewer: viewer.shot, feed: viewer.feed, terminal: "kitty")
+        try againIfNoPhotograph {
+            let viewer = try viewerPhotograph(in: .kitty)
+            XCTAssertGreaterThanOrEqual(viewer.score, 30, "the viewer's photo in kitty against its source (PSNR dB)")
+            print("kitty: viewer photo \(viewer.rect.width)x\(viewer.rect.height) px, PSNR \(String(format: "%.1f", viewer.score)) dB")
+            try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "kitty")
+            try assertMovesLeaveNothingBehind(viewer.window, viewer: viewer.shot, feed: viewer.feed, terminal: "kitty")
+        }
+    }
+
+    /// Runs `body`, and once more from a new terminal if no photograph of the window could be taken: kitty under
+    /// Xvfb now and then stops answering ImageMagick's `import` (every try times out, a photograph of the whole
+    /// screen too) with the app and the X server idle; the cause is not known. A second failure fails the test.
+    func againIfNoPhotograph(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as NoPhotograph {
+            print("no photograph (\(error.description.prefix(200))); once more in a new terminal")
+            for terminal in terminals where terminal.isRunning { terminal.terminate(); terminal.waitUntilExit() }
+            terminals = []
+            try body()
+        }
     }
 
     func test_xterm_viewer_showsTheSixelPhoto_asWellAsImg2sixel_andAHelpOverItLeavesNothingBehind() throws {

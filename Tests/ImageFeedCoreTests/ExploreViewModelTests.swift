@@ -33,6 +33,18 @@ final class ExploreViewModelTests: XCTestCase {
         XCTAssertEqual(state.feed.photos.map(\.id), ["a", "b"], "the feed under the page is untouched")
     }
 
+    /// `u` on a photographer's own page does not push another copy of it: it says whose page this is.
+    func test_thePhotographerOfAPhotoOnTheirOwnPage_isNotOpenedAgain() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .explore(.openPhotographer(username: "stefan", user: nil)))
+        let effects = AppViewModel.update(&state, .explore(.openPhotographer(username: "stefan", user: nil)))
+        XCTAssertEqual(state.explore?.sheets.count, 1)
+        XCTAssertEqual(state.notice?.text, "This is @stefan's page.")
+        XCTAssertFalse(effects.contains { if case .explore = $0 { true } else { false } }, "nothing asked again: \(effects)")
+        _ = AppViewModel.update(&state, .explore(.openPhotographer(username: "nasa", user: nil)))
+        XCTAssertEqual(state.explore?.sheets.count, 2, "another photographer's page goes over it")
+    }
+
     func test_sections_loadWhenFirstShown_andTheOrderReloadsThePhotos() {
         var state = loadedApp()
         _ = AppViewModel.update(&state, .explore(.openPhotographer(username: "stefan", user: nil)))

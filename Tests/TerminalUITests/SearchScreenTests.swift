@@ -168,6 +168,19 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertEqual(screen.handle(.key(.character("1")), app: fresh, ui: &ui, width: 80, height: 24), [.selectTab(.feed)])
     }
 
+    /// Keys that do nothing here say why: the photos' filters while looking for people; `s` on the editorial feed.
+    func test_keysThatDoNothingHere_sayWhy() {
+        let screen = AppFrame(theme: asciiTheme)
+        var ui = UIState()
+        var people = searched([photo("a")])
+        _ = AppViewModel.update(&people, .search(.cycleKind))
+        XCTAssertEqual(people.search.kind, .people)
+        XCTAssertEqual(screen.handle(.key(.character("O")), app: people, ui: &ui, width: 80, height: 24),
+                       [.notify("Filters, order and layout apply to photos; m looks for photos again.")])
+        XCTAssertEqual(screen.handle(.key(.character("s")), app: loadedState([photo("a")]), ui: &ui, width: 80, height: 24),
+                       [.notify("The editorial feed has one order; a topic's photos can be sorted (t picks one).")])
+    }
+
     func test_keys_inTheFieldAreText_andOutsideAreCommands() {
         let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()

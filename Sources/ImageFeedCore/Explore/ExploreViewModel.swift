@@ -165,6 +165,10 @@ extension ExploreViewModel {
         mutating func update(_ event: Event) -> [Effect] {
             switch event {
             case let .openPhotographer(username, user):
+                // Their page is the one on top already: another copy would only have to be closed twice.
+                if case let .photographer(shown) = shownSheet, shown.username == username {
+                    return notify("This is @\(UntrustedText.sanitize(username))'s page.", .info)
+                }
                 var page = PhotographerSheet(username: username, user: user)
                 let effects = PhotoListViewModel.update(&page.photos, .load).map { Effect.photos(page.photosSource, $0) }
                 push(.photographer(page))

@@ -50,7 +50,11 @@ struct FeedPane: Screen {
 
     func handle(_ input: InputEvent, intent: Intent?, app: AppState, ui: inout UIState, area: Rect) -> [AppViewModel.Event] {
         if intent == .topics, app.feed.modal == nil { return [.explore(.openTopics)] }
-        if intent == .sort, app.feedTopic != nil, app.feed.modal == nil {
+        if intent == .sort, app.feed.modal == nil {
+            // The editorial feed has one order: say so rather than do nothing.
+            guard app.feedTopic != nil else {
+                return [.notify("The editorial feed has one order; a topic's photos can be sorted (\(theme.key(.topics)) picks one).")]
+            }
             ui.feedList = ListPosition()
             return [.explore(.cycleTopicOrder)]
         }

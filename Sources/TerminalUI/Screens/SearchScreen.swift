@@ -248,6 +248,10 @@ public struct SearchScreen {
             var position = ui.searchList
             defer { ui.searchList = position }
             if intent == .reload { return [.search(.submit)] }
+            if [.orientation, .color, .safe, .sort, .columns].contains(intent) {
+                // Those are the photos' filters, order and layout: say so rather than do nothing.
+                return [.notify("Filters, order and layout apply to photos; \(key(.kind)) looks for photos again.")]
+            }
             if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y == area.y { return [.search(.focus)] }
             switch CoverTiles(theme: theme).handle(input, intent: intent, entries: Self.entries(search), list: results, position: &position) {
             case .none, .moved:
