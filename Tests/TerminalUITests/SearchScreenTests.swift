@@ -178,7 +178,7 @@ final class SearchScreenTests: XCTestCase {
         XCTAssertEqual(screen.handle(.key(.character("O")), app: people, ui: &ui, width: 80, height: 24),
                        [.notify("Filters, order and layout apply to photos; m looks for photos again.")])
         XCTAssertEqual(screen.handle(.key(.character("s")), app: loadedState([photo("a")]), ui: &ui, width: 80, height: 24),
-                       [.notify("The editorial feed has one order; a topic's photos can be sorted (t picks one).")])
+                       [.notify("The editorial feed has one order; t picks a topic, which sorts.")])
     }
 
     func test_keys_inTheFieldAreText_andOutsideAreCommands() {

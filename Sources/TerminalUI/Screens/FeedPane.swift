@@ -53,7 +53,7 @@ struct FeedPane: Screen {
         if intent == .sort, app.feed.modal == nil {
             // The editorial feed has one order: say so rather than do nothing.
             guard app.feedTopic != nil else {
-                return [.notify("The editorial feed has one order; a topic's photos can be sorted (\(theme.key(.topics)) picks one).")]
+                return [.notify("The editorial feed has one order; \(theme.key(.topics)) picks a topic, which sorts.")]
             }
             ui.feedList = ListPosition()
             return [.explore(.cycleTopicOrder)]

@@ -100,7 +100,6 @@ public struct KeyRecord: Sendable {
         self.rank = rank
     }
 
-    static func c(_ character: Character) -> Key { .character(character) }
 }
 
 /// The keys in force: the records' defaults, with the user's `[keys]` over them. The help overlay, the status
