@@ -108,6 +108,18 @@ public struct SearchFilters: Hashable, Codable, Sendable {
         return index + 1 < all.count ? all[index + 1] : nil
     }
 
+    /// The option before the current one, then none (a key that cycles backwards).
+    static func cycleBack<Option: CaseIterable & Equatable>(_ current: Option?) -> Option? {
+        let all = Array(Option.allCases)
+        guard let current, let index = all.firstIndex(of: current) else { return all.last }
+        return index > 0 ? all[index - 1] : nil
+    }
+
+    /// The next orientation (or colour), or the one before with `backwards`.
+    public mutating func cycleOrientation(backwards: Bool) {
+        orientation = backwards ? Self.cycleBack(orientation) : Self.cycle(orientation)
+    }
+    public mutating func cycleColor(backwards: Bool) { color = backwards ? Self.cycleBack(color) : Self.cycle(color) }
     public mutating func cycleOrientation() { orientation = Self.cycle(orientation) }
     public mutating func cycleColor() { color = Self.cycle(color) }
     public mutating func toggleContentFilter() { contentFilter = contentFilter == .low ? .high : .low }

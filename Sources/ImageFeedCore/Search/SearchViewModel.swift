@@ -80,6 +80,8 @@ public enum SearchViewModel {
         case cycleOrientation
         case cycleColor
         case toggleSafe
+        /// The filters picked at once (the filter picker): one search, and none if they did not change.
+        case setFilters(SearchFilters)
         /// Search for this (a tag of a photo): the pane's field takes it and the search starts.
         case searchFor(String)
         case toggleLayout
@@ -218,6 +220,11 @@ public enum SearchViewModel {
             case .cycleColor: state.filters.cycleColor()
             default: state.filters.toggleContentFilter()
             }
+            return reload(&state)
+
+        case let .setFilters(filters):
+            guard filters != state.filters else { return [] }
+            state.filters = filters
             return reload(&state)
 
         case let .searchFor(text):

@@ -52,7 +52,7 @@ public struct AppFrame {
         case .detail: DetailScreen(theme: theme)
         case .sheet: SheetScreen(theme: theme)
         case .pane(.feed): FeedPane(theme: theme)
-        case .pane(.search): SearchScreen(theme: theme)
+        case .pane(.search): SearchScreen(theme: theme, picker: ui.filterPicker)
         case .pane(.profile): ProfileScreen(theme: theme)
         case .pane(.albums): AlbumsScreen(theme: theme)
         }

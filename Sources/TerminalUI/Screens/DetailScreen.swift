@@ -18,6 +18,10 @@ public struct DetailScreen {
     /// The detail's keys.
     static let keys: [KeyRecord] = [
         SharedKeys.open("full screen (a picked tag: search it)", hint: "full screen"),
+        KeyRecord([(.previous, [.up, .character("k")]), (.next, [.down, .character("j")])], "scroll the details",
+                  extra: ", wheel"),
+        KeyRecord([(.pageUp, [.pageUp]), (.pageDown, [.pageDown])], "scroll the details a screen"),
+        KeyRecord([(.first, [.character("g"), .home]), (.last, [.character("G"), .end])], "the details' top / end"),
         SharedKeys.like, SharedKeys.share, SharedKeys.download,
         SharedKeys.photographer("the photographer's page"), SharedKeys.collect,
         KeyRecord([(.tag, [.character("#")])], "pick a tag (again: the next); Enter searches it", hint: "tags", rank: 80),
@@ -98,13 +102,35 @@ public struct DetailScreen {
         return lines
     }
 
-    public func render(_ detail: PhotoDetail, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+    /// Where the detail's parts go in `area`: the picture's box, and the text column (the details, then the
+    /// author's block) with how far it is scrolled. The text scrolls when it is longer than its rows (stacked, the
+    /// picture first gives up rows, down to a third of the height).
+    struct Layout {
+        var sideBySide: Bool
+        var textWidth: Int
+        var textLines: [(String, CellStyle)]
+        /// The line holding the picked tag, if any.
+        var tagLine: Int?
+        var author: [(String, CellStyle)]?
+        var avatarURL: URL?
+        var authorHeight: Int
+        var pictureBox: Rect
+        /// The text column's rows, under or beside the picture.
+        var textRect: Rect
+        /// The first of the column's lines shown, and the most it can be.
+        var top: Int
+        var maxTop: Int
+        var columnHeight: Int { textLines.count + authorHeight }
+    }
+
+    func layout(_ detail: PhotoDetail, ui: UIState, area: Rect) -> Layout {
         let photo = detail.photo
         // Side by side when there is room for a useful picture and 36 columns of text; else stacked.
         let sideBySide = area.width >= 90
         let textWidth = sideBySide ? min(60, max(36, area.width * 2 / 5)) : area.width - 4
         // The text, and the author's block under it (a blank line, then the avatar beside the lines).
         let textLines = lines(detail, width: textWidth, tick: ui.tick, tag: ui.detailTag)
+        let tagLine = ui.detailTag == nil ? nil : textLines.lastIndex { $0.0.contains("[") && $0.1 == theme.accent }
         let avatarURL = photo.user.flatMap { $0.profileImage.medium ?? $0.profileImage.small ?? $0.profileImage.large }
         let author = photo.user.map { authorLines($0, width: textWidth - (avatarURL == nil ? 0 : Self.avatarColumns + 2)) }
         let authorHeight = author.map { 1 + max(avatarURL == nil ? 0 : Self.avatarRows, $0.count) } ?? 0
@@ -114,6 +140,29 @@ public struct DetailScreen {
         let pictureBox = sideBySide
             ? Rect(x: area.x + 1, y: area.y + 1, width: area.width - textWidth - 5, height: area.height - 3)
             : Rect(x: area.x + 1, y: area.y + 1, width: area.width - 2, height: pictureRows)
+        let textX = sideBySide ? area.maxX - textWidth - 2 : area.x + 2
+        let textY = sideBySide ? area.y + 1 : pictureBox.maxY + 1
+        // The last row is the notice's.
+        let textRect = Rect(x: textX, y: textY, width: textWidth, height: max(1, area.maxY - 1 - textY))
+        let height = textLines.count + authorHeight
+        let maxTop = max(0, height - textRect.height)
+        var top = ui.detailScroll.photoID == photo.id ? ui.detailScroll.top : 0
+        // A picked tag is always in sight.
+        if let tagLine {
+            if tagLine < top { top = tagLine }
+            if tagLine >= top + textRect.height - 1 { top = tagLine - textRect.height + 2 }
+        }
+        top = min(max(0, top), maxTop)
+        return Layout(sideBySide: sideBySide, textWidth: textWidth, textLines: textLines, tagLine: tagLine, author: author,
+                      avatarURL: avatarURL, authorHeight: authorHeight, pictureBox: pictureBox, textRect: textRect,
+                      top: top, maxTop: maxTop)
+    }
+
+    public func render(_ detail: PhotoDetail, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        let photo = detail.photo
+        let layout = self.layout(detail, ui: ui, area: area)
+        let pictureBox = layout.pictureBox
+        let textWidth = layout.textWidth
         let fitted = CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3, pixelHeight: photo.height > 0 ? photo.height : 2,
                                             columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
@@ -123,29 +172,31 @@ public struct DetailScreen {
         parts.drawPicture(pictures.picture(for: photo, url: url, columns: fitted.columns, rows: fitted.rows),
                           in: pictureRect, clip: area, tick: ui.tick, into: &buffer)
 
-        let textX = sideBySide ? area.maxX - textWidth - 2 : area.x + 2
-        var y = sideBySide ? area.y + 1 : pictureRect.maxY + 1
-        let bottom = area.maxY - 1
-        // When space is short, the author (whom the photo is by) is kept and the last details give way.
-        let textBottom = max(y + 1, bottom - authorHeight)
-        for line in textLines where y < textBottom {
+        // The text column, scrolled: line `layout.top` at the top of its rows.
+        let column = layout.textRect
+        let textX = column.x
+        let shift = column.y - layout.top
+        let more = layout.top < layout.maxTop
+        // The last row says there is more (and how to see it) when the column goes on below.
+        let bottom = more ? column.maxY - 1 : column.maxY
+        for (index, line) in layout.textLines.enumerated() {
+            let y = shift + index
+            guard y >= column.y, y < bottom else { continue }
             buffer.write(line.0, x: textX, y: y, style: line.1, maxWidth: textWidth, ellipsis: theme.ellipsis)
-            y += 1
         }
-        if let user = photo.user, let author, y + 2 < bottom {
-            y += 1
-            var hasAvatar = false
-            if let avatarURL, y + Self.avatarRows <= bottom {
+        if let user = photo.user, let author = layout.author {
+            let y = shift + layout.textLines.count + 1
+            // The avatar is drawn whole or not at all.
+            if let avatarURL = layout.avatarURL, y >= column.y, y + Self.avatarRows <= bottom {
                 let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: avatarURL))
                 if case let .ready(picture) = pictures.picture(for: stand, url: avatarURL, columns: Self.avatarColumns, rows: Self.avatarRows) {
                     buffer.draw(picture, x: textX, y: y, clip: area)
                 }
-                hasAvatar = true
             }
-            let authorX = hasAvatar ? textX + Self.avatarColumns + 2 : textX
+            let authorX = layout.avatarURL != nil ? textX + Self.avatarColumns + 2 : textX
             let authorWidth = textWidth - (authorX - textX)
-            let shown = hasAvatar || avatarURL == nil ? author : authorLines(user, width: authorWidth)
-            for (index, line) in shown.enumerated() where y + index < bottom {
+            for (index, line) in author.enumerated() {
+                guard y + index >= column.y, y + index < bottom else { continue }
                 if index == 0 { // "Photo by NAME on Unsplash", linked
                     parts.attribution(user, x: authorX, y: y, style: line.1, maxWidth: authorWidth, into: &buffer)
                     continue
@@ -154,6 +205,23 @@ public struct DetailScreen {
                 if index == 1, let profile = Referral.profile(user) { // @username
                     buffer.link(profile, x: authorX, y: y + index, width: written)
                 }
+            }
+        }
+        if more {
+            // The last row: whom the photo is by (always in sight, as the attribution must be), and that there is more.
+            let keys = [keys.hintKeys(.next, in: .detail), keys.hintKeys(.pageDown, in: .detail)].filter { !$0.isEmpty }
+                .joined(separator: " ")
+            let arrow = theme.unicode ? "▼" : "v"
+            let authorRow = shift + layout.textLines.count + 1
+            let authorShown = authorRow >= column.y && authorRow < bottom
+            let label = authorShown || photo.user == nil ? "\(arrow) more below (\(keys))" : "\(arrow) more (\(keys))"
+            let labelWidth = min(textWidth, DisplayWidth.of(label))
+            if let user = photo.user, !authorShown, textWidth - labelWidth - 2 >= 12 {
+                parts.attribution(user, x: textX, y: column.maxY - 1, style: theme.title, maxWidth: textWidth - labelWidth - 2,
+                                  into: &buffer)
+                buffer.write(label, x: textX + textWidth - labelWidth, y: column.maxY - 1, style: theme.muted, maxWidth: labelWidth)
+            } else {
+                buffer.write(label, x: textX, y: column.maxY - 1, style: theme.muted, maxWidth: textWidth, ellipsis: theme.ellipsis)
             }
         }
 
@@ -190,18 +258,46 @@ public struct DetailScreen {
             case nil: return []
             }
         }
+        let layout = self.layout(detail, ui: ui, area: area)
+        func scroll(to top: Int) {
+            ui.detailScroll = DetailScroll(photoID: detail.photo.id, top: min(max(0, top), layout.maxTop))
+        }
         guard case .key = input else {
-            if case let .mouse(mouse) = input, mouse.kind == .press { return [.openViewer(photoID: detail.photo.id)] }
+            if case let .mouse(mouse) = input {
+                switch mouse.kind {
+                case .press: return [.openViewer(photoID: detail.photo.id)]
+                case .wheelDown: scroll(to: layout.top + 3)
+                case .wheelUp: scroll(to: layout.top - 3)
+                default: break
+                }
+            }
             return []
         }
         var events: [AppViewModel.Event]
         let tags = Self.tags(detail)
+        let page = max(1, layout.textRect.height - 2)
         switch intent {
+        case .next, .previous, .pageDown, .pageUp, .first, .last:
+            if layout.maxTop == 0 { return [] }
+            switch intent {
+            case .next: scroll(to: layout.top + 1)
+            case .previous: scroll(to: layout.top - 1)
+            case .pageDown: scroll(to: layout.top + page)
+            case .pageUp: scroll(to: layout.top - page)
+            case .first: scroll(to: 0)
+            default: scroll(to: layout.maxTop)
+            }
+            // Scrolling the picked tag out of sight unpicks it.
+            if let line = layout.tagLine, line < ui.detailScroll.top || line >= ui.detailScroll.top + layout.textRect.height - 1 {
+                ui.detailTag = nil
+            }
+            return []
         case .back where ui.detailTag != nil:
             ui.detailTag = nil
             return []
         case .back:
             ui.detailTag = nil
+            ui.detailScroll = DetailScroll()
             return [.closeDetail]
         case .open:
             // A picked tag: search for it; else the photo full screen.
@@ -213,6 +309,8 @@ public struct DetailScreen {
         case .tag:
             guard !tags.isEmpty else { return [.detail(.viewer(.tell("This photo has no tags.")))] }
             ui.detailTag = ui.detailTag.map { ($0 + 1) % tags.count } ?? 0
+            // The picked tag's line is brought into sight.
+            scroll(to: self.layout(detail, ui: ui, area: area).top)
             return []
         case .photographer:
             return CardList.openPhotographer(detail.photo)
@@ -250,6 +348,7 @@ extension DetailScreen: Screen {
         let tag = app.shownDetail.flatMap { detail in ui.detailTag.flatMap { Self.tags(detail)[safe: $0] } }
         var failed = false
         if case .failed = app.shownDetail?.extra { failed = true }
+        // Scrolling is not hinted here: the text column says "more below" with its keys when it goes on.
         return keys.hints(.detail, labels: tag.map { [.open: "search #\(UntrustedText.sanitize($0))"] } ?? [:]) {
             ![.quit, .nextPane].contains($0) && ($0 != .reload || failed)
         }

@@ -9,8 +9,12 @@ public struct SearchScreen {
     /// The keys in force (the theme carries them).
     var keys: KeyMap { theme.keys }
 
-    public init(theme: Theme) {
+    /// The filter picker, when it is open (a dialog: it has the keyboard).
+    let picker: FilterPicker?
+
+    public init(theme: Theme, picker: FilterPicker? = nil) {
         self.theme = theme
+        self.picker = picker
     }
 
     private func key(_ intent: Intent) -> String { keys.hintKeys(intent, in: .search) }
@@ -23,8 +27,9 @@ public struct SearchScreen {
         KeyRecord([(.sort, [.character("s")])], "sort by relevance or date", hint: "sort", rank: 55),
         KeyRecord([(.columns, [.character("v")])], "1 or 2 columns", hint: "layout", rank: 56),
         KeyRecord([(.kind, [.character("m")])], "look for photos, people or collections", hint: "what to find", rank: 57),
-        KeyRecord([(.orientation, [.character("O")]), (.color, [.character("C")]), (.safe, [.character("W")])],
-                  "filters: orientation, colour, work-safe", hint: "filters", rank: 82),
+        KeyRecord([(.orientation, [.character("O")]), (.color, [.character("C")])],
+                  "choose filters (orientation, colour) in a picker", hint: "filters", hintFirstOnly: true, rank: 82),
+        KeyRecord([(.safe, [.character("W")])], "work-safe results only, on or off"),
         SharedKeys.reload("retry what failed", hint: "retry"),
     ]
 
@@ -63,6 +68,69 @@ public struct SearchScreen {
         if case let .likeFailed(_, liked, error) = search.results.modal {
             PhotoParts(theme: theme).likeFailedDialog(liked: liked, error, focused: ui.modalFocus, in: area, into: &buffer)
         }
+        if let picker = ui.filterPicker { renderPicker(picker, area: area, into: &buffer) }
+    }
+
+    /// The filter picker: a row for each filter, its value between arrows; nothing is asked of the service until
+    /// Enter.
+    private func renderPicker(_ picker: FilterPicker, area: Rect, into buffer: inout CellBuffer) {
+        let (left, right) = theme.unicode ? ("◂", "▸") : ("<", ">")
+        let rows: [(FilterPicker.Row, String, String)] = [
+            (.orientation, "Orientation", picker.draft.orientation?.rawValue ?? "any"),
+            (.color, "Colour", picker.draft.color?.title ?? "any"),
+            (.safe, "Work-safe only", picker.draft.contentFilter == .high ? "yes" : "no"),
+        ]
+        let help = "\(keys.hintKeys(.left, in: .search))\(keys.hintKeys(.right, in: .search)) change  "
+            + "\(keys.hintKeys(.open, in: .search)) search  Esc cancel"
+        let width = min(area.width - 2, max(40, DisplayWidth.of(help) + 4))
+        let height = min(area.height, rows.count + 4)
+        guard width >= 20, height >= rows.count + 2 else { return }
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + Self.headerRows, width: width, height: height)
+        Widgets.box(box, title: "Filters", style: theme.modal, theme: theme, into: &buffer)
+        for (index, row) in rows.enumerated() {
+            let y = box.y + 1 + index
+            let focused = row.0 == picker.row
+            let style = focused ? theme.focusedButton : theme.modal
+            buffer.fill(Rect(x: box.x + 1, y: y, width: box.width - 2, height: 1), with: Cell(" ", style: style))
+            buffer.write(" " + row.1, x: box.x + 1, y: y, style: style, maxWidth: 16)
+            buffer.write("\(left) \(row.2) \(right)", x: box.x + 18, y: y, style: style, maxWidth: box.width - 20)
+        }
+        if height >= rows.count + 4 {
+            buffer.write(help, x: box.x + 2, y: box.y + 1 + rows.count + 1, style: theme.modal.merging(theme.muted),
+                         maxWidth: box.width - 4, ellipsis: theme.ellipsis)
+        }
+    }
+
+    /// The picker's keys: the rows, their values (backwards too), Enter for one search, Esc to leave it as it was.
+    private func handlePicker(_ input: InputEvent, ui: inout UIState) -> [AppViewModel.Event] {
+        guard var picker = ui.filterPicker, case .key = input else { return [] }
+        let intent = keys.intent(of: input, in: .search)
+        switch intent {
+        case .up, .previous: picker.move(by: -1)
+        case .down, .next: picker.move(by: 1)
+        case .left: picker.change(backwards: true)
+        case .right: picker.change(backwards: false)
+        case .orientation, .color, .safe:
+            let row: FilterPicker.Row = intent == .orientation ? .orientation : intent == .color ? .color : .safe
+            if picker.row == row { picker.change(backwards: false) } else { picker.row = row }
+        case .open:
+            ui.filterPicker = nil
+            ui.searchList = ListPosition()
+            return [.search(.setFilters(picker.draft))]
+        case .quit:
+            ui.filterPicker = nil
+            return []
+        default:
+            switch input {
+            case .key(.escape), .key(.backspace):
+                ui.filterPicker = nil
+                return []
+            case .key(.character(" ")): picker.change(backwards: false)
+            default: break
+            }
+        }
+        ui.filterPicker = picker
+        return []
     }
 
     private func renderField(_ search: SearchState, area: Rect, into buffer: inout CellBuffer) {
@@ -227,6 +295,7 @@ public struct SearchScreen {
             default: return TextFieldView.edit(for: key).map { [.search(.edit($0))] } ?? []
             }
         }
+        if ui.filterPicker != nil { return handlePicker(input, ui: &ui) }
         if search.results.modal != nil {
             switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
             case .first: return [.search(.results(.modalTryAgain))]
@@ -291,9 +360,13 @@ public struct SearchScreen {
                 return [.search(.toggleOrder)]
             case .columns:
                 return [.search(.toggleLayout)]
-            case .orientation, .color, .safe:
+            case .orientation, .color:
+                // The picker: eleven colours cost one search, not eleven.
+                ui.filterPicker = FilterPicker(row: intent == .orientation ? .orientation : .color, draft: search.filters)
+                return []
+            case .safe:
                 position = ListPosition()
-                return [.search(intent == .orientation ? .cycleOrientation : intent == .color ? .cycleColor : .toggleSafe)]
+                return [.search(.toggleSafe)]
             case .reload:
                 if case .failed = search.results.phase { return [.search(.results(.retry))] }
                 if case .failed = search.results.nextPage { return [.search(.results(.retry))] }
@@ -346,10 +419,15 @@ extension SearchScreen: Screen {
     func keyContext(_ app: AppState) -> KeyContext { app.search.editing ? .searchField : .search }
     func title(_ app: AppState) -> String { app.search.editing ? "Keys: the search field" : "Keys: search" }
     func isSubScreen(_ app: AppState) -> Bool { false }
-    func dialogIsOpen(_ app: AppState) -> Bool { app.search.results.modal != nil }
+    func dialogIsOpen(_ app: AppState) -> Bool { app.search.results.modal != nil || picker != nil }
 
     func hints(_ app: AppState, ui: UIState) -> [String] {
         if app.search.editing { return keys.hints(.searchField) }
+        if ui.filterPicker != nil {
+            return ["\(keys.hintKeys(.open, in: .search)) search", "Esc cancel",
+                    "\(keys.hintKeys(.left, in: .search))\(keys.hintKeys(.right, in: .search)) change",
+                    "\(keys.hintKeys(.up, in: .search))\(keys.hintKeys(.down, in: .search)) filter"]
+        }
         let photos = app.search.kind == .photos
         let onlyPhotos: Set<Intent> = [.like, .photographer, .sort, .columns, .orientation]
         var failed = false

@@ -1,3 +1,4 @@
+import ImageFeedCore
 import TerminalImage
 
 /// Where a list or a grid is (photos, albums, collections, topics): which item is selected, and the first line of the list on screen.
@@ -8,6 +9,47 @@ public struct ListPosition: Equatable, Sendable {
     public init(selected: Int = 0, top: Int = 0) {
         self.selected = selected
         self.top = top
+    }
+}
+
+/// How far a detail's text column is scrolled, and for which photo (another photo's detail starts at the top).
+public struct DetailScroll: Equatable, Sendable {
+    public var photoID: String?
+    public var top = 0
+
+    public init(photoID: String? = nil, top: Int = 0) {
+        self.photoID = photoID
+        self.top = top
+    }
+}
+
+/// The search filters being chosen, before one search asks for them: the row with the focus and the filters as
+/// picked so far (cycling through eleven colours costs no request until Enter).
+public struct FilterPicker: Equatable, Sendable {
+    public enum Row: Int, CaseIterable, Sendable {
+        case orientation, color, safe
+    }
+
+    public var row: Row
+    public var draft: SearchFilters
+
+    public init(row: Row, draft: SearchFilters) {
+        self.row = row
+        self.draft = draft
+    }
+
+    /// The focused row's next option (the one before, `backwards`).
+    public mutating func change(backwards: Bool) {
+        switch row {
+        case .orientation: draft.cycleOrientation(backwards: backwards)
+        case .color: draft.cycleColor(backwards: backwards)
+        case .safe: draft.toggleContentFilter()
+        }
+    }
+
+    public mutating func move(by step: Int) {
+        let all = Row.allCases
+        row = all[min(all.count - 1, max(0, row.rawValue + step))]
     }
 }
 
@@ -23,8 +65,12 @@ public struct UIState: Equatable, Sendable {
     public var albumPhotosList = ListPosition()
     /// The tag of the detail's photo that `t` picked (Enter searches it).
     public var detailTag: Int?
+    /// How far the detail's text is scrolled (for the photo it was scrolled on).
+    public var detailScroll = DetailScroll()
     /// The lists of the pages opened over a pane, by their depth.
     public var sheetLists: [ListPosition] = []
+    /// The search's filter picker, while it is open.
+    public var filterPicker: FilterPicker?
     public var modalFocus = 0
     /// The first line of the help shown (it scrolls on small terminals).
     public var helpTop = 0
