@@ -16,17 +16,17 @@ extension EndToEndTests {
     func test_theDetailAt80x24_scrollsToEverything_andAPickedTagIsInSight() throws {
         try launchAt80x24()
         try tmux.send("i")
-        var screen = try tmux.waitFor("the detail, saying there is more") { $0.contains("more below") && $0.contains("13 likes") }
+        var screen = try tmux.waitFor("the detail, saying there is more") { $0.contains("▼ more") && $0.contains("13 likes") }
         // Down to the end: the author's block, and the details before it.
         try tmux.send("G")
         screen = try tmux.waitFor("the author") { $0.contains("Photo by NASA on Unsplash") && $0.contains("@nasa") }
-        XCTAssertFalse(screen.contains("more below"), screen)
+        XCTAssertFalse(screen.contains("▼ more"), screen)
         for part in ["Hasselblad", "views", "downloads", "Topics: Space", "Tags: #astronaut"] {
             XCTAssertTrue(screen.contains(part), "\(part) is in sight at the end\n\(screen)")
         }
         // Back to the top, then a tag picked: its line comes into sight, and the hint says what Enter does.
         try tmux.send("g")
-        try tmux.waitFor("the top again") { $0.contains("more below") && $0.contains("Eileen Collins") }
+        try tmux.waitFor("the top again") { $0.contains("▼ more") && $0.contains("Eileen Collins") }
         try tmux.send("#", "#")
         screen = try tmux.waitFor(text: "[space]")
         XCTAssertTrue(screen.contains("Enter search #space"), screen)
@@ -91,6 +91,52 @@ extension EndToEndTests {
         XCTAssertFalse(screen.contains("The feed reloaded"), screen)
         XCTAssertTrue(screen.contains("Photo by NASA"), "the photos stay\n\(screen)")
         try await setFaults("")
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// At 80x24 a long notice wraps instead of losing its end (the fix), and the first screen without keys shows
+    /// all of what to do: the logo gives up rows first.
+    func test_at80x24_noticesAndTheFirstScreen_endWithTheirFix() throws {
+        try launch(width: 80, height: 24, environment: ["TERM": "xterm-ghostty"])
+        var screen = try tmux.waitFor(text: "Unsplash photos, in your terminal")
+        screen = try tmux.waitFor(text: "TERM=xterm-ghostty is not known here")
+        XCTAssertTrue(screen.contains("terminfo to change that)."), screen)
+        try tmux.send("q")
+        try assertTerminalRestored()
+
+        tmux.stop()
+        tmux = Tmux(folder: folder.url, environment: tmux.environment)
+        try launch("", width: 80, height: 24)
+        screen = try tmux.waitFor(text: "No Unsplash access key is configured")
+        for part in ["UNSPLASH_ACCESS_KEY", "says how to get them.", "q quit"] {
+            XCTAssertTrue(screen.contains(part), "\(part) is on the screen\n\(screen)")
+        }
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// Adding to a collection without the scope, in the demo: the refusal names the variable that lifts it, whole
+    /// at 80 columns.
+    func test_aRefusalInTheDemo_namesWhatLiftsIt_whole() throws {
+        try launchAt80x24()
+        try tmux.send("3")
+        try tmux.waitFor(text: "@demo")
+        try tmux.send("1")
+        try tmux.waitFor(text: "Photo by NASA")
+        try tmux.send("i")
+        try tmux.waitFor(text: "▼ more")
+        try tmux.send("c")
+        try tmux.waitFor(text: "Your collections")
+        try tmux.waitFor(text: "photos")
+        try tmux.send("Enter")
+        let screen = try tmux.waitFor(text: "IMAGE_FEED_WRITE_COLLECTIONS=1")
+        XCTAssertTrue(screen.contains("log out and in again."), screen)
+        // Back from the picker and the detail, then quit.
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Tags:")
+        try tmux.send("Escape")
+        try tmux.waitFor("the feed") { !$0.contains("Tags:") }
         try tmux.send("q")
         try assertTerminalRestored()
     }

@@ -82,11 +82,14 @@ extension ExploreViewModel {
         public var tab: Tab
         public var feedTopicSource: PhotoListSource?
         public var username: String?
+        /// The demo (a refusal names what lifts it there: an environment variable, not a file to edit).
+        public var isDemo: Bool
 
-        public init(tab: Tab, feedTopicSource: PhotoListSource? = nil, username: String? = nil) {
+        public init(tab: Tab, feedTopicSource: PhotoListSource? = nil, username: String? = nil, isDemo: Bool = false) {
             self.tab = tab
             self.feedTopicSource = feedTopicSource
             self.username = username
+            self.isDemo = isDemo
         }
     }
 
@@ -332,8 +335,11 @@ extension ExploreViewModel {
                 case .success:
                     return notify(add ? "Added to \(quoted)." : "Taken out of \(quoted).", .info)
                 case .failure(.forbidden):
-                    return notify("Changing collections needs the write_collections scope: set write_collections = true in the config "
-                                  + "file, then log out and in again.", .error)
+                    return notify(context.isDemo
+                        ? "Changing collections needs the write_collections scope: quit, run IMAGE_FEED_WRITE_COLLECTIONS=1 "
+                            + "image-feed --demo, then log out and in again."
+                        : "Changing collections needs the write_collections scope: set write_collections = true in the config "
+                            + "file (or IMAGE_FEED_WRITE_COLLECTIONS=1), then log out and in again.", .error)
                 case .failure(.sessionExpired):
                     return []
                 case let .failure(error):
@@ -396,7 +402,7 @@ extension AppViewModel {
     /// The pages' events: their own machine runs over the stack of pages, and what it tells the app is done here.
     static func explore(_ state: inout AppState, _ event: ExploreViewModel.Event) -> [Effect] {
         let context = ExploreViewModel.Context(tab: state.tab, feedTopicSource: state.feedTopicSource,
-                                              username: state.profile.profile?.username)
+                                              username: state.profile.profile?.username, isDemo: state.isDemo)
         let (pageEffects, outcomes) = ExploreViewModel.update(&state.explore, event, context)
         var effects = pageEffects.map(Effect.explore)
         for outcome in outcomes {

@@ -7,6 +7,8 @@ struct ChromeView {
 
     /// What the status line keeps for the connection and the quota ("online  quota 4999/5000").
     static let statusRoom = 25
+    /// The most rows a notice takes (the status line and the rows above it).
+    static let noticeRows = 3
 
     /// The tab bar's tabs, with where each is drawn (for clicks).
     func tabRects(_ tabs: [Tab], width: Int) -> [(Tab, Rect)] {
@@ -84,7 +86,21 @@ struct ChromeView {
             var style = notice.kind == .error ? errorOnBar : theme.bar
             style.bold = true
             let text = UntrustedText.sanitize(notice.text) + (notice.retry ? " \(theme.key(.reload)) tries again." : "")
-            left += buffer.write(text, x: 1, y: y, style: style, maxWidth: max(10, width - 2 - neededWidth), ellipsis: theme.ellipsis)
+            // A notice longer than the line wraps upwards, over the screen's last rows (three at most), so that
+            // the end of it, often the fix, is not cut off.
+            let room = max(10, width - 2 - neededWidth)
+            var lines = Widgets.wrap(text, width: room)
+            if lines.count > Self.noticeRows {
+                // The rest goes on the last row, cut with an ellipsis.
+                lines = Array(lines.prefix(Self.noticeRows - 1)) + [lines.dropFirst(Self.noticeRows - 1).joined(separator: " ")]
+            }
+            for (index, line) in lines.dropLast().enumerated() {
+                let row = y - (lines.count - 1) + index
+                guard row > 0 else { continue }
+                buffer.fill(Rect(x: 0, y: row, width: width, height: 1), with: Cell(" ", style: theme.bar))
+                buffer.write(line, x: 1, y: row, style: style, maxWidth: width - 2)
+            }
+            left += buffer.write(lines.last ?? "", x: 1, y: y, style: style, maxWidth: room, ellipsis: theme.ellipsis)
         } else {
             // The hints, most important first; each one whole or not at all.
             // The first few come before the connection and the quota; the rest only where those leave room.

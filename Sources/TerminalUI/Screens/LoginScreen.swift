@@ -50,13 +50,16 @@ public struct LoginScreen {
         let login = app.login
         switch login.phase {
         case .start:
-            let below = drawLogo(in: area, maxRows: max(3, area.height - 8), into: &buffer)
+            // What to do comes before the logo: the logo gives up rows (or goes) so that every line of it shows.
+            let problemLines = app.setupProblem.map { Widgets.wrap($0, width: max(20, min(76, area.width - 4))) } ?? []
+            let textRows = problemLines.isEmpty ? 7 : 6 + problemLines.count
+            let below = drawLogo(in: area, maxRows: max(3, area.height - textRows - 1), textRows: textRows, into: &buffer)
             buffer.writeCentered("ImageFeed", in: area, y: below + 1, style: theme.title)
             buffer.writeCentered("Unsplash photos, in your terminal", in: area, y: below + 2, style: theme.muted)
-            if let problem = app.setupProblem {
+            if !problemLines.isEmpty {
                 // Nothing to log in with: say so at once, and what to do, instead of a failure after Enter.
                 var y = below + 4
-                for line in Widgets.wrap(problem, width: max(20, min(76, area.width - 4))) where y < area.maxY - 1 {
+                for line in problemLines where y < area.maxY - 1 {
                     buffer.writeCentered(line, in: area, y: y, style: theme.error)
                     y += 1
                 }
@@ -88,11 +91,11 @@ public struct LoginScreen {
 
     /// The logo, centred near the top; returns the line under it.
     @discardableResult
-    private func drawLogo(in area: Rect, maxRows: Int, into buffer: inout CellBuffer) -> Int {
+    private func drawLogo(in area: Rect, maxRows: Int, textRows: Int = 7, into buffer: inout CellBuffer) -> Int {
         let rows = min(maxRows, 16)
-        guard let logo, rows >= 4 else { return area.y + max(0, area.height / 2 - 4) }
+        guard let logo, rows >= 4 else { return area.y + max(0, (area.height - textRows) / 2) - 1 }
         let picture = Self.logoPicture(logo, columns: min(area.width - 4, 48), rows: rows, theme: theme, pictures: pictures)
-        let top = area.y + max(0, (area.height - picture.rows - 7) / 2)
+        let top = area.y + max(0, (area.height - picture.rows - textRows) / 2)
         buffer.draw(picture, x: area.x + (area.width - picture.columns) / 2, y: top, clip: area)
         return top + picture.rows
     }
