@@ -233,6 +233,8 @@ public struct AppFrame {
         for tab in Tab.allCases where tab == .feed || app.session == .loggedIn {
             screen(.pane(tab)).keepSelectionInView(app, ui: &ui, area: area)
         }
+        // The page open over the pane in view keeps its selection in view too.
+        if app.shownSheet != nil { screen(.sheet).keepSelectionInView(app, ui: &ui, area: area) }
     }
 
 }

@@ -311,6 +311,20 @@ struct SheetScreen: Screen {
     }
 
     /// Back from the viewer: the page's list selects the photo the viewer was on.
+    /// After a resize, the selected card or tile is in view at the new size (as the panes' are).
+    func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {
+        guard let page = app.shownSheet else { return }
+        var position = ui.sheetPosition(app)
+        let list = listArea(page, area: area)
+        if let (_, photos) = page.photoList {
+            position.top = cardLayout(photos, list: list).scroll(toShow: position.selected, from: position.top)
+        } else if let tiles = tiles(page) {
+            position.selected = gridSelection(page)
+            _ = CoverTiles(theme: theme).handle(.resize, intent: nil, entries: tiles, list: list, position: &position)
+        }
+        ui.setSheetPosition(position, app)
+    }
+
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
         guard let page = app.shownSheet, let (_, photos) = page.photoList,
               let index = photos.photos.firstIndex(where: { $0.id == photoID }) else { return }
