@@ -38,17 +38,23 @@ extension EndToEndTests {
         try tmux.send("Enter")
         screen = try tmux.waitFor(text: "Topic: Nature")
         XCTAssertTrue(screen.contains("t changes it"), screen)
+        // Its photos oldest first: the order is kept for the next run too.
+        try tmux.send("s")
+        try tmux.waitFor(text: "oldest first")
 
         // A search narrowed by orientation and colour: the header says so, and the sandbox is asked with them.
         try tmux.send("/")
         try tmux.tmux(["send-keys", "-t", "e2e", "-l", "texture"])
         try tmux.send("Enter")
         try tmux.waitFor(text: "for “texture”")
+        // The picker: O opens it on the orientation, → changes it, Enter searches.
         try tmux.send("O")
+        try tmux.waitFor(text: "◂ any ▸")
+        try tmux.send("Right", "Enter")
         try tmux.waitFor(text: "filters: landscape (O C W)")
-        try tmux.send("O")
+        try tmux.send("O", "Right", "Enter")
         try tmux.waitFor(text: "filters: portrait (O C W)")
-        try tmux.send("O", "C")
+        try tmux.send("O", "O", "C", "C", "Enter")
         screen = try tmux.waitFor(text: "filters: squarish, black and white (O C W)")
         screen = try tmux.waitFor("the filtered results") { $0.contains("photos for “texture”") && $0.contains("squarish, black and white") }
         let log = try String(contentsOf: folder.url.appendingPathComponent("state/image-feed/image-feed.log"), encoding: .utf8)
@@ -57,9 +63,14 @@ extension EndToEndTests {
         try tmux.send("q")
         try assertTerminalRestored()
 
-        // The next run shows the topic chosen (the demo remembers its login too).
+        // The next run shows the topic chosen, in the order chosen (the demo remembers its login too); the file
+        // that keeps them is the owner's only.
         try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
-        try tmux.waitFor(text: "Topic: Nature")
+        screen = try tmux.waitFor(text: "Topic: Nature")
+        XCTAssertTrue(screen.contains("oldest first"), screen)
+        let kept = folder.url.appendingPathComponent("state/image-feed/demo-feed-topic.json")
+        let mode = try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
         try tmux.send("q")
         try assertTerminalRestored()
     }

@@ -138,9 +138,10 @@ final class ExploreViewModelTests: XCTestCase {
         _ = AppViewModel.update(&state, .explore(.photosAnswer(source, .pageLoaded(page: 1, .success(makePage(["n1", "n2"], number: 1, next: 2))))))
         XCTAssertEqual(state.feed.photos.map(\.id), ["n1", "n2"])
         XCTAssertEqual(AppViewModel.update(&state, .listShown(.feed, lastIndex: 1)), [.explore(.photos(source, .loadPage(page: 2, perPage: 30)))])
-        // Its order: the feed is asked again, oldest first.
+        // Its order: the feed is asked again, oldest first, and the order is kept with the topic.
         XCTAssertEqual(AppViewModel.update(&state, .explore(.cycleTopicOrder)),
-                       [.explore(.photos(.topicPhotos(slug: "nature", order: .oldest), .loadPage(page: 1, perPage: 30)))])
+                       [.explore(.saveFeedTopic(nature, order: .oldest)),
+                        .explore(.photos(.topicPhotos(slug: "nature", order: .oldest), .loadPage(page: 1, perPage: 30)))])
         // Back to the editorial feed.
         XCTAssertEqual(AppViewModel.update(&state, .explore(.chooseTopic(nil))),
                        [.explore(.saveFeedTopic(nil)), .feed(.loadPage(page: 1, perPage: 30))])

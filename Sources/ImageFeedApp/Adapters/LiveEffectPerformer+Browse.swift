@@ -28,9 +28,9 @@ extension LiveEffectPerformer {
                 try await self.exploreService().setInCollection(add, photoID: photoID, collectionID: collectionID)
                 return true
             })]
-        case let .saveFeedTopic(topic):
+        case let .saveFeedTopic(topic, order):
             guard let file = feedTopicFile else { return [] }
-            if let topic, let data = try? JSONEncoder().encode(topic) {
+            if let topic, let data = try? JSONEncoder().encode(SavedFeedTopic(topic: topic, order: order)) {
                 Self.keep(data, in: file)
             } else {
                 try? FileManager.default.removeItem(at: file)
@@ -39,10 +39,17 @@ extension LiveEffectPerformer {
         }
     }
 
-    /// The feed's topic kept by an earlier run, if any.
-    public static func savedFeedTopic(_ file: URL?) -> Topic? {
-        guard let file, let data = try? Data(contentsOf: file) else { return nil }
-        return try? JSONDecoder().decode(Topic.self, from: data)
+    /// The feed's topic as a run keeps it: the topic and the order its photos were shown in.
+    struct SavedFeedTopic: Codable {
+        var topic: Topic
+        var order: PhotoOrder?
+    }
+
+    /// The feed's topic kept by an earlier run, if any, with its order (an earlier version kept the topic alone).
+    public static func savedFeedTopic(_ file: URL?) -> (topic: Topic, order: PhotoOrder)? {
+        guard let file, let data = try? Data(contentsOf: file, options: .mappedIfSafe), data.count < 1 << 20 else { return nil }
+        if let saved = try? JSONDecoder().decode(SavedFeedTopic.self, from: data) { return (saved.topic, saved.order ?? .latest) }
+        return (try? JSONDecoder().decode(Topic.self, from: data)).map { ($0, .latest) }
     }
 
     func exploreService() throws(ServiceError) -> any ExploreService {

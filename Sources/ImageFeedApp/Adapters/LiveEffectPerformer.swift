@@ -178,7 +178,12 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
     static func keep(_ data: Data, in file: URL) {
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        try? data.write(to: file, options: .atomic)
+        // Written owner-only (0600, as the folder's other files) beside it, then renamed over it: a reader never sees
+        // half a file, and a symlink there is replaced rather than followed.
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
+        try? FileManager.default.removeItem(at: temporary)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temporary.path, file.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
     }
 
     /// A service call's outcome, as the events carry it.

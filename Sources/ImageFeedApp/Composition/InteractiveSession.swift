@@ -51,7 +51,10 @@ public enum InteractiveSession {
         defer { startGuard.settled() }
         let performer = LiveEffectPerformer(context: context, opener: DesktopURLOpener(), savedLists: !lastStartFailed)
         var state = AppState(session: .splash)
-        state.feedTopic = LiveEffectPerformer.savedFeedTopic(context.feedTopicFile)
+        if let saved = LiveEffectPerformer.savedFeedTopic(context.feedTopicFile) {
+            state.feedTopic = saved.topic
+            state.feedTopicOrder = saved.order
+        }
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)

@@ -46,7 +46,7 @@ public enum ExploreViewModel {
         case loadCollections(username: String, page: Int)
         case loadTopics(page: Int)
         /// Keep the feed's topic for the next run (nil: the editorial feed).
-        case saveFeedTopic(Topic?)
+        case saveFeedTopic(Topic?, order: PhotoOrder = .latest)
         case setInCollection(add: Bool, photoID: String, collectionID: String)
     }
 }
@@ -424,7 +424,9 @@ extension AppViewModel {
                 guard state.feedTopic != nil else { continue }
                 state.feedTopicOrder = state.feedTopicOrder.next
                 _ = PhotoListViewModel.update(&state.feed, .reset)
-                effects += feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
+                // The order is kept with the topic for the next run.
+                effects += [.explore(.saveFeedTopic(state.feedTopic, order: state.feedTopicOrder))]
+                    + feedEffects(PhotoListViewModel.update(&state.feed, .load), state)
             case let .feedAnswer(listEvent):
                 effects += route(&state, .feed(listEvent))
             case let .answered(listEvent):
