@@ -92,6 +92,52 @@ struct ImageFeedCommand: AsyncParsableCommand {
         subcommands: [Browse.self, LoginCommand.self, LogoutCommand.self, FeedCommand.self, PhotoCommand.self, SearchCommand.self,
                       MeCommand.self, UserCommand.self, TopicsCommand.self, TopicCommand.self, CollectionCommand.self, AlbumsCommand.self, AlbumCommand.self, RenderCommand.self, CacheCommand.self, DoctorCommand.self],
         defaultSubcommand: Browse.self)
+
+    /// A first word that names no command (`image-feed serach cat`) is a mistyped command, not arguments of the
+    /// default one: say which command was meant, as a mistyped option already gets.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-"), let message = CommandSuggestion.message(for: first) {
+            FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(arguments)
+    }
+}
+
+/// What to say of a word that names no command: the nearest command, if one is near.
+enum CommandSuggestion {
+    static var names: [String] {
+        ImageFeedCommand.configuration.subcommands.map { $0._commandName } + ["help"]
+    }
+
+    /// Nil when `word` is a command.
+    static func message(for word: String) -> String? {
+        let names = Self.names
+        guard !names.contains(word) else { return nil }
+        let shown = UntrustedText.sanitize(String(word.prefix(40)))
+        let nearest = names.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        if let nearest, nearest.1 <= max(1, nearest.0.count / 3) {
+            return "'\(shown)' is not a command. Did you mean '\(nearest.0)'? (image-feed --help lists them.)"
+        }
+        return "'\(shown)' is not a command; they are: \(names.filter { $0 != "help" }.joined(separator: ", "))."
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counted as one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
+    }
 }
 
 struct Browse: AsyncParsableCommand {

@@ -91,6 +91,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotEqual(bad.status, 0)
     }
 
+    /// A mistyped command is named, with the one meant, as a mistyped option is.
+    func test_aMistypedCommand_getsASuggestion() async throws {
+        let outcome = try await run(["serach", "cat"], environment: folder.environment)
+        XCTAssertEqual(outcome.status, 64)
+        XCTAssertTrue(outcome.stderr.contains("'serach' is not a command. Did you mean 'search'?"), outcome.stderr)
+        let far = try await run(["zzzzzz"], environment: folder.environment)
+        XCTAssertEqual(far.status, 64)
+        XCTAssertTrue(far.stderr.contains("they are: browse, login"), far.stderr)
+    }
+
     func test_version_longAndShort() async throws {
         for flag in ["--version", "-V"] {
             let outcome = try await run([flag], environment: [:])
@@ -260,6 +270,17 @@ final class CommandLineTests: XCTestCase {
         let stateFolder = folder.url.appendingPathComponent("state/image-feed")
         let kept = (try? FileManager.default.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         XCTAssertEqual(kept, ["image-feed.log"], "the demo's commands store no token (only the log)")
+
+        // `login --demo` logs in as the full-screen demo does and keeps the token for it (owner-only); `logout --demo`
+        // removes it.
+        let login = try await run(["login", "--demo"], environment: folder.environment)
+        XCTAssertEqual(login.status, 0, login.stderr)
+        XCTAssertTrue(login.stdout.contains("Logged in to the demo as @demo"), login.stdout)
+        let token = stateFolder.appendingPathComponent("demo-token")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: token.path)[.posixPermissions] as? Int, 0o600)
+        let logout = try await run(["logout", "--demo"], environment: folder.environment)
+        XCTAssertEqual(logout.status, 0, logout.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: token.path))
     }
 
     func test_browse_listsTheFeedAsText() async throws {

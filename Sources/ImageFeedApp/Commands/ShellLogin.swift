@@ -12,9 +12,20 @@ public enum ShellLogin {
     /// Prints the authorize link and its QR code, then waits for the browser's redirect on the loopback
     /// listener or a code pasted on standard input, whichever comes first; stores the token.
     public static func logIn(context: CompositionRoot, colors: Bool, timeout: TimeInterval = 600) async throws -> String {
-        guard let store = context.tokenStore, !context.isDemo else {
-            throw Failure(description: context.isDemo ? "The demo logs in by itself; there is nothing to store."
-                : "IMAGE_FEED_TOKEN is set, so no login is stored; unset it to log in.")
+        guard let store = context.tokenStore else {
+            throw Failure(description: "IMAGE_FEED_TOKEN is set, so no login is stored; unset it to log in.")
+        }
+        if context.isDemo {
+            // The demo's login as its full screen does it (its own browser approves), kept in the demo's own file.
+            let token: String
+            do {
+                token = try await context.logInToDemo()
+            } catch {
+                throw Failure(description: error.message)
+            }
+            try store.saveToken(token)
+            let me = try? await context.client.me()
+            return "Logged in to the demo as @\(UntrustedText.sanitize(me?.username ?? "demo")) (kept for image-feed --demo)."
         }
         let state = OAuthClient.makeState()
         let url: URL
@@ -85,9 +96,8 @@ public enum ShellLogin {
 
     /// Removes the stored token.
     public static func logOut(context: CompositionRoot) throws -> String {
-        guard let store = context.tokenStore, !context.isDemo else {
-            throw Failure(description: context.isDemo ? "The demo stores nothing to log out of."
-                : "IMAGE_FEED_TOKEN is set; unset it to log out.")
+        guard let store = context.tokenStore else {
+            throw Failure(description: "IMAGE_FEED_TOKEN is set; unset it to log out.")
         }
         let had = (try? store.loadToken()) != nil
         try store.removeToken()

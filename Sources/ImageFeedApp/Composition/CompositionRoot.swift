@@ -129,7 +129,8 @@ public final class CompositionRoot: Sendable {
 
     /// The demo's login for the JSON commands: the same OAuth client code as a real login, against the
     /// sandbox, with the authorize page's Login button pressed by `DemoBrowser`.
-    public func logInToDemo() async throws(OAuthError) {
+    @discardableResult
+    public func logInToDemo() async throws(OAuthError) -> String {
         let state = OAuthClient.makeState()
         let authorize = try oauth.authorizeURL(state: state)
         let location = try await DemoBrowser.approve(authorize, http: http)
@@ -137,6 +138,7 @@ public final class CompositionRoot: Sendable {
         let token = try await oauth.exchange(code: code)
         Logs.addSecrets([token.accessToken])
         client.setToken(token.accessToken)
+        return token.accessToken
     }
 
     public func stop() async {
