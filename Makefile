@@ -53,7 +53,7 @@ fuzz: deps
 	bash scripts/fuzz.sh
 
 sandbox: deps
-	$(SWIFT) run unsplash-sandbox --port 8765
+	$(SWIFT) run unsplash-sandbox --port 8780 --auto-approve
 
 install: deps
 	@bash scripts/install-deps.sh "$(INSTALL_PACKAGES)" ""

@@ -9,8 +9,9 @@ struct UnsplashSandboxCommand: AsyncParsableCommand {
         commandName: "unsplash-sandbox",
         abstract: "Serve the Unsplash API subset ImageFeed uses, on loopback, from the demo catalog in Assets/.")
 
-    @Option(help: "The port to listen on (0 picks a free one).")
-    var port: Int = 8_765
+    /// Not 8765: that is the port of ImageFeed's default redirect URI, where its login listens.
+    @Option(help: "The port to listen on (0 picks a free one; 8765 is ImageFeed's login listener's).")
+    var port: Int = 8_780
 
     @Option(help: "The address to listen on; keep it on loopback.")
     var host: String = "127.0.0.1"
