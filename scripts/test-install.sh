@@ -35,7 +35,7 @@ check "-V prints the version" bash -c '[[ $1 == "$2" ]]' _ "$(run -V)" "$(run --
 check "--help runs" bash -c '[[ $1 == *"USAGE: image-feed"* ]]' _ "$(run --help)"
 feed=$(run feed --demo --pages 1 --per-page 3 2>&1 || true)
 check "the demo catalog is found from the prefix (feed --demo)" \
-    python3 -c 'import json, sys; assert len(json.loads(sys.argv[1])) == 3' "$feed"
+    python3 -c 'import json, sys; assert len(json.loads(sys.argv[1])["photos"]) == 3' "$feed"
 doctor=$(run doctor --offline 2>&1 || true)
 check "doctor finds the demo catalog in the prefix" grep -q "Demo catalog *$prefix/share/image-feed/Assets" <<<"$doctor"
 photo=$(ls "$prefix/share/image-feed/Assets/photos/"*.jpg | head -1)

@@ -111,7 +111,8 @@ enum APIDocuments {
         var links: PhotoLinks
         var likes: Int
         var likedByUser: Bool
-        var currentUserCollections: [String] = []
+        /// The caller's collections that hold the photo, as Unsplash names them in a photo.
+        var currentUserCollections: [CollectionLink] = []
         var user: User
         /// Only the single-photo endpoint sends these, as Unsplash does.
         var exif: Exif?
@@ -120,6 +121,11 @@ enum APIDocuments {
         var downloads: Int?
         var views: Int?
         var topics: [TopicLink]?
+    }
+
+    struct CollectionLink: Encodable {
+        var id: String
+        var title: String
     }
 
     struct TopicLink: Encodable {

@@ -118,7 +118,8 @@ extension SandboxServer {
         }
         state.setInCollection(add, photoID: photoID, collectionID: id)
         let answer = APIDocuments.CollectionAnswer(
-            photo: photoDocument(item, request: request, liked: state.likes(of: username), detailed: false),
+            photo: photoDocument(item, request: request, liked: state.likes(of: username), held: heldCollections(of: username),
+                                 detailed: false),
             collection: collectionDocument(collection, request: request), user: try userDocument(username, request: request))
         return Self.response(add ? .created : .ok, body: APIDocuments.encode(answer))
     }

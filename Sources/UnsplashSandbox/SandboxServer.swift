@@ -369,7 +369,8 @@ public final class SandboxServer: Sendable {
     /// A page of photos with `X-Total`, `X-Per-Page` and a `Link` header, as Unsplash sends them.
     func paged(_ items: [SandboxCatalog.FeedItem], request: Request, caller: Caller) -> Response {
         let liked = caller.username.map(state.likes(of:)) ?? []
-        return listPage(items, request: request) { photoDocument($0, request: request, liked: liked, detailed: false) }
+        let held = heldCollections(of: caller.username)
+        return listPage(items, request: request) { photoDocument($0, request: request, liked: liked, held: held, detailed: false) }
     }
 
     /// The request's page of `items` as a JSON array (only that page's documents are made), with `X-Total`,
@@ -434,7 +435,7 @@ public final class SandboxServer: Sendable {
     private func showPhoto(id: String, request: Request, caller: Caller) throws -> Response {
         guard let item = catalog.item(id: id) else { throw APIFailure(status: .notFound, message: "Couldn't find Photo") }
         let liked = caller.username.map(state.likes(of:)) ?? []
-        return try json(photoDocument(item, request: request, liked: liked, detailed: true))
+        return try json(photoDocument(item, request: request, liked: liked, held: heldCollections(of: caller.username), detailed: true))
     }
 
     private func like(_ liked: Bool, id: String, request: Request, caller: Caller) throws -> Response {
@@ -489,7 +490,10 @@ public final class SandboxServer: Sendable {
             scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.position < $1.position }
         }
         let liked = caller.username.map(state.likes(of:)) ?? []
-        return try searchPage(scored.map(\.item), request: request) { photoDocument($0, request: request, liked: liked, detailed: false) }
+        let held = heldCollections(of: caller.username)
+        return try searchPage(scored.map(\.item), request: request) {
+            photoDocument($0, request: request, liked: liked, held: held, detailed: false)
+        }
     }
 
     /// A photo file, resized as the query asks (`w`, `h`); `sizeQuery` stands in for the request's query.
@@ -536,7 +540,20 @@ public final class SandboxServer: Sendable {
         return "http://\(host)"
     }
 
-    func photoDocument(_ item: SandboxCatalog.FeedItem, request: Request, liked: Set<String>, detailed: Bool) -> APIDocuments.Photo {
+    /// For each photo, the collections of `username` that hold it (`current_user_collections`).
+    func heldCollections(of username: String?) -> [String: [APIDocuments.CollectionLink]] {
+        guard let username else { return [:] }
+        var held: [String: [APIDocuments.CollectionLink]] = [:]
+        for collection in catalog.collections(of: username) {
+            for item in photos(in: collection) {
+                held[item.id, default: []].append(APIDocuments.CollectionLink(id: collection.id, title: collection.title))
+            }
+        }
+        return held
+    }
+
+    func photoDocument(_ item: SandboxCatalog.FeedItem, request: Request, liked: Set<String>,
+                       held: [String: [APIDocuments.CollectionLink]] = [:], detailed: Bool) -> APIDocuments.Photo {
         let base = baseURL(request)
         let raw = "\(base)/images/photos/\(item.entry.file)?ixid=\(item.id)"
         let entry = item.entry
@@ -557,6 +574,7 @@ public final class SandboxServer: Sendable {
                 downloadLocation: "\(base)/photos/\(item.id)/download?ixid=\(item.id)"),
             likes: item.baseLikes + state.likeCount(photoID: item.id),
             likedByUser: liked.contains(item.id),
+            currentUserCollections: held[item.id] ?? [],
             user: userDocument(author, request: request),
             exif: detailed ? entry.exif.map {
                 APIDocuments.Exif(make: $0.make, model: $0.model, name: [$0.make, $0.model].compactMap { $0 }.joined(separator: ", "),

@@ -95,6 +95,9 @@ struct ImageFeedCommand: AsyncParsableCommand {
 
     /// A first word that names no command (`image-feed serach cat`) is a mistyped command, not arguments of the
     /// default one: say which command was meant, as a mistyped option already gets.
+    /// Every failure, a usage error or one met while working, starts the same way.
+    static var _errorPrefix: String { "image-feed: " }
+
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, !first.hasPrefix("-"), let message = CommandSuggestion.message(for: first) {
@@ -221,7 +224,7 @@ struct Browse: AsyncParsableCommand {
 
 struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "feed", abstract: "Print the editorial feed as JSON: an array of photos.")
+        commandName: "feed", abstract: "Print the editorial feed as JSON: a listing of photos (--pages N fetches N pages into one).")
 
     @OptionGroup var options: ServiceOptions
 
@@ -241,14 +244,17 @@ struct FeedCommand: AsyncParsableCommand {
             var photos: [Photo] = []
             var next: Int? = 1
             var fetched = 0
+            var skipped = 0
             while let page = next, fetched < pages {
                 let result = try await context.client.feed(page: page, perPage: perPage)
                 let known = Set(photos.map(\.id))
                 photos += result.items.filter { !known.contains($0.id) }
+                skipped += result.skippedItems
                 next = result.nextPage
                 fetched += 1
             }
-            print(try JSONOutput.encode(photos))
+            print(try JSONOutput.encode(JSONOutput.PageDocument(
+                items: photos, itemsName: "photos", perPage: perPage, nextPage: next, skipped: skipped)))
         }
     }
 }
@@ -545,7 +551,7 @@ struct AlbumsCommand: AsyncParsableCommand {
 
 struct AlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "album", abstract: "Print the photos of an Imgur album as JSON: an array of photos.")
+        commandName: "album", abstract: "Print the photos of an Imgur album as JSON (the listing's shape, with every photo on page 1).")
 
     @OptionGroup var options: ServiceOptions
 
@@ -554,7 +560,8 @@ struct AlbumCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withContext(options, command: "album") { context in
-            print(try JSONOutput.encode(try await albumService(context).photos(inAlbum: id)))
+            let photos = try await albumService(context).photos(inAlbum: id)
+            print(try JSONOutput.encode(JSONOutput.PageDocument(items: photos, itemsName: "photos", perPage: photos.count)))
         }
     }
 }
@@ -737,11 +744,13 @@ struct DoctorCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         // A report for a script is not the place for the terminal's answers: it is asked only when shown.
+        // The doctor looks and writes nothing: no log (a line of it on stderr would stand before the report), no store.
+        Logs.silence()
         let terminal = json ? Doctor.TerminalFacts(isTerminal: false) : Doctor.TerminalFacts.ask(environment: environment)
         let report = await Doctor.report(environment: environment,
                                          overrides: Settings.Overrides(apiBase: options.apiBase, configFile: options.config),
                                          demo: options.demo, network: !offline, terminal: terminal)
-        print(json ? try JSONOutput.encode(report) : report.text())
+        print(json ? try JSONOutput.encode(report) : report.text(width: isatty(STDOUT_FILENO) == 1 ? TerminalEnvironment.size()?.columns : nil))
         if report.blocked { throw ExitCode.failure }
     }
 }

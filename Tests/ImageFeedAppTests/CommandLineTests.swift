@@ -127,10 +127,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(blocked.stdout.contains("IMAGE_FEED_COLORS: millions is not one of"), blocked.stdout)
     }
 
-    func test_feed_printsPagesAsAJSONArray() async throws {
+    func test_feed_printsPagesAsOneListing() async throws {
         let outcome = try await run(["feed", "--pages", "2", "--per-page", "5"], environment: sandboxEnvironment)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        let photos = try XCTUnwrap(try outcome.json() as? [[String: Any]])
+        let listing = try XCTUnwrap(try outcome.json() as? [String: Any])
+        XCTAssertEqual(listing["page"] as? Int, 1)
+        XCTAssertEqual(listing["per_page"] as? Int, 5)
+        XCTAssertEqual(listing["next_page"] as? Int, 3)
+        XCTAssertEqual(listing["skipped"] as? Int, 0)
+        let photos = try XCTUnwrap(listing["photos"] as? [[String: Any]])
         XCTAssertEqual(photos.count, 10)
         XCTAssertEqual(Set(photos.compactMap { $0["id"] as? String }).count, 10)
         XCTAssertNotNil(photos[0]["urls"] as? [String: Any])
@@ -203,7 +208,10 @@ final class CommandLineTests: XCTestCase {
 
         let photos = try await run(["album", id], environment: environment)
         XCTAssertEqual(photos.status, 0, photos.stderr)
-        XCTAssertEqual((try photos.json() as? [[String: Any]])?.count, 4)
+        let album = try XCTUnwrap(try photos.json() as? [String: Any], "album prints the listing's shape, as albums does")
+        XCTAssertEqual((album["photos"] as? [[String: Any]])?.count, 4)
+        XCTAssertEqual(album["page"] as? Int, 1)
+        XCTAssertNil(album["next_page"])
 
         let unknown = try await run(["albums", "nobody"], environment: environment)
         XCTAssertEqual(unknown.status, 1)
@@ -263,7 +271,7 @@ final class CommandLineTests: XCTestCase {
     func test_demo_runsOnItsOwnSandboxAndLogsIn() async throws {
         let feed = try await run(["feed", "--demo", "--per-page", "3"], environment: folder.environment)
         XCTAssertEqual(feed.status, 0, feed.stderr)
-        XCTAssertEqual((try feed.json() as? [Any])?.count, 3)
+        XCTAssertEqual(((try feed.json() as? [String: Any])?["photos"] as? [Any])?.count, 3)
         let me = try await run(["me", "--demo"], environment: folder.environment)
         XCTAssertEqual(me.status, 0, me.stderr)
         XCTAssertEqual((try me.json() as? [String: Any])?["username"] as? String, "demo")

@@ -82,10 +82,20 @@ final class LoginCommandTests: XCTestCase {
         return try XCTUnwrap(URL(string: line.trimmingCharacters(in: .whitespaces)))
     }
 
+    func test_login_leavesTheQRCodeOut_whereTheTerminalHasNoRoomForIt() {
+        XCTAssertNil(ShellLogin.qrRowsMissing(picture: (61, 31), linkRows: 3, terminal: nil), "not a terminal: printed")
+        XCTAssertNil(ShellLogin.qrRowsMissing(picture: (61, 31), linkRows: 3, terminal: (80, 50)))
+        XCTAssertEqual(ShellLogin.qrRowsMissing(picture: (61, 31), linkRows: 3, terminal: (80, 24)), 43)
+        XCTAssertEqual(ShellLogin.qrRowsMissing(picture: (61, 31), linkRows: 3, terminal: (60, 60)), 43, "too narrow")
+    }
+
     func test_login_throughTheLoopbackRedirect_storesTheToken_logoutRemovesIt() async throws {
         let login = try Running(["login"], environment: environment)
         let printed = try login.waitFor("press Enter")
         XCTAssertTrue(printed.contains("█") || printed.contains("▀"), "the QR code is printed\n\(printed)")
+        // The link comes last, right above the prompt, so the QR code cannot push it out of sight.
+        let qrEnd = try XCTUnwrap(printed.range(of: "▀", options: .backwards)?.lowerBound)
+        XCTAssertLessThan(qrEnd, try XCTUnwrap(printed.range(of: "/oauth/authorize?")?.lowerBound), printed)
         let http = CurlHTTPClient(followRedirects: false)
         let location = try await DemoBrowser.approve(try authorizeURL(in: printed), http: http)
         _ = try await http.send(HTTPRequest(url: try XCTUnwrap(URL(string: location))))

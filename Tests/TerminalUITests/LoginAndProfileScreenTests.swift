@@ -45,8 +45,12 @@ final class LoginAndProfileScreenTests: XCTestCase {
 
     func test_waiting_onASmallTerminal_saysHowBigTheQRCodeNeedsIt() {
         let text = render(waiting(), width: 80, height: 24, theme: unicodeTheme).joined(separator: "\n")
-        XCTAssertTrue(text.contains("The QR code needs a terminal of"), text)
+        let lines = render(waiting(), width: 80, height: 24, theme: unicodeTheme)
+        XCTAssertTrue(text.contains("2. A QR code shows here from "), text)
+        XCTAssertFalse(text.contains("below"), "no code is below\n\(text)")
         XCTAssertTrue(text.contains("authorize?client_id"), text)
+        // The link's rows start at the first column, with no margin.
+        XCTAssertTrue(lines.contains { $0.hasPrefix("http://") }, text)
     }
 
     func test_pasteField_showsWhatIsTyped() {

@@ -62,6 +62,16 @@ public enum Logs {
         }
     }
 
+    /// Every logger of the process says nothing, anywhere (a command that must write no file and print only its
+    /// report: `doctor`). Once per process, as `start`.
+    public static func silence() {
+        startLock.lock()
+        defer { startLock.unlock() }
+        guard !started else { return }
+        started = true
+        LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+    }
+
     /// Words to take out of every line from now on (keys, a token just issued).
     public static func addSecrets(_ secrets: [String]) {
         LogFile.shared.addSecrets(secrets)

@@ -41,7 +41,9 @@ public struct DoctorReport: Encodable, Sendable {
     public func check(_ name: String) -> Check? { checks.first { $0.name == name } }
 
     /// The report for people: sections, a mark per check, the fix under it, a summary at the end.
-    public func text() -> String {
+    /// `width`: the terminal's columns, to wrap each detail and fix under itself (a word, such as a path, is never
+    /// broken, so it can be copied whole); nil leaves every line whole (a pipe, a file).
+    public func text(width terminalWidth: Int? = nil) -> String {
         var lines = [version]
         var section = ""
         let width = (checks.map(\.name.count).max() ?? 0) + 2
@@ -58,8 +60,16 @@ public struct DoctorReport: Encodable, Sendable {
             case .problem: "FAIL"
             }
             let name = check.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            lines.append("  \(mark) \(name)\(check.detail)")
-            if let fix = check.fix { lines.append("       \(String(repeating: " ", count: width))fix: \(fix)") }
+            let indent = String(repeating: " ", count: 7 + width)
+            let room = terminalWidth.map { max(20, $0 - indent.count) }
+            for (index, part) in Self.wrap(check.detail, width: room).enumerated() {
+                lines.append(index == 0 ? "  \(mark) \(name)\(part)" : indent + part)
+            }
+            if let fix = check.fix {
+                for (index, part) in Self.wrap(fix, width: room.map { $0 - 5 }).enumerated() {
+                    lines.append(indent + (index == 0 ? "fix: " : "     ") + part)
+                }
+            }
         }
         let problems = checks.filter { $0.status == .problem }.count
         let warnings = checks.filter { $0.status == .warning }.count
@@ -71,6 +81,27 @@ public struct DoctorReport: Encodable, Sendable {
                               + (warnings > 0 ? ", and \(warnings) warning\(warnings == 1 ? "" : "s")." : "."))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension DoctorReport {
+    /// Lines of at most `width` characters, broken at spaces only.
+    static func wrap(_ text: String, width: Int?) -> [String] {
+        guard let width, text.count > width else { return [text] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 }
 
@@ -217,6 +248,8 @@ public enum Doctor {
             graphicsStatus = .warning
             graphicsFix = "set -g allow-passthrough on (in ~/.tmux.conf), then tmux source-file ~/.tmux.conf"
         }
+        // Only what the terminal answered is checked: without its answer, the choice is a guess, not an "ok".
+        if graphicsStatus == .ok, facts.abilities == nil, facts.tmux == nil { graphicsStatus = .info }
         add("Pictures", graphicsStatus, "\(choice.mode.rawValue): \(choice.reason)\(cell)", fix: graphicsFix)
         if choice.mode == .cells {
             add("Blitter", .info, "\(configuration?.blitter.rawValue ?? BlitterKind.half.rawValue)"
@@ -320,7 +353,7 @@ public enum Doctor {
         let hasKey = !(configuration.accessKey ?? "").isEmpty || !(configuration.tokenOverride ?? "").isEmpty
         if !hasKey, !demo {
             add("Access key", .problem, "no Unsplash access key: nothing can be asked of Unsplash",
-                fix: "put access_key and secret_key in \(file) (or set UNSPLASH_ACCESS_KEY and UNSPLASH_SECRET_KEY), or try image-feed --demo")
+                fix: "put access_key and secret_key in the config file (above), or set UNSPLASH_ACCESS_KEY and UNSPLASH_SECRET_KEY, or try image-feed --demo")
         } else if (configuration.secretKey ?? "").isEmpty, (configuration.tokenOverride ?? "").isEmpty, !demo {
             add("Secret key", .warning, "no secret key: logging in needs it (browsing does not)",
                 fix: "put secret_key in \(file) (or set UNSPLASH_SECRET_KEY)")
@@ -389,7 +422,7 @@ public enum Doctor {
         }
         let context: CompositionRoot
         do {
-            context = try await CompositionRoot.make(configuration: configuration, demo: demo)
+            context = try await CompositionRoot.make(configuration: configuration, demo: demo, store: false)
         } catch {
             add("Unsplash API", .problem, "cannot be set up: \(error)")
             return checks

@@ -11,8 +11,11 @@ public enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// A page as the commands print it: where it stands in the listing, then its items under their own name
-    /// (`photos`, `albums`, `users`, `collections`, `topics`).
+    /// A listing as every listing command prints it (one shape: `feed`, `search`, `user`, `topics`, `topic`,
+    /// `collection --photos`, `albums`, `album`): where it stands in the listing (`page`, `per_page`, `total`,
+    /// `total_pages`, `next_page`, absent when unknown or last), `skipped` (items the service sent that could not be
+    /// read and were left out, so a script can tell a short page from a damaged one), then its items under their
+    /// own name (`photos`, `albums`, `users`, `collections`, `topics`).
     public struct PageDocument<Item: Encodable & Sendable>: Encodable {
         public var page: Int
         public var perPage: Int
@@ -31,6 +34,19 @@ public enum JSONOutput {
             nextPage = page.nextPage
             skipped = page.skippedItems
             items = page.items
+            self.itemsName = itemsName
+        }
+
+        /// Several pages fetched one after another (`feed --pages N`), or a whole list that has no pages (an Imgur
+        /// album): `page` is the first, `next_page` what follows the last, `skipped` their sum.
+        public init(items: [Item], itemsName: String, firstPage: Int = 1, perPage: Int, nextPage: Int? = nil, skipped: Int = 0) {
+            page = firstPage
+            self.perPage = perPage
+            total = nil
+            totalPages = nil
+            self.nextPage = nextPage
+            self.skipped = skipped
+            self.items = items
             self.itemsName = itemsName
         }
 

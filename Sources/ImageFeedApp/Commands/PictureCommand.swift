@@ -21,16 +21,24 @@ public enum PictureCommand {
             if scheme == "http", !UnsplashConfiguration.isLoopback(host: url.host ?? "") {
                 throw Failure.unreadable("\(source): plain http is allowed only on a loopback address; use https.")
             }
-            let response = try await http().send(HTTPRequest(url: url, bodyLimit: BodyLimit.image))
+            let response: HTTPResponse
+            do {
+                response = try await http().send(HTTPRequest(url: url, bodyLimit: BodyLimit.image))
+            } catch {
+                // The address is not a photo service's: say what happened to it in plain words.
+                let failure = (error as? ServiceError) ?? .other(String(describing: error))
+                throw Failure.unreadable("\(source): " + failure.message(from: url.host ?? "the server"))
+            }
             guard (200..<300).contains(response.status) else {
                 throw Failure.unreadable("\(source): HTTP \(response.status)")
             }
             return response.body
         }
+        // The file's own error names it already.
         do {
             return try BoundedFile.read(URL(fileURLWithPath: source), limit: BodyLimit.image)
         } catch {
-            throw Failure.unreadable("\(source): \(error.message)")
+            throw Failure.unreadable(error.message)
         }
     }
 

@@ -11,6 +11,16 @@ public enum ShellLogin {
 
     /// Prints the authorize link and its QR code, then waits for the browser's redirect on the loopback
     /// listener or a code pasted on standard input, whichever comes first; stores the token.
+    /// The rows a terminal needs to show the QR code with the link and the prompt below it, when this one has fewer
+    /// (or too few columns); nil when the code fits, or standard output is not a terminal.
+    static func qrRowsMissing(picture: (columns: Int, rows: Int), linkRows: Int,
+                              terminal: (columns: Int, rows: Int)? = TerminalEnvironment.size()) -> Int? {
+        guard let terminal else { return nil }
+        // The code and its heading, the link's heading, the link, the waiting line, the prompt and the line typed.
+        let needed = picture.rows + 3 + 2 + linkRows + 1 + 3
+        return terminal.rows >= needed && terminal.columns >= picture.columns ? nil : needed
+    }
+
     public static func logIn(context: CompositionRoot, colors: Bool, timeout: TimeInterval = 600) async throws -> String {
         guard let store = context.tokenStore else {
             throw Failure(description: "IMAGE_FEED_TOKEN is set, so no login is stored; unset it to log in.")
@@ -37,10 +47,19 @@ public enum ShellLogin {
         // One unbroken line (the terminal wraps it softly, so a mouse selection copies it whole), and on a
         // terminal an OSC 8 hyperlink as well, which terminals that know it open or copy with a click.
         let link = colors ? "\u{1B}]8;;\(url.absoluteString)\u{1B}\\\(url.absoluteString)\u{1B}]8;;\u{1B}\\" : url.absoluteString
-        var out = "Open this link in a browser, on this machine or any other, to log in:\n\n\(link)\n\n"
+        var out = ""
+        // The QR code first, and only where the terminal has room for it and the link below it: the link is what
+        // must stay in sight, right above the prompt.
         if let code = try? QRCode(url.absoluteString) {
-            out += "Or scan it with a phone:\n\n" + ANSIPictureWriter.text(code.picture(margin: 2, colored: colors)) + "\n"
+            let picture = code.picture(margin: 2, colored: colors)
+            let linkRows = TerminalEnvironment.size().map { (url.absoluteString.count + $0.columns - 1) / $0.columns } ?? 3
+            if let rows = qrRowsMissing(picture: (columns: picture.columns, rows: picture.rows), linkRows: linkRows) {
+                out += "(A QR code of the link needs a terminal of \(rows) rows and \(picture.columns) columns; it is left out.)\n\n"
+            } else {
+                out += "Scan this with a phone to log in:\n\n" + ANSIPictureWriter.text(picture) + "\n"
+            }
         }
+        out += "Open this link in a browser, on this machine or any other, to log in:\n\n\(link)\n\n"
         let answer = Answer()
         do {
             let listener = try LoopbackRedirectListener(redirectURI: context.configuration.redirectURI, expectedState: state)

@@ -39,7 +39,8 @@ public final class CompositionRoot: Sendable {
 
     /// Builds the app on the configured service, or with `demo`, on a sandbox started in this process
     /// on a free loopback port with the demo application's keys.
-    public static func make(configuration: Settings, demo: Bool) async throws -> CompositionRoot {
+    /// `store`: false leaves the offline store and the image cache unopened (and so uncreated): `doctor` only looks.
+    public static func make(configuration: Settings, demo: Bool, store opensStore: Bool = true) async throws -> CompositionRoot {
         var configuration = configuration
         // The decoders' pixel budget is the process's: every picture decoded from here on keeps to it.
         ImageCodec.pixelBudget = configuration.maximumImageMegapixels * 1_000_000
@@ -82,7 +83,7 @@ public final class CompositionRoot: Sendable {
         // The demo keeps its own cache, so its photos never stand in for the real service's.
         let cacheFolder = demo ? configuration.paths.cache.appendingPathComponent("demo") : configuration.paths.cache
         var local: SQLiteStore?
-        do {
+        if opensStore { do {
             local = try SQLiteStore(file: cacheFolder.appendingPathComponent("store.sqlite"))
             if let aside = local?.setAside {
                 configuration.warnings.append("The offline store was damaged; it was set aside as \(aside.lastPathComponent) and a new one started.")
@@ -90,7 +91,7 @@ public final class CompositionRoot: Sendable {
         } catch {
             // Held by another copy past the wait, or unusable: the session goes on without it, and says so.
             configuration.warnings.append(String(describing: error))
-        }
+        } }
         let images = local.flatMap {
             try? DiskImageCache(folder: cacheFolder.appendingPathComponent("images"), store: $0,
                                 budget: configuration.imageCacheMegabytes * 1024 * 1024)

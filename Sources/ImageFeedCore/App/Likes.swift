@@ -31,6 +31,17 @@ extension AppViewModel {
 
 }
 
+extension AppViewModel {
+    /// A photo that went into one of the user's collections (or out of it) is marked so everywhere it shows, so the
+    /// picker opened again from any list knows.
+    static func collected(photoID: String, collectionID: String, added: Bool, in state: inout AppState) {
+        state.changePhotoLists {
+            _ = PhotoListViewModel.update(&$0, .collectedElsewhere(photoID: photoID, collectionID: collectionID, added: added))
+        }
+        state.changeShownPhoto(id: photoID) { $0.collect(collectionID, added: added) }
+    }
+}
+
 extension AppState {
     /// Where lists of photos live: a like that succeeds anywhere reaches each of them. A new pane with a list of
     /// photos joins here, and only here.

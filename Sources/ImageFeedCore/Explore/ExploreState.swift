@@ -127,6 +127,8 @@ public struct PhotographerSheet: Equatable, Sendable {
 public struct CollectionSheet: Equatable, Sendable {
     public var collection: PhotoCollection
     public var photos = PhotoListState()
+    /// The photo on its way out of the collection (the user's own), when one is.
+    public var takingOut: String?
 
     public init(collection: PhotoCollection) {
         self.collection = collection
@@ -153,6 +155,12 @@ public struct CollectionPicker: Equatable, Sendable {
     public init(photo: Photo, username: String) {
         self.photo = photo
         self.username = username
+    }
+
+    /// Whether the collection holds the photo: true or false where the service said (and after each change made
+    /// here), nil where it is not known (a photo from the offline store of an older version).
+    public func holds(_ collection: PhotoCollection) -> Bool? {
+        photo.isIn(collection: collection.id)
     }
 }
 

@@ -29,6 +29,8 @@ public enum ExploreViewModel {
         /// `c` on a photo: the user's collections, to add it to one (Enter) or take it out (`x`).
         case openCollectionPicker(Photo)
         case changeCollection(add: Bool, index: Int)
+        /// `X` on a photo of a collection's page: out of the collection, when it is the user's own.
+        case takeOutOfShownCollection(photoIndex: Int)
         case collectionChanged(collectionID: String, add: Bool, Result<Bool, ServiceError>)
         /// The user's own actions on the page's photo list (likes, the like dialog, retry).
         case list(PhotoListViewModel.Event)
@@ -110,6 +112,8 @@ extension ExploreViewModel {
         case answered(PhotoListViewModel.Event)
         /// A like that succeeded on a page's photo: every list and shown photo follows.
         case liked(Photo, liked: Bool, likes: Int)
+        /// A photo went into one of the user's collections or out of it: every list and shown photo marks it.
+        case collected(photoID: String, collectionID: String, added: Bool)
         case notify(String, StatusNotice.Kind)
     }
 
@@ -315,24 +319,63 @@ extension ExploreViewModel {
                 guard case let .collectionPicker(picker) = shownSheet, picker.changing == nil,
                       picker.collections.items.indices.contains(index) else { return [] }
                 let collection = picker.collections.items[index]
+                let quoted = "“\(UntrustedText.sanitize(collection.title))”"
+                switch (add, picker.holds(collection)) {
+                case (true, true?):
+                    return notify("\(quoted) holds this photo already.", .info)
+                case (false, false?):
+                    return notify("\(quoted) does not hold this photo.", .info)
+                default:
+                    break
+                }
                 changeTopPage { if case var .collectionPicker(p) = $0 { p.changing = collection.id; $0 = .collectionPicker(p) } }
                 return [.setInCollection(add: add, photoID: picker.photo.id, collectionID: collection.id)]
 
+            case let .takeOutOfShownCollection(photoIndex):
+                guard case let .collection(sheet) = shownSheet, sheet.takingOut == nil,
+                      sheet.photos.photos.indices.contains(photoIndex) else { return [] }
+                let photo = sheet.photos.photos[photoIndex]
+                let owner = sheet.collection.user?.username
+                guard let username = context.username, owner?.lowercased() == username.lowercased() else {
+                    return notify(owner.map { "Only your own collections can be changed; this one is @\(UntrustedText.sanitize($0))'s." }
+                        ?? "Only your own collections can be changed.", .info)
+                }
+                changeTopPage { if case var .collection(s) = $0 { s.takingOut = photo.id; $0 = .collection(s) } }
+                return [.setInCollection(add: false, photoID: photo.id, collectionID: sheet.collection.id)]
+
             case let .collectionChanged(collectionID, add, result):
                 var title = "the collection"
+                var photoID: String?
+                changeCollectionSheets(collectionID) { sheet in
+                    title = sheet.collection.title
+                    if let out = sheet.takingOut { photoID = out }
+                    sheet.takingOut = nil
+                }
                 changePickers { picker in
                     guard picker.changing == collectionID else { return }
                     picker.changing = nil
+                    photoID = picker.photo.id
                     if let index = picker.collections.items.firstIndex(where: { $0.id == collectionID }) {
                         title = picker.collections.items[index].title
-                        if case .success = result, let total = picker.collections.items[index].totalPhotos {
-                            picker.collections.items[index].totalPhotos = max(0, total + (add ? 1 : -1))
+                        if case .success = result {
+                            // The count moves only when the photo really went in or out.
+                            if picker.photo.isIn(collection: collectionID) != add, let total = picker.collections.items[index].totalPhotos {
+                                picker.collections.items[index].totalPhotos = max(0, total + (add ? 1 : -1))
+                            }
+                            picker.photo.collect(collectionID, added: add)
                         }
                     }
+                }
+                // Out of the collection: its open pages no longer list the photo.
+                changeCollectionSheets(collectionID) { sheet in
+                    guard case .success = result, let photoID, !add, sheet.photos.photo(id: photoID) != nil else { return }
+                    _ = PhotoListViewModel.update(&sheet.photos, .removedElsewhere(photoID: photoID))
+                    sheet.collection.totalPhotos = sheet.collection.totalPhotos.map { max(0, $0 - 1) }
                 }
                 let quoted = "“\(UntrustedText.sanitize(title))”"
                 switch result {
                 case .success:
+                    if let photoID { outcomes.append(.collected(photoID: photoID, collectionID: collectionID, added: add)) }
                     return notify(add ? "Added to \(quoted)." : "Taken out of \(quoted).", .info)
                 case .failure(.forbidden):
                     return notify(context.isDemo
@@ -378,6 +421,15 @@ extension ExploreViewModel {
                 if case var .photographer(photographer) = page, photographer.username == username {
                     change(&photographer)
                     page = .photographer(photographer)
+                }
+            }
+        }
+
+        mutating func changeCollectionSheets(_ id: String, _ change: (inout CollectionSheet) -> Void) {
+            changePages { page in
+                if case var .collection(sheet) = page, sheet.collection.id == id {
+                    change(&sheet)
+                    page = .collection(sheet)
                 }
             }
         }
@@ -433,6 +485,8 @@ extension AppViewModel {
                 noteConnection(listEvent, in: &state)
             case let .liked(photo, liked, likes):
                 effects += likeChanged(photo, liked: liked, likes: likes, in: &state)
+            case let .collected(photoID, collectionID, added):
+                collected(photoID: photoID, collectionID: collectionID, added: added, in: &state)
             case let .notify(text, kind):
                 effects += notify(text, kind: kind, in: &state)
             }

@@ -11,6 +11,8 @@ public enum Checked {
     public static let largestCount = 1_000_000_000_000
     /// The last page number followed (Unsplash's listings have a few thousand pages at most).
     public static let largestPage = 1_000_000
+    /// The most of the user's collections said to hold one photo that are kept.
+    public static let collectionsPerPhoto = 1_000
 
     /// A pixel side: 1 to `largestSide`, else 0 (unknown).
     public static func side(_ value: Int) -> Int {
@@ -61,6 +63,8 @@ extension Photo {
         photo.createdAt = Checked.date(createdAt)
         photo.updatedAt = Checked.date(updatedAt)
         photo.user = user?.checked()
+        // A user has a few hundred collections at most: a list past that is not a real answer.
+        photo.inCollections = inCollections.map { Array($0.prefix(Checked.collectionsPerPhoto)) }
         if var exif = photo.exif {
             exif.iso = exif.iso.flatMap { (1...10_000_000).contains($0) ? $0 : nil }
             photo.exif = exif

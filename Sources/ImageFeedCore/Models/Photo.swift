@@ -29,6 +29,9 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     public var downloads: Int?
     /// The topics the photo is featured in, by title and slug.
     public var topics: [TopicLink]?
+    /// The ids of the logged-in user's collections that hold the photo, where the service says
+    /// (Unsplash's `current_user_collections`); nil: not known.
+    public var inCollections: [String]?
 
     public init(
         id: String, createdAt: Date? = nil, updatedAt: Date? = nil, width: Int = 0, height: Int = 0,
@@ -54,6 +57,18 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
         self.exif = exif
         self.location = location
         self.tags = tags
+    }
+
+    /// Whether the user's collection `id` holds the photo; nil when the service did not say.
+    public func isIn(collection id: String) -> Bool? {
+        inCollections.map { $0.contains(id) }
+    }
+
+    /// The photo went into the user's collection `id` (or out of it): from now on that is known.
+    public mutating func collect(_ id: String, added: Bool) {
+        var ids = (inCollections ?? []).filter { $0 != id }
+        if added { ids.append(id) }
+        inCollections = ids
     }
 
     /// Width over height; 1 when the size is unknown.

@@ -57,6 +57,12 @@ public enum ServiceError: Error, Hashable, Sendable {
         }
     }
 
+    /// The message, naming the service that failed where it says "the photo service" (Imgur's albums say "Imgur").
+    public func message(from service: String) -> String {
+        message.replacingOccurrences(of: "The photo service", with: service)
+            .replacingOccurrences(of: "the photo service", with: service)
+    }
+
     /// Worth offering "try again" for: the same request may succeed later.
     public var isTransient: Bool {
         switch self {

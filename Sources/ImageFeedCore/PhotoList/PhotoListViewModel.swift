@@ -18,6 +18,8 @@ public enum PhotoListViewModel {
         case modalCancel
         /// A photo's like state changed elsewhere (another pane): keep the heart in step.
         case likeChangedElsewhere(photoID: String, liked: Bool, likes: Int)
+        /// The photo went into one of the user's collections, or out of it, elsewhere (the collection picker).
+        case collectedElsewhere(photoID: String, collectionID: String, added: Bool)
         /// A photo joins the list at the top (a like elsewhere adds it to favorites).
         case insertedElsewhere(Photo)
         /// A photo leaves the list (an unlike elsewhere removes it from favorites).
@@ -131,6 +133,11 @@ public enum PhotoListViewModel {
 
         case let .likeChangedElsewhere(photoID, liked, likes):
             apply(liked: liked, likes: likes, to: photoID, in: &state)
+            return []
+
+        case let .collectedElsewhere(photoID, collectionID, added):
+            guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return [] }
+            state.photos[index].collect(collectionID, added: added)
             return []
 
         case let .insertedElsewhere(photo):

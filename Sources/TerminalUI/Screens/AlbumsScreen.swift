@@ -88,7 +88,7 @@ public struct AlbumsScreen {
             return
         case let .failed(error):
             let headline = error == .notFound ? "No Imgur user \(UntrustedText.sanitize(username))." : "Couldn't load the albums"
-            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press \(keys.hintKeys(.username, in: .albums)) to change it)." : error.message, .plain)]
+            parts.centred([(headline, theme.error), (error == .notFound ? "Check the name (press \(keys.hintKeys(.username, in: .albums)) to change it)." : error.message(from: "Imgur"), .plain)]
                           + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
             return
         case .content:
@@ -116,7 +116,7 @@ public struct AlbumsScreen {
             if state.loadingMore {
                 buffer.write("\(theme.spinner(ui.tick)) Loading more albums\(theme.dots)", x: 2, y: y, style: theme.accent)
             } else if let error = state.moreFailed {
-                buffer.write("Couldn't load more: \(error.message) Press \(theme.key(.reload)) to retry.", x: 2, y: y, style: theme.error,
+                buffer.write("Couldn't load more: \(error.message(from: "Imgur")) Press \(theme.key(.reload)) to retry.", x: 2, y: y, style: theme.error,
                              maxWidth: list.width - 4, ellipsis: theme.ellipsis)
             } else if state.list.waitsForAsk {
                 buffer.write("The last page brought nothing new. Press \(theme.key(.reload)) for more.", x: 2, y: y, style: theme.muted,
@@ -158,7 +158,7 @@ public struct AlbumsScreen {
             parts.centred([("\(theme.spinner(ui.tick)) Loading the album\(theme.dots)", theme.accent)], in: list, into: &buffer)
             return
         case let .failed(error):
-            parts.centred([("Couldn't load the album", theme.error), (error.message, .plain),
+            parts.centred([("Couldn't load the album", theme.error), (error.message(from: "Imgur"), .plain),
                            (theme.retryAdvice(error).map { "\($0.dropLast()), \(theme.key(.back)) to go back." } ?? "\(theme.key(.back)) goes back.", theme.muted)],
                           in: list, into: &buffer)
             return

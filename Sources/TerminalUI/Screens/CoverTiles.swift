@@ -20,8 +20,8 @@ struct CoverTiles {
     }
 
     /// The tiles, or the list's loading, error or empty state. `layout` when the tiles' shapes are not their covers';
-    /// `noCover` in the box of a tile without a cover (else its title).
-    func render(_ entries: [Entry], phase: PhotoListState.Phase, empty: String, position: ListPosition, list: Rect, tick: Int,
+    /// `noCover` in the box of a tile without a cover (else its title); `what` names the tiles in a failure ("the topics").
+    func render(_ entries: [Entry], phase: PhotoListState.Phase, empty: String, what: String = "them", position: ListPosition, list: Rect, tick: Int,
                 layout given: TileLayout? = nil, noCover: String? = nil, pictures: PictureProvider, into buffer: inout CellBuffer) {
         let parts = PhotoParts(theme: theme)
         switch phase {
@@ -29,7 +29,7 @@ struct CoverTiles {
             parts.centred([("\(theme.spinner(tick)) Loading\(theme.dots)", theme.accent)], in: list, into: &buffer)
             return
         case let .failed(error):
-            parts.centred([("Couldn't load them", theme.error), (error.message, .plain)]
+            parts.centred([("Couldn't load \(what)", theme.error), (error.message, .plain)]
                           + (theme.retryAdvice(error).map { [($0, theme.muted)] } ?? []), in: list, into: &buffer)
             return
         case .content:

@@ -101,6 +101,10 @@ struct HelpOverlay {
         let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76), link: link).count)
         let rows = helpRows(app, width: box.width, link: link)
         let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
+        // Beside the box, its rows are blank: a picture's or a caption's last characters showing through next to
+        // the border read as part of the help.
+        buffer.fill(Rect(x: 0, y: rect.y, width: rect.x, height: rect.height), with: Cell(" "))
+        buffer.fill(Rect(x: rect.maxX, y: rect.y, width: max(0, buffer.width - rect.maxX), height: rect.height), with: Cell(" "))
         Widgets.box(rect, title: title, style: theme.modal, theme: theme, into: &buffer)
         let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
         var keyStyle = theme.modal

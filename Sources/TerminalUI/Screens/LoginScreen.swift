@@ -136,12 +136,15 @@ public struct LoginScreen {
         }
         var linkStyle = theme.accent
         linkStyle.underline = true
-        // The link's rows start at the text's edge with no indent, so a mouse selection of them holds the link
-        // and nothing else (c copies it whole).
-        for part in Self.hardWrap(request.authorizeURL.absoluteString, width: textWidth) {
+        // The link's rows take the whole width from the first column, with no margin or indent, so a mouse selection
+        // of them holds the link and nothing else (y copies it whole).
+        let linkWidth = besideRoom ? textWidth + 2 : area.width
+        let linkLines = lines.count..<(lines.count + Self.hardWrap(request.authorizeURL.absoluteString, width: linkWidth).count)
+        for part in Self.hardWrap(request.authorizeURL.absoluteString, width: linkWidth) {
             lines.append((part, linkStyle))
         }
         lines.append(("   \(key(.copyLink)) copies it (OSC 52)   \(key(.openLink)) opens it here", theme.muted))
+        let qrLine = lines.count
         if qr != nil {
             lines.append(((besideRoom ? "2. Or scan the QR code with a phone." : "2. Or scan the QR code below with a phone."), .plain))
         } else if !theme.unicode {
@@ -172,10 +175,18 @@ public struct LoginScreen {
         lines.append(("", .plain))
         for part in Widgets.wrap(hints, width: textWidth) { lines.append((part, theme.muted)) }
 
+        // Below the text, the code needs its rows; where they are missing, the second step says so instead.
+        if let qr, !besideRoom, area.height - 1 - lines.count < qr.rows {
+            // The status line is the one row outside the area.
+            lines[qrLine] = ("2. A QR code shows here from \(lines.count + 2 + qr.rows) rows, or \(qr.columns + 48)x\(qr.rows + 2).",
+                             theme.muted)
+        }
         let x = area.x + 2
         var y = area.y + 1
         for (index, line) in lines.enumerated() where y < area.maxY {
-            if index == fieldLine {
+            if linkLines.contains(index) {
+                buffer.write(line.0, x: besideRoom ? x : area.x, y: y, style: line.1, maxWidth: linkWidth)
+            } else if index == fieldLine {
                 drawField(login, x: x + 3, y: y, width: max(10, textWidth - 3), into: &buffer)
             } else {
                 buffer.write(line.0, x: x, y: y, style: line.1, maxWidth: textWidth, ellipsis: theme.ellipsis)
@@ -188,9 +199,6 @@ public struct LoginScreen {
             buffer.draw(qr, x: qrX, y: area.y + max(0, (area.height - qr.rows) / 2), clip: area)
         } else if area.maxY - y >= qr.rows {
             buffer.draw(qr, x: area.x + (area.width - qr.columns) / 2, y: y, clip: area)
-        } else if y < area.maxY {
-            buffer.write("(The QR code needs a terminal of \(qr.columns + 4)x\(qr.rows + lines.count + 3); enlarge it to see it.)",
-                         x: x, y: y, style: theme.muted, maxWidth: area.width - 4, ellipsis: theme.ellipsis)
         }
     }
 

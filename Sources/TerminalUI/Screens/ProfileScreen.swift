@@ -2,7 +2,7 @@ import Foundation
 import ImageFeedCore
 import TerminalImage
 
-/// The profile pane: avatar, name, @username, bio, then "Favorites (N)" and the liked photos as cards;
+/// The profile pane: avatar, name, @username, bio, then "Favorites N" and the liked photos as cards;
 /// the header scrolls away with the list. `L` asks "Log out?".
 public struct ProfileScreen {
     public let theme: Theme
@@ -97,7 +97,8 @@ public struct ProfileScreen {
         }
         let titleY = offset + header - 1
         if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
-            let count = app.favoritesCount.map { " (\($0))" } ?? ""
+            // The same words as your own photographer's page: "Favorites N" (your likes), "Photos N", "Collections N".
+            let count = app.favoritesCount.map { " \($0)" } ?? ""
             var written = buffer.write("Favorites\(count)", x: area.x + 2, y: titleY, style: theme.title)
             // Your photos and collections are the tabs beside: p (or ]) opens them, as any photographer's page.
             let user = app.profile.profile
@@ -169,7 +170,11 @@ extension ProfileScreen: Screen {
     func dialogIsOpen(_ app: AppState) -> Bool { app.favorites.modal != nil || app.profile.confirmingLogout }
 
     func hints(_ app: AppState, ui: UIState) -> [String] {
-        keys.hints(.profile, labels: [.like: "unlike"]) { ![.details, .photographer, .yourPage].contains($0) }
+        // With no favorites there is nothing to unlike, open or reload-as-list: those hints go.
+        let empty = app.favorites.photos.isEmpty
+        return keys.hints(.profile, labels: [.like: "unlike"]) {
+            ![.details, .photographer, .yourPage].contains($0) && !(empty && [.like, .open].contains($0))
+        }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {

@@ -212,7 +212,10 @@ public struct SearchScreen {
         if search.kind != .photos {
             let tiles = Self.entries(search)
             CoverTiles(theme: theme).render(tiles, phase: search.kind == .people ? search.people.phase : search.collections.phase,
-                                            empty: "Nobody found for \(theme.quoted(UntrustedText.sanitize(query))). m looks for something else.",
+                                            empty: (search.kind == .people ? "Nobody found for " : "No collections found for ")
+                                                + theme.quoted(UntrustedText.sanitize(query)) + ". "
+                                                + theme.spell("{kind} looks for something else."),
+                                            what: search.kind == .people ? "the people found" : "the collections found",
                                             position: ui.searchList, list: area, tick: ui.tick, pictures: pictures, into: &buffer)
             return
         }
@@ -402,8 +405,10 @@ extension SearchScreen {
             return []
         case .people:
             return search.people.items.map { user in
-                let image = user.profileImage.large ?? user.profileImage.medium ?? user.profileImage.small
-                let avatar = image.map { Photo(id: "avatar:\(user.username)", width: 1, height: 1, urls: PhotoURLs(small: $0)) }
+                // Unsplash's avatars are 128, 64 and 32 pixels square: the tile shows one no larger than its pixels.
+                let sized = [(user.profileImage.large, 128), (user.profileImage.medium, 64), (user.profileImage.small, 32)]
+                    .first { $0.0 != nil }
+                let avatar = sized.map { Photo(id: "avatar:\(user.username)", width: $0.1, height: $0.1, urls: PhotoURLs(small: $0.0)) }
                 return (user.displayName, "@\(user.username)" + (user.totalPhotos.map { " · \($0) photos" } ?? ""), avatar)
             }
         case .collections:

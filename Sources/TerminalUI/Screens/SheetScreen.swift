@@ -64,16 +64,21 @@ struct SheetScreen: Screen {
             if let owner = collection.user { byline.append("by " + UntrustedText.sanitize(owner.displayName)) }
             if let count = collection.totalPhotos { byline.append("\(count) photo\(count == 1 ? "" : "s")") }
             if !byline.isEmpty { lines.append((byline.joined(separator: " · "), theme.muted)) }
+            // Text below the title wraps to the width (the header grows by its rows; a description by three at most).
             if let description = collection.description.map(UntrustedText.sanitize), !description.isEmpty {
-                lines.append((description, .plain))
+                lines += Widgets.wrap(description, width: max(10, width - 3)).prefix(3).map { ($0, CellStyle.plain) }
             }
             return lines
         case .topics:
-            return [("Topics", theme.title), ("Enter shows the topic in the feed instead of the editorial feed; the choice is kept.", theme.muted)]
+            return [("Topics", theme.title)] + Widgets.wrap(
+                theme.spell("{open} shows the topic in the feed instead of the editorial feed; the choice is kept."),
+                width: max(10, width - 3)).map { ($0, theme.muted) }
         case let .collectionPicker(picker):
             let caption = picker.photo.caption.map(UntrustedText.sanitize) ?? "this photo"
-            return [("Your collections", theme.title),
-                    ("Enter adds \(theme.quoted(caption)) to the collection picked; - takes it out.", theme.muted)]
+            let mark = theme.unicode ? "✓" : "*"
+            let text = theme.spell("{open} puts ") + theme.quoted(caption)
+                + theme.spell(" in the collection picked, or takes it out of one marked \(mark); {take-out} takes it out.")
+            return [("Your collections", theme.title)] + Widgets.wrap(text, width: max(10, width - 3)).prefix(3).map { ($0, theme.muted) }
         }
     }
 
@@ -104,7 +109,10 @@ struct SheetScreen: Screen {
         case let .collectionPicker(picker):
             return picker.collections.items.map { collection in
                 let count = collection.totalPhotos.map { "\($0) photo\($0 == 1 ? "" : "s")" } ?? ""
-                return (collection.title, picker.changing == collection.id ? "changing\(theme.dots)" : count, collection.coverPhoto)
+                let holds = picker.holds(collection) == true
+                let title = holds ? (theme.unicode ? "✓ " : "* ") + collection.title : collection.title
+                let line = picker.changing == collection.id ? "changing\(theme.dots)" : holds ? "holds it · " + count : count
+                return (title, line, collection.coverPhoto)
             }
         default:
             return nil
@@ -134,7 +142,7 @@ struct SheetScreen: Screen {
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         guard let page = app.shownSheet else { return }
         let position = ui.sheetPosition(app)
-        renderHeader(page, ui: ui, area: area, pictures: pictures, into: &buffer)
+        renderHeader(page, you: app.profile.profile?.username, ui: ui, area: area, pictures: pictures, into: &buffer)
         let list = listArea(page, area: area)
         if let (_, photos) = page.photoList {
             CardList(theme: theme, texts: Self.photoTexts, wrap: { .explore(.list($0)) })
@@ -145,7 +153,8 @@ struct SheetScreen: Screen {
         guard let tiles = tiles(page) else { return }
         var grid = position
         grid.selected = gridSelection(page)
-        CoverTiles(theme: theme).render(tiles, phase: tilesPhase(page), empty: "No collections yet.", position: grid, list: list,
+        let what = if case .topics = page { "the topics" } else { "the collections" }
+        CoverTiles(theme: theme).render(tiles, phase: tilesPhase(page), empty: "No collections yet.", what: what, position: grid, list: list,
                                         tick: ui.tick, pictures: pictures, into: &buffer)
     }
 
@@ -158,7 +167,8 @@ struct SheetScreen: Screen {
         }
     }
 
-    private func renderHeader(_ page: ExploreSheet, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+    private func renderHeader(_ page: ExploreSheet, you: String?, ui: UIState, area: Rect, pictures: PictureProvider,
+                              into buffer: inout CellBuffer) {
         // On a short terminal the header gets the rows above the list and no more: the list keeps its rows, and a
         // photographer's section bar stays right above it.
         let listTop = listArea(page, area: area).y
@@ -194,7 +204,10 @@ struct SheetScreen: Screen {
             case .likes: photographer.user?.totalLikes
             case .collections: photographer.user?.totalCollections
             }
-            let label = " \(section.title)\(count.map { " \($0)" } ?? "") "
+            // Your own likes are your favorites, named as the profile names them.
+            let own = photographer.username.lowercased() == you?.lowercased()
+            let title = section == .likes && own ? "Favorites" : section.title
+            let label = " \(title)\(count.map { " \($0)" } ?? "") "
             x += buffer.write(label, x: x, y: y, style: section == photographer.section ? theme.activeTab : theme.muted) + 1
         }
         x += buffer.write(theme.unicode ? " [ ] " : " [ ] ", x: x, y: y, style: theme.muted)
@@ -227,8 +240,14 @@ struct SheetScreen: Screen {
             case .reload where page.photoList == nil || isPhotographerFailing(page):
                 return [.explore(.retry)]
             case .takeOut:
-                guard case .collectionPicker = page else { break }
-                return [.explore(.changeCollection(add: false, index: gridSelection(page)))]
+                switch page {
+                case .collectionPicker:
+                    return [.explore(.changeCollection(add: false, index: gridSelection(page)))]
+                case .collection:
+                    return [.explore(.takeOutOfShownCollection(photoIndex: position.selected))]
+                default:
+                    break
+                }
             default:
                 break
             }
@@ -253,8 +272,10 @@ struct SheetScreen: Screen {
                 return [.explore(.select(index: index)), .explore(.openCollection(collection))]
             case let .topics(topics):
                 return [.explore(.chooseTopic(index == 0 ? nil : topics.topics.items[safe: index - 1]))]
-            case .collectionPicker:
-                return [.explore(.select(index: index)), .explore(.changeCollection(add: true, index: index))]
+            case let .collectionPicker(picker):
+                // Enter puts the photo in, or takes it out of a collection marked as holding it.
+                guard let collection = picker.collections.items[safe: index] else { return [] }
+                return [.explore(.select(index: index)), .explore(.changeCollection(add: picker.holds(collection) != true, index: index))]
             case .collection:
                 return []
             }
@@ -288,10 +309,15 @@ struct SheetScreen: Screen {
         case let .photographer(photographer):
             shown.formUnion([.previousSection, .nextSection])
             if photographer.section != .collections { shown.formUnion([.sort, .like, .details]) }
-        case .collection: shown.formUnion([.like, .photographer, .details])
-        case .collectionPicker:
+        case let .collection(sheet):
+            shown.formUnion([.like, .photographer, .details])
+            if let owner = sheet.collection.user?.username, owner.lowercased() == app.profile.profile?.username.lowercased() {
+                shown.insert(.takeOut)
+            }
+        case let .collectionPicker(picker):
             shown.insert(.takeOut)
-            labels[.open] = "add"
+            let selected = picker.collections.items[safe: picker.collections.selected]
+            labels[.open] = selected.map { picker.holds($0) == true } == true ? "take out" : "add"
         case .topics, nil:
             labels[.open] = "show in the feed"
         }

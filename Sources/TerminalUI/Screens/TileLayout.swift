@@ -49,9 +49,13 @@ public struct TileLayout: Equatable, Sendable {
         for start in stride(from: 0, to: photos.count, by: columns) {
             let row = photos[start..<min(photos.count, start + columns)]
             for (offset, photo) in row.enumerated() {
-                let fitted = CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3,
-                                                    pixelHeight: photo.height > 0 ? photo.height : 2,
-                                                    columns: boxColumns, rows: boxRows)
+                // A small picture (an avatar) is not blown up past its own pixels, counting a cell as 8x16; a size of a
+                // few pixels is only a shape (a tile without a cover).
+                let known = photo.width > 0 && photo.height > 0
+                let small = photo.width >= 16 && photo.height >= 16
+                let fitted = CellPicture.fittedSize(pixelWidth: known ? photo.width : 3, pixelHeight: known ? photo.height : 2,
+                                                    columns: small ? min(boxColumns, max(4, photo.width / 8)) : boxColumns,
+                                                    rows: small ? min(boxRows, max(2, photo.height / 16)) : boxRows)
                 let x = 2 + offset * (tileWidth + gap)
                 tiles.append(Tile(top: top, x: x, width: tileWidth, pictureX: x + (tileWidth - fitted.columns) / 2,
                                   pictureColumns: fitted.columns, pictureRows: fitted.rows, boxRows: boxRows))

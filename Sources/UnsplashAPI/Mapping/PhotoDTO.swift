@@ -36,6 +36,10 @@ struct PhotoDTO: Decodable {
         photo.downloads = json.integer("downloads")
         let topics = (json.optional("topics", as: LossyList<TopicLinkDTO>.self)?.elements ?? []).map(\.link)
         photo.topics = topics.isEmpty ? nil : topics
+        // The user's collections that hold the photo (objects with an id, a string or a number); a malformed entry
+        // is left out, and a list that is not there leaves it unknown.
+        photo.inCollections = json.optional("current_user_collections", as: LossyList<CollectionIDDTO>.self)?
+            .elements.map(\.id)
         photo = photo.checked()
     }
 
@@ -50,6 +54,17 @@ struct PhotoDTO: Decodable {
         let location = PhotoLocation(name: json.text("name"), city: json.text("city"), country: json.text("country"),
                                      latitude: position?.double("latitude"), longitude: position?.double("longitude"))
         return location == PhotoLocation() ? nil : location
+    }
+
+    private struct CollectionIDDTO: Decodable {
+        let id: String
+        init(from decoder: Decoder) throws {
+            let json = try decoder.container(keyedBy: AnyKey.self)
+            guard let id = json.text("id") ?? json.integer("id").map(String.init) else {
+                throw DecodingError.dataCorruptedError(forKey: AnyKey("id"), in: json, debugDescription: "no id")
+            }
+            self.id = id
+        }
     }
 
     private struct TagDTO: Decodable {
