@@ -268,13 +268,13 @@ final class EndToEndTests: XCTestCase {
 
         try tmux.send("3")
         var profile = try tmux.waitFor("the favorites with the photo") {
-            $0.contains("@demo") && $0.contains("Favorites (1)") && self.line(containing: "Eileen Collins", in: $0) != nil
+            $0.contains("@demo") && $0.contains("Favorites 1") && self.line(containing: "Eileen Collins", in: $0) != nil
         }
         XCTAssertTrue(profile.contains("Dana Demo"), profile)
         XCTAssertTrue(line(containing: "Eileen Collins", in: profile)?.contains("♥") == true, profile)
 
         try tmux.send("f")
-        profile = try tmux.waitFor("the favorite gone") { $0.contains("Favorites (0)") && !$0.contains("Eileen Collins") }
+        profile = try tmux.waitFor("the favorite gone") { $0.contains("Favorites 0") && !$0.contains("Eileen Collins") }
         XCTAssertTrue(profile.contains("No favorites yet"), profile)
 
         try tmux.send("1")

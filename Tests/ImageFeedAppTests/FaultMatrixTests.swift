@@ -140,7 +140,7 @@ final class FaultMatrixTests: XCTestCase {
         case .feed: state.feed.phase == .content && text.contains("Eileen Collins")
         case .search: state.search.results.phase == .content && text.contains("Rachel Michetti")
         case .profile: text.contains("@demo")
-        case .favorites: state.favorites.phase == .content && text.contains("Favorites (")
+        case .favorites: state.favorites.phase == .content && text.contains("Favorites ")
         }
     }
 

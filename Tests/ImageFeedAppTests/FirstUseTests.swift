@@ -142,11 +142,11 @@ extension EndToEndTests {
 
         // A profile refresh that fails.
         try tmux.send("3")
-        try tmux.waitFor(text: "Favorites (")
+        try tmux.waitFor(text: "Favorites ")
         try await setFaults("me=status:500")
         try tmux.send("r")
         screen = try tmux.waitFor(text: "Couldn't refresh the profile (HTTP 500). r tries again.")
-        XCTAssertTrue(screen.contains("Favorites ("), "the profile stays on screen\n\(screen)")
+        XCTAssertTrue(screen.contains("Favorites "), "the profile stays on screen\n\(screen)")
         try tmux.send("q")
         try assertTerminalRestored()
     }

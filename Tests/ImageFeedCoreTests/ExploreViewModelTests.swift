@@ -219,4 +219,57 @@ final class ExploreViewModelTests: XCTestCase {
         XCTAssertTrue(state.notice?.text.contains("write_collections = true") == true, state.notice?.text ?? "")
         XCTAssertEqual(state.notice?.kind, .error)
     }
+
+    func test_theCollectionPicker_knowsWhichCollectionsHoldThePhoto_andCountsOnlyRealChanges() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .profile(.loaded(.success(User(id: "d", username: "demo")))))
+        var photo = makePhoto("a")
+        photo.inCollections = ["c2"]
+        state.feed.photos = [photo]
+        _ = AppViewModel.update(&state, .explore(.openCollectionPicker(photo)))
+        let first = PhotoCollection(id: "c1", title: "Cats", totalPhotos: 3)
+        let second = PhotoCollection(id: "c2", title: "Space", totalPhotos: 5)
+        _ = AppViewModel.update(&state, .explore(.collectionsLoaded(username: "demo", page: 1,
+                                                                   .success(Page(items: [first, second], number: 1, perPage: 30, nextPage: nil)))))
+        guard case let .collectionPicker(picker) = state.shownSheet else { return XCTFail("the picker") }
+        XCTAssertEqual(picker.holds(first), false)
+        XCTAssertEqual(picker.holds(second), true)
+        // Adding to one that holds it, or taking out of one that does not, asks nothing and says why.
+        XCTAssertEqual(AppViewModel.update(&state, .explore(.changeCollection(add: true, index: 1))), [])
+        XCTAssertEqual(state.notice?.text, "“Space” holds this photo already.")
+        XCTAssertEqual(AppViewModel.update(&state, .explore(.changeCollection(add: false, index: 0))), [])
+        XCTAssertEqual(state.notice?.text, "“Cats” does not hold this photo.")
+        // In, then: the picker marks it, the count moves once, and the feed's photo knows for the next picker.
+        _ = AppViewModel.update(&state, .explore(.changeCollection(add: true, index: 0)))
+        _ = AppViewModel.update(&state, .explore(.collectionChanged(collectionID: "c1", add: true, .success(true))))
+        guard case let .collectionPicker(after) = state.shownSheet else { return XCTFail("the picker") }
+        XCTAssertEqual(after.holds(first), true)
+        XCTAssertEqual(after.collections.items[0].totalPhotos, 4)
+        XCTAssertEqual(state.feed.photos[0].inCollections.map(Set.init), ["c1", "c2"])
+        XCTAssertEqual(AppViewModel.update(&state, .explore(.changeCollection(add: true, index: 0))), [], "not twice")
+        XCTAssertEqual(after.collections.items[0].totalPhotos, 4)
+    }
+
+    func test_takingAPhotoOutOfYourOwnCollectionsPage_removesIt_andAnotherOnesPageSaysWhy() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .profile(.loaded(.success(User(id: "d", username: "demo")))))
+        let mine = PhotoCollection(id: "c1", title: "Cats", totalPhotos: 2, user: User(id: "d", username: "demo"))
+        _ = AppViewModel.update(&state, .explore(.openCollection(mine)))
+        _ = AppViewModel.update(&state, .explore(.photosAnswer(.collectionPhotos(id: "c1"),
+            .pageLoaded(page: 1, .success(Page(items: [makePhoto("a"), makePhoto("b")], number: 1, perPage: 30, nextPage: nil))))))
+        XCTAssertEqual(AppViewModel.update(&state, .explore(.takeOutOfShownCollection(photoIndex: 1))),
+                       [.explore(.setInCollection(add: false, photoID: "b", collectionID: "c1"))])
+        _ = AppViewModel.update(&state, .explore(.collectionChanged(collectionID: "c1", add: false, .success(true))))
+        guard case let .collection(sheet) = state.shownSheet else { return XCTFail("the collection's page") }
+        XCTAssertEqual(sheet.photos.photos.map(\.id), ["a"])
+        XCTAssertEqual(sheet.collection.totalPhotos, 1)
+        XCTAssertEqual(state.notice?.text, "Taken out of “Cats”.")
+
+        let theirs = PhotoCollection(id: "c9", title: "Moons", totalPhotos: 1, user: User(id: "n", username: "nasa"))
+        _ = AppViewModel.update(&state, .explore(.openCollection(theirs)))
+        _ = AppViewModel.update(&state, .explore(.photosAnswer(.collectionPhotos(id: "c9"),
+            .pageLoaded(page: 1, .success(Page(items: [makePhoto("m")], number: 1, perPage: 30, nextPage: nil))))))
+        XCTAssertEqual(AppViewModel.update(&state, .explore(.takeOutOfShownCollection(photoIndex: 0))), [])
+        XCTAssertEqual(state.notice?.text, "Only your own collections can be changed; this one is @nasa's.")
+    }
 }

@@ -50,7 +50,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertFalse(text.contains("below"), "no code is below\n\(text)")
         XCTAssertTrue(text.contains("authorize?client_id"), text)
         // The link's rows start at the first column, with no margin.
-        XCTAssertTrue(lines.contains { $0.hasPrefix("http://") }, text)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("https://") }, text)
     }
 
     func test_pasteField_showsWhatIsTyped() {
@@ -110,7 +110,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Dana"), text)
         XCTAssertTrue(text.contains("@dana"), text)
         XCTAssertTrue(text.contains("Likes cats."), text)
-        XCTAssertTrue(text.contains("Favorites (1)"), text)
+        XCTAssertTrue(text.contains("Favorites 1"), text)
         XCTAssertTrue(text.contains("<3 3  Photo by Ann Author on Unsplash"), "the liked photo as a card\n\(text)")
         XCTAssertTrue(text.contains("L log out"), text)
     }
@@ -135,7 +135,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
         let text = render(profileState(bio: nil), width: 80, height: 30).joined(separator: "\n")
         XCTAssertTrue(text.contains("No bio yet."), text)
         XCTAssertTrue(text.contains("No favorites yet."), text)
-        XCTAssertTrue(text.contains("Favorites (0)"), text)
+        XCTAssertTrue(text.contains("Favorites 0"), text)
     }
 
     func test_profileFailure_showsAPlaceholderAvatar_noName_andRetry() {

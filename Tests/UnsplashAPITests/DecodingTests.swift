@@ -37,6 +37,19 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(photo.tags, ["coffee", "man"])
     }
 
+    func test_currentUserCollections_areTheIDsOfTheUsersCollectionsThatHoldThePhoto() async throws {
+        let json = """
+            [{"id": "a", "current_user_collections": [{"id": 206, "title": "Makers"}, {"id": "xY1", "title": "Cats"},
+                                                      {"title": "no id"}, 7]},
+             {"id": "b", "current_user_collections": []}, {"id": "c"}]
+            """
+        let photos = try await makeClient(StubHTTPClient(json: json)).feed(page: 1, perPage: 30).items
+        XCTAssertEqual(photos.map(\.inCollections), [["206", "xY1"], [], nil], "a malformed entry is left out; none said: unknown")
+        XCTAssertEqual(photos[0].isIn(collection: "xY1"), true)
+        XCTAssertEqual(photos[1].isIn(collection: "xY1"), false)
+        XCTAssertNil(photos[2].isIn(collection: "xY1"))
+    }
+
     func test_decoding_treatsNullOptionalFieldsAsMissing() async throws {
         let json = """
             [{"id": "n1", "created_at": null, "width": null, "height": null, "color": null, "blur_hash": null,

@@ -101,10 +101,11 @@ struct HelpOverlay {
         let box = Self.helpBox(width: buffer.width, height: buffer.height, rows: helpRows(app, width: min(buffer.width - 2, 76), link: link).count)
         let rows = helpRows(app, width: box.width, link: link)
         let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
-        // Beside the box, its rows are blank: a picture's or a caption's last characters showing through next to
-        // the border read as part of the help.
-        buffer.fill(Rect(x: 0, y: rect.y, width: rect.x, height: rect.height), with: Cell(" "))
-        buffer.fill(Rect(x: rect.maxX, y: rect.y, width: max(0, buffer.width - rect.maxX), height: rect.height), with: Cell(" "))
+        // A blank cell around the box (the tab bar and the status line aside): a caption's last character showing
+        // through right next to the border reads as part of the help.
+        let top = max(1, rect.y - 1), bottom = min(buffer.height - 1, rect.maxY + 1)
+        buffer.fill(Rect(x: max(0, rect.x - 1), y: top, width: min(buffer.width, rect.maxX + 1) - max(0, rect.x - 1),
+                         height: max(0, bottom - top)), with: Cell(" "))
         Widgets.box(rect, title: title, style: theme.modal, theme: theme, into: &buffer)
         let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
         var keyStyle = theme.modal
