@@ -131,7 +131,11 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertTrue(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_G"))
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]).contains("\u{1B}_"))
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "screen"]).contains("\u{1B}_"))
-        XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasSuffix("\u{1B}[c"), "DA1 last")
+        XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasSuffix("\u{1B}[c\u{1B}8\u{1B}[J"),
+                      "DA1 last, then the cursor back where it was and what an unknown question printed erased")
+        XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasPrefix("\u{1B}7"))
+        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "rxvt-unicode-256color"]).contains("\u{1B}_"),
+                       "urxvt prints APC strings as text")
     }
 
     func test_choice_followsTheSetting_thenTmux_thenTheAnswers() {

@@ -277,7 +277,10 @@ public enum Doctor {
                 let client = tmux.terminalName.isEmpty ? "no terminal attached" : "attached to \(UntrustedText.sanitize(tmux.terminalName))"
                 add("tmux", .info, "inside tmux, \(client); allow-passthrough \(tmux.passthrough ? "on" : "off")")
             } else {
-                add("tmux", .info, environment["STY"] != nil ? "inside GNU screen" : "inside tmux or screen (tmux was not asked)")
+                add("tmux", .info, TerminalProbe.isGNUScreen(environment)
+                    ? "inside GNU screen: 256 colours at most (screen 4 has no 24-bit colour, whatever COLORTERM says), "
+                        + "no mouse (screen holds a lone Esc while the mouse is reported), the screen cleared on quitting"
+                    : "inside tmux or screen (tmux was not asked)")
             }
         }
         if TerminalEnvironment.isUTF8(environment) {

@@ -235,8 +235,12 @@ public final class NcursesBackend: TerminalBackend {
         // Inserting and deleting characters shifts the cells of a row, which some terminals (foot) do not do
         // to the pixels drawn there: with pictures drawn into cells, curses writes the cells instead.
         idcok(window, !(pictures.map { !$0.movesWithText } ?? false))
-        mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
-        mouseinterval(0)
+        // GNU screen holds a lone Esc while the window reports the mouse (until another key comes): there, no mouse,
+        // so Esc goes back at once.
+        if !TerminalProbe.isGNUScreen(environment) {
+            mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
+            mouseinterval(0)
+        }
 
         var mode = ColorMode.none
         if has_colors(), (environment["NO_COLOR"] ?? "").isEmpty {
@@ -255,8 +259,10 @@ public final class NcursesBackend: TerminalBackend {
                 _ = write(descriptor, &byte, 1)
             }
         }
-        let enterAlternate = tigetstr("smcup")
-        clearsOnExit = enterAlternate == nil || Int(bitPattern: enterAlternate) == -1
+        // The screen is cleared on the way out: where the alternate screen is missing (no smcup; GNU screen without
+        // `altscreen on`; mosh) the last frame would stay on the user's terminal, and where it is there, clearing it
+        // before leaving it changes nothing the user sees.
+        clearsOnExit = true
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
         // InputDecoder reads both encodings.
         queueText("\u{1B}[?1006h")
@@ -572,8 +578,11 @@ public final class NcursesBackend: TerminalBackend {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         // The terminal's own word counts as much as COLORTERM: XTGETTCAP RGB, or the Kitty graphics protocol
         // (every terminal that has it draws 24-bit colour).
-        let saysTrueColor = ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
-            || abilities?.trueColor == true || abilities?.kittyGraphics == true
+        // GNU screen (4.x) has no 24-bit colour: a COLORTERM inherited from the terminal outside it, or that
+        // terminal's answers passed through, say nothing of what screen draws. Only the `colors` setting forces it.
+        let saysTrueColor = !TerminalProbe.isGNUScreen(environment)
+            && (["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+                || abilities?.trueColor == true || abilities?.kittyGraphics == true)
         var entries: [String] = []
         // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
         // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).

@@ -36,9 +36,26 @@ public struct TerminalAbilities: Equatable, Sendable {
 /// sequences the input decoder drops whole.
 public enum TerminalProbe {
     /// The questions, in the order the answers are expected. Inside tmux or screen the Kitty query is left
-    /// out: they take an APC string (`ESC _ … ESC \`) for a window title.
+    /// out: they take an APC string (`ESC _ … ESC \`) for a window title; so is it where TERM names a terminal that
+    /// prints APC strings as text (rxvt-unicode, the Linux console). The cursor is saved before the questions and
+    /// put back after them with the rest of the screen below it erased: a question a terminal did not understand
+    /// and printed is gone before anyone sees it.
     public static func queries(environment: [String: String]) -> String {
-        (isMultiplexed(environment) ? "" : KittyGraphics.query) + otherQueries
+        "\u{1B}7" + (sendsKittyQuery(environment) ? KittyGraphics.query : "") + otherQueries + "\u{1B}8\u{1B}[J"
+    }
+
+    /// Whether the Kitty graphics query may be sent: not through a multiplexer, nor to a terminal known to show
+    /// APC strings as text.
+    static func sendsKittyQuery(_ environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return !isMultiplexed(environment) && !term.hasPrefix("rxvt") && term != "linux" && !term.hasPrefix("vt")
+    }
+
+    /// Whether the terminal in front of the program is GNU screen (`STY` is set, and screen's own `TERM`): it has no
+    /// 24-bit colour (screen 4), whatever the terminal outside it has, and holds a lone Esc while mouse reporting is
+    /// on.
+    public static func isGNUScreen(_ environment: [String: String]) -> Bool {
+        !(environment["STY"] ?? "").isEmpty && (environment["TMUX"] ?? "").isEmpty
     }
 
     /// Whether the program runs inside tmux or GNU screen (which stand between it and the terminal).

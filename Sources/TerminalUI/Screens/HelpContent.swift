@@ -103,9 +103,9 @@ struct HelpOverlay {
         let rect = Rect(x: (buffer.width - box.width) / 2, y: (buffer.height - box.height) / 2, width: box.width, height: box.height)
         // A blank cell around the box (the tab bar and the status line aside): a caption's last character showing
         // through right next to the border reads as part of the help.
-        let top = max(1, rect.y - 1), bottom = min(buffer.height - 1, rect.maxY + 1)
-        buffer.fill(Rect(x: max(0, rect.x - 1), y: top, width: min(buffer.width, rect.maxX + 1) - max(0, rect.x - 1),
-                         height: max(0, bottom - top)), with: Cell(" "))
+        let marginTop = max(1, rect.y - 1), marginBottom = min(buffer.height - 1, rect.maxY + 1)
+        buffer.fill(Rect(x: max(0, rect.x - 1), y: marginTop, width: min(buffer.width, rect.maxX + 1) - max(0, rect.x - 1),
+                         height: max(0, marginBottom - marginTop)), with: Cell(" "))
         Widgets.box(rect, title: title, style: theme.modal, theme: theme, into: &buffer)
         let first = Self.helpTop(top, lines: rows.count, shown: box.shown)
         var keyStyle = theme.modal
