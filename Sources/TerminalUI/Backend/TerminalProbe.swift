@@ -51,11 +51,11 @@ public enum TerminalProbe {
         return !isMultiplexed(environment) && !term.hasPrefix("rxvt") && term != "linux" && !term.hasPrefix("vt")
     }
 
-    /// Whether the terminal in front of the program is GNU screen (`STY` is set, and screen's own `TERM`): it has no
-    /// 24-bit colour (screen 4), whatever the terminal outside it has, and holds a lone Esc while mouse reporting is
-    /// on.
+    /// Whether GNU screen stands between the program and the terminal (`STY` is set), inside tmux or around it: either
+    /// way what reaches the terminal goes through screen, which has no 24-bit colour (screen 4), whatever the terminal
+    /// has, and holds a lone Esc while mouse reporting is on.
     public static func isGNUScreen(_ environment: [String: String]) -> Bool {
-        !(environment["STY"] ?? "").isEmpty && (environment["TMUX"] ?? "").isEmpty
+        !(environment["STY"] ?? "").isEmpty
     }
 
     /// Whether the program runs inside tmux or GNU screen (which stand between it and the terminal).
