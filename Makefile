@@ -2,9 +2,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 
-# Debian packages the build needs (headers of the C libraries, ncurses-term for terminal types such as
+# Debian packages the build needs (headers of the C libraries: JPEG, PNG, GIF, WebP, TIFF; ncurses-term for terminal types such as
 # xterm-direct, libcurl for HTTP): all that `make build` and `make demo` install.
-DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev libcurl4-openssl-dev pkg-config
+DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libtiff-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev libcurl4-openssl-dev pkg-config
 # What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back, and
 # real terminal emulators under Xvfb for the pictures in pixels (kitty, xterm as a VT340, photographed with
 # ImageMagick's import, with xwininfo from x11-utils to find the window on the screen; img2sixel is what the

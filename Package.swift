@@ -51,6 +51,26 @@ let package = Package(
             pkgConfig: "libsixel",
             providers: [.apt(["libsixel-dev"])]
         ),
+        // The formats beyond JPEG and PNG (a previewer is handed anything; Imgur albums hold GIFs): giflib, libwebp
+        // with its demuxer (an animation's first frame) and libtiff; BMP is read in CImageCodec (stb_image, its usual
+        // library, clashes with the copy of it inside libsixel).
+        .systemLibrary(
+            name: "CGIF",
+            path: "Sources/Shims/CGIF",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            path: "Sources/Shims/CWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(
+            name: "CTIFF",
+            path: "Sources/Shims/CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
         // zlib, for the Kitty graphics protocol's compressed pixels.
         .systemLibrary(
             name: "CZlib",
@@ -73,9 +93,10 @@ let package = Package(
         // libjpeg reports errors by longjmp; this small C target keeps that inside C.
         .target(
             name: "CImageCodec",
-            dependencies: ["CJPEG", "CPNG"],
+            dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP", "CTIFF"],
             path: "Sources/Shims/CImageCodec",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
+                             .linkedLibrary("webpdemux"), .linkedLibrary("tiff")]
         ),
 
         // MARK: The domain: models, ports, view models. Foundation only.
@@ -165,7 +186,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HTTPTransport", "ImageFeedCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage", "TestSupport"]),
-        .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"]),
+        .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"],
+                    // Pictures in every format read, with ImageMagick's decoding of each: read from the source tree.
+                    exclude: ["Formats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"],
                     // The golden frames are read from the source tree, not bundled.
                     exclude: ["Golden"]),

@@ -23,6 +23,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case jpeg
     /// The PNG decoder.
     case png
+    /// The GIF decoder (giflib: the first frame over the logical screen).
+    case gif
+    /// The WebP decoder (libwebp and its demuxer: a still, or an animation's first frame).
+    case webp
+    /// The BMP decoder (stb_image).
+    case bmp
+    /// The TIFF decoder (libtiff, from memory).
+    case tiff
     /// What the user pastes or the browser sends back after authorizing: a code or a redirect URL.
     case oauthRedirect = "oauth-redirect"
     /// The config file (TOML).
@@ -47,6 +55,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .imgurJSON: return ImgurJSONTarget.run(data)
         case .jpeg: return ImageTarget.run(data, forcing: .jpeg)
         case .png: return ImageTarget.run(data, forcing: .png)
+        case .gif: return ImageTarget.run(data, forcing: .gif)
+        case .webp: return ImageTarget.run(data, forcing: .webp)
+        case .bmp: return ImageTarget.run(data, forcing: .bmp)
+        case .tiff: return ImageTarget.run(data, forcing: .tiff)
         case .oauthRedirect: return OAuthRedirectTarget.run(data)
         case .config: return ConfigTarget.run(data)
         case .input: return InputTarget.run(data)
@@ -190,18 +202,26 @@ final class ResultBox: @unchecked Sendable {
 // MARK: Images
 
 enum ImageTarget {
-    enum Format { case jpeg, png }
+    typealias Format = ImageFormat
 
-    static let jpegMagic: [UInt8] = [0xFF, 0xD8, 0xFF]
-    static let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The signature each decoder is picked by (WebP's is "RIFF", a size, "WEBP").
+    static func magic(_ format: Format) -> [UInt8] {
+        switch format {
+        case .jpeg: [0xFF, 0xD8, 0xFF]
+        case .png: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        case .gif: Array("GIF89a".utf8)
+        case .webp: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
+        case .bmp: Array("BM".utf8)
+        case .tiff: [0x49, 0x49, 0x2A, 0x00]
+        }
+    }
 
     /// The pixel budget the fuzzed decoders run with: a header claiming more is refused before any memory.
     static let budget = 4_000_000
 
     static func run(_ data: Data, forcing format: Format) -> String {
         // Keep the fuzzer on one decoder: inputs without its signature get it prepended.
-        let magic = format == .jpeg ? jpegMagic : pngMagic
-        let input = data.starts(with: magic) ? data : Data(magic) + data
+        let input = ImageFormat(sniffing: data) == format ? data : Data(magic(format)) + data
         var outcome: [String] = []
         do {
             let decoded = try ImageCodec.decode(input, maximumPixels: budget)

@@ -1,20 +1,43 @@
 import CImageCodec
 import Foundation
 
-public enum ImageFormat: Sendable, Equatable {
-    case jpeg
-    case png
+public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
+    case jpeg = "JPEG"
+    case png = "PNG"
+    /// The first frame of an animation, over its logical screen.
+    case gif = "GIF"
+    /// A still picture, or an animation's first frame.
+    case webp = "WebP"
+    case bmp = "BMP"
+    /// The first page.
+    case tiff = "TIFF"
 
-    /// Recognises a format by its magic bytes, whatever the URL or Content-Type claimed.
+    /// Recognises a format by its magic bytes, whatever the URL, the file's name or Content-Type claimed.
     public init?(sniffing data: Data) {
-        let bytes = [UInt8](data.prefix(8))
-        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+        let bytes = [UInt8](data.prefix(12))
+        func starts(_ magic: [UInt8]) -> Bool { bytes.count >= magic.count && Array(bytes.prefix(magic.count)) == magic }
+        if starts([0xFF, 0xD8, 0xFF]) {
             self = .jpeg
-        } else if bytes == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
+        } else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             self = .png
+        } else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) {
+            self = .gif
+        } else if starts(Array("RIFF".utf8)), bytes.count >= 12, Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            self = .webp
+        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+                    || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) {
+            self = .tiff // little- or big-endian, classic or BigTIFF
+        } else if starts([0x42, 0x4D]), bytes.count >= 6 {
+            self = .bmp
         } else {
             return nil
         }
+    }
+
+    /// The formats read, for messages ("JPEG, PNG, GIF, WebP, BMP or TIFF").
+    public static var names: String {
+        let all = allCases.map(\.rawValue)
+        return all.dropLast().joined(separator: ", ") + " or " + (all.last ?? "")
     }
 }
 
@@ -24,7 +47,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
 
     public var description: String {
         switch self {
-        case .unknownFormat: "The image is neither JPEG nor PNG."
+        case .unknownFormat: "The image is not one of the formats read (\(ImageFormat.names))."
         case let .corrupt(reason): "The image could not be decoded: \(reason)."
         }
     }
@@ -65,7 +88,7 @@ public enum ImageCodec {
         return (Int(width), Int(height))
     }
 
-    /// Decodes JPEG or PNG. For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
+    /// Decodes JPEG, PNG, GIF, WebP, BMP or TIFF (recognised by their bytes). For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
     /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `oversampling` times `minimumWidth` x `minimumHeight`
     /// (photos drawn in characters ask for `cellsOversampling`; pictures in pixels for 1, their pixels exactly).
     /// Scaled down to just the size asked for, a 4:2:0 file's colour comes from blocks of 16x16 source pixels
@@ -94,7 +117,45 @@ public enum ImageCodec {
             return try decodeJPEG(data, scaleDenominator: denominator, budget: budget)
         case .png:
             return try decodePNG(data, budget: budget)
+        case .gif, .webp, .bmp, .tiff:
+            return try decodeRGBA(data, format: format, budget: budget)
         }
+    }
+
+    /// GIF, WebP, BMP and TIFF through their libraries (giflib, libwebp, a reader of its own, libtiff), to RGBA, then over
+    /// black as a PNG's transparency is.
+    static func decodeRGBA(_ data: Data, format: ImageFormat, budget: UInt64) throws -> DecodedImage {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            return switch format {
+            case .gif: ifc_gif_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
+            case .webp: ifc_webp_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
+            case .bmp: ifc_bmp_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
+            case .tiff: ifc_tiff_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
+            case .jpeg, .png: IFC_ERROR
+            }
+        }
+        defer { ifc_free(pixels) }
+        guard status != IFC_ERROR, let pixels, width > 0, height > 0 else { throw ImageDecodingError.corrupt(messageText(message)) }
+        return DecodedImage(image: overBlack(pixels, width: Int(width), height: Int(height)), isDamaged: status == IFC_PARTIAL,
+                            format: format)
+    }
+
+    /// Packed RGBA composed over black, the terminal's usual background.
+    static func overBlack(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) -> RGBImage {
+        let count = width * height
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        for index in 0..<count {
+            let alpha = UInt32(pixels[index * 4 + 3])
+            for channel in 0..<3 {
+                rgb[index * 3 + channel] = UInt8((UInt32(pixels[index * 4 + channel]) * alpha + 127) / 255)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: rgb)
     }
 
     /// How many times the size asked for a JPEG is decoded at, at least, for photos drawn in characters
@@ -130,15 +191,7 @@ public enum ImageCodec {
         defer { ifc_free(pixels) }
         guard status != IFC_ERROR, let pixels else { throw ImageDecodingError.corrupt(messageText(message)) }
         // Transparent areas are composed over black, the terminal's usual background.
-        let count = Int(width) * Int(height)
-        var rgb = [UInt8](repeating: 0, count: count * 3)
-        for index in 0..<count {
-            let alpha = UInt32(pixels[index * 4 + 3])
-            for channel in 0..<3 {
-                rgb[index * 3 + channel] = UInt8((UInt32(pixels[index * 4 + channel]) * alpha + 127) / 255)
-            }
-        }
-        return DecodedImage(image: RGBImage(width: Int(width), height: Int(height), pixels: rgb),
+        return DecodedImage(image: overBlack(pixels, width: Int(width), height: Int(height)),
                             isDamaged: status == IFC_PARTIAL, format: .png)
     }
 

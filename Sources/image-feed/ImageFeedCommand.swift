@@ -568,7 +568,7 @@ struct AlbumCommand: AsyncParsableCommand {
 
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render", abstract: "Draw one photo (a JPEG or PNG file or URL) on standard output.")
+        commandName: "render", abstract: "Draw one picture (JPEG, PNG, GIF, WebP, BMP or TIFF; a file or URL) on standard output.")
 
     @Argument(help: "A file path, or an https URL (http only on loopback).")
     var source: String

@@ -62,6 +62,17 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-bomb-65535.png"]?.contains("65535 x 65535 pixels, more than the limit"), true, "\(outcomes)")
     }
 
+    func test_gifWebPBMPAndTIFFInputs_replay() throws {
+        for target in [FuzzTarget.gif, .webp, .bmp, .tiff] {
+            let outcomes = try replay(target)
+            for (name, outcome) in outcomes where name.hasPrefix("seed-") && !name.contains("bomb") {
+                XCTAssertEqual(outcome.hasPrefix("48x36"), true, "\(target.rawValue) \(name): \(outcome)")
+            }
+        }
+        XCTAssertEqual(try replay(.gif)["seed-bomb-65535.gif"]?.contains("65535 x 65535 pixels, more than the limit"), true)
+        XCTAssertEqual(try replay(.bmp)["seed-bomb-60000.bmp"]?.contains("60000 x 60000 pixels, more than the limit"), true)
+    }
+
     func test_oauthRedirectInputs_replay() throws {
         let outcomes = try replay(.oauthRedirect)
         XCTAssertEqual(outcomes["seed-url"], #"code("abc123", state: Optional("state")) / abc123"#)

@@ -1,4 +1,5 @@
 #include "CImageCodec.h"
+#include "internal.h"
 
 #include <limits.h>
 #include <setjmp.h>
@@ -45,7 +46,7 @@ static void ifc_emit_message(j_common_ptr info, int level) {
 
 static void ifc_output_message(j_common_ptr info) { (void)info; }
 
-static void ifc_set_message(char *message, size_t capacity, const char *text) {
+void ifc_set_message(char *message, size_t capacity, const char *text) {
     if (message && capacity > 0) snprintf(message, capacity, "%s", text);
 }
 
@@ -60,7 +61,7 @@ static unsigned long long ifc_memory_cap(uint64_t max_pixels) {
     return cap > (unsigned long long)LONG_MAX ? (unsigned long long)LONG_MAX : cap;
 }
 
-static int ifc_over_budget(unsigned long width, unsigned long height, uint64_t max_pixels, const char *format,
+int ifc_over_budget(unsigned long width, unsigned long height, uint64_t max_pixels, const char *format,
                            char *message, size_t capacity) {
     uint64_t budget = ifc_effective_budget(max_pixels);
     if (width == 0 || height == 0) {

@@ -37,6 +37,19 @@ int ifc_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                    uint8_t **pixels, int *width, int *height,
                    char *message, size_t message_capacity);
 
+// GIF (its first frame, over the logical screen, transparent where the frame leaves it so), WebP (still, or the
+// first frame of an animation, over its canvas), TIFF (any kind libtiff reads as RGBA; the first page) and BMP
+// (read here: uncompressed, 1 to 32 bits): each to packed RGBA. The size the header claims (the screen or canvas for GIF and WebP) is
+// checked against max_pixels before any pixel memory is taken. *pixels is malloc'd: release with ifc_free.
+int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                   uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity);
+int ifc_webp_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity);
+int ifc_tiff_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity);
+int ifc_bmp_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                   uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity);
+
 void ifc_free(void *pointer);
 
 #endif
