@@ -127,6 +127,15 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertFalse(vt100.sixel, "the first value is the terminal's class, not a feature")
         XCTAssertTrue(vt100.answered)
         XCTAssertFalse(TerminalProbe.parse(Array("\u{1B}[?62;4".utf8)).answered, "cut short: still waiting")
+        // The background (OSC 11), ended by ST or BEL, 1 to 4 hex digits a channel: mlterm's white is light.
+        let white = TerminalProbe.parse(Array("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?1;2c".utf8))
+        XCTAssertEqual(white.background, TerminalAbilities.Colour(red: 255, green: 255, blue: 255))
+        XCTAssertEqual(white.hasLightBackground, true)
+        XCTAssertTrue(white.answered, "DA1 after the OSC answer is still read")
+        let black = TerminalProbe.parse(Array("\u{1B}]11;rgb:00/00/00\u{07}\u{1B}[?1;2c".utf8))
+        XCTAssertEqual(black.hasLightBackground, false)
+        XCTAssertNil(TerminalProbe.parse(Array("\u{1B}]11;rgb:zz/00\u{07}".utf8)).background, "not a colour")
+        XCTAssertNil(vt100.hasLightBackground, "not said")
         // tmux and screen take an APC string for a window title: no Kitty query there.
         XCTAssertTrue(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_G"))
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]).contains("\u{1B}_"))

@@ -28,7 +28,8 @@ public enum InteractiveSession {
                 TERM=\(environment["TERM"] ?? "") COLORTERM=\(environment["COLORTERM"] ?? ""); the terminal answered: \
                 \(abilities.answered ? "DA1" : "no DA1 in time"), kitty graphics \(abilities.kittyGraphics), sixel \(abilities.sixel), \
                 RGB \(abilities.trueColor), version \(abilities.version ?? "none"), cell \(abilities.cellWidth ?? 0)x\(abilities.cellHeight ?? 0), \
-                answered in \(abilities.roundTrip.map { String(format: "%.0f ms", $0 * 1_000) } ?? "-")
+                answered in \(abilities.roundTrip.map { String(format: "%.0f ms", $0 * 1_000) } ?? "-"), \
+                background \(abilities.hasLightBackground.map { $0 ? "light" : "dark" } ?? "not said")
                 """)
         }
         if let tmux {
@@ -41,7 +42,11 @@ public enum InteractiveSession {
                                          sixelScrolls: TerminalProbe.sixelFollowsScrolls(environment: environment, abilities: abilities))
         defer { backend.restore() }
         logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
-        let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: themeName ?? context.configuration.theme,
+        // Unless a theme is set, a terminal that says its background is light gets the light theme (muted text in
+        // the dark theme's grey would barely show on white).
+        let configured = context.configuration.origins["theme"] != nil ? context.configuration.theme : nil
+        let chosenTheme = themeName ?? configured ?? (abilities?.hasLightBackground == true ? .light : context.configuration.theme)
+        let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: chosenTheme,
                           overrides: context.configuration.themeColors)
         let startGuard = StartGuard(marker: context.configuration.paths.state
             .appendingPathComponent(context.isDemo ? "demo-start-marker" : "start-marker"))

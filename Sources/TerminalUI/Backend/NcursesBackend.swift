@@ -582,7 +582,8 @@ public final class NcursesBackend: TerminalBackend {
         // terminal's answers passed through, say nothing of what screen draws. Only the `colors` setting forces it.
         let saysTrueColor = !TerminalProbe.isGNUScreen(environment)
             && (["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
-                || abilities?.trueColor == true || abilities?.kittyGraphics == true)
+                || abilities?.trueColor == true || abilities?.kittyGraphics == true
+                || drawsDirectColour(term: term, version: abilities?.version))
         var entries: [String] = []
         // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
         // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
@@ -590,6 +591,14 @@ public final class NcursesBackend: TerminalBackend {
             entries += directSiblings(of: term, forced: colors == .truecolor)
         }
         return entries + [term, fallbackEntry]
+    }
+
+    /// Terminals that draw 24-bit colour without saying so where it can be heard (no COLORTERM over SSH, no answer
+    /// to XTGETTCAP RGB): xterm by its XTVERSION answer, st and mlterm by their TERM (which SSH carries), each drawn
+    /// through its `-direct` terminfo entry.
+    static func drawsDirectColour(term: String, version: String?) -> Bool {
+        if version?.hasPrefix("XTerm(") == true { return true }
+        return term == "st" || term.hasPrefix("st-") || term == "mlterm" || term.hasPrefix("mlterm-")
     }
 
     /// The colours a terminfo entry offers: `colors` and the `RGB` flag.
@@ -1078,6 +1087,11 @@ public final class NcursesBackend: TerminalBackend {
             queueText(pictures.finish())
         }
         queueText("\u{1B}[?1006l")
+        if clearsOnExit {
+            // Sent through the queue like every frame (curses' own output goes to a memory file while it draws):
+            // the default colours, then the screen erased, before curses leaves the alternate screen if there is one.
+            queueText("\u{1B}[0m\u{1B}[H\u{1B}[2J")
+        }
         restored = true
         flushAll(within: 5)
         // Answers to questions still on their way would reach the shell as text: they are read here.
@@ -1095,11 +1109,6 @@ public final class NcursesBackend: TerminalBackend {
         }
         signal(SIGWINCH, SIG_DFL)
         if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags) }
-        if clearsOnExit {
-            // No alternate screen to leave: the last frame would stay on the user's terminal.
-            wclear(window)
-            wrefresh(window)
-        }
         mousemask(0, nil)
         curs_set(1)
         endwin()

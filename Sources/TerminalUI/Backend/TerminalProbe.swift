@@ -23,6 +23,18 @@ public struct TerminalAbilities: Equatable, Sendable {
     /// in a few milliseconds; over SSH it is the network's).
     public var roundTrip: Double?
 
+    /// The background colour (OSC 11), 0...255 a channel, where the terminal said.
+    public var background: Colour?
+
+    public struct Colour: Equatable, Sendable {
+        public var red: Int, green: Int, blue: Int
+    }
+
+    /// Whether the background is light (its luminance over one half), where the terminal said.
+    public var hasLightBackground: Bool? {
+        background.map { (0.2126 * Double($0.red) + 0.7152 * Double($0.green) + 0.0722 * Double($0.blue)) / 255 > 0.5 }
+    }
+
     /// The terminal is far away (its answers took 20 ms or more): pictures are sized to the link its answers
     /// show. Nearer, a terminal slow to take pictures is slow at drawing, not a slow link, and gets them whole.
     public var isFar: Bool { (roundTrip ?? 0) >= 0.02 }
@@ -70,6 +82,7 @@ public enum TerminalProbe {
         + "\u{1B}[>0q" // XTVERSION
         + "\u{1B}[16t" // the cell's size in pixels
         + "\u{1B}[14t" // the text area's size in pixels
+        + "\u{1B}]11;?\u{1B}\\" // OSC 11: the background colour (light or dark)
         + "\u{1B}[c" // DA1: the sentinel
 
     /// Asks the terminal on `input`/`output` and reads its answers until DA1's arrives or `deadline` seconds
@@ -136,6 +149,18 @@ public enum TerminalProbe {
                     // 1+r 524742=… : the terminal has RGB.
                     if body.dropFirst(3).uppercased().hasPrefix("524742") { abilities.trueColor = true }
                 }
+            case let .osc(body):
+                // 11;rgb:RRRR/GGGG/BBBB (1 to 4 hex digits a channel)
+                if body.hasPrefix("11;rgb:") {
+                    let channels = body.dropFirst(7).split(separator: "/").map { part -> Int? in
+                        guard (1...4).contains(part.count), let value = Int(part, radix: 16) else { return nil }
+                        let top = (1 << (4 * part.count)) - 1
+                        return (value * 255 + top / 2) / top
+                    }
+                    if channels.count == 3, let red = channels[0], let green = channels[1], let blue = channels[2] {
+                        abilities.background = TerminalAbilities.Colour(red: red, green: green, blue: blue)
+                    }
+                }
             case let .csi(parameters, final):
                 if final == "c", parameters.hasPrefix("?") {
                     abilities.answered = true
@@ -165,6 +190,8 @@ public enum TerminalProbe {
     enum Sequence: Equatable {
         case apc(String)
         case dcs(String)
+        /// An OSC answer, ended by ST or BEL.
+        case osc(String)
         case csi(String, Character)
     }
 
@@ -191,6 +218,21 @@ public enum TerminalProbe {
                 let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
                 found.append(kind == 0x5F ? .apc(body) : .dcs(body))
                 index = end + 2
+            } else if kind == 0x5D { // OSC: up to BEL or ST
+                var end = index + 2
+                while end < bytes.count, bytes[end] != 0x1B, bytes[end] != 0x07 { end += 1 }
+                guard end < bytes.count else { break }
+                let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
+                if bytes[end] == 0x07 {
+                    found.append(.osc(body))
+                    index = end + 1
+                } else if end + 1 < bytes.count, bytes[end + 1] == 0x5C {
+                    found.append(.osc(body))
+                    index = end + 2
+                } else {
+                    if end + 1 >= bytes.count { break }
+                    index = end // unterminated: dropped, and the Esc starts the next sequence
+                }
             } else if kind == 0x5B { // CSI: parameters, then a final byte 0x40–0x7E
                 var end = index + 2
                 while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
