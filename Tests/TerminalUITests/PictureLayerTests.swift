@@ -136,6 +136,16 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertEqual(black.hasLightBackground, false)
         XCTAssertNil(TerminalProbe.parse(Array("\u{1B}]11;rgb:zz/00\u{07}".utf8)).background, "not a colour")
         XCTAssertNil(vt100.hasLightBackground, "not said")
+        // Sextants by default where the terminal draws them itself: by XTVERSION, by tmux's client, by VTE's version.
+        var foot = TerminalAbilities()
+        foot.version = "foot(1.16.2)"
+        XCTAssertTrue(TerminalProbe.drawsSextants(environment: [:], abilities: foot, tmux: nil))
+        XCTAssertTrue(TerminalProbe.drawsSextants(environment: ["TMUX": "/tmp/t,1,0"], abilities: nil,
+                                                  tmux: TmuxClient(passthrough: false, terminalName: "xterm-kitty", terminalType: "kitty(0.26.5)")))
+        XCTAssertTrue(TerminalProbe.drawsSextants(environment: ["VTE_VERSION": "7006"], abilities: nil, tmux: nil))
+        XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["VTE_VERSION": "6003"], abilities: nil, tmux: nil), "older VTE")
+        XCTAssertFalse(TerminalProbe.drawsSextants(environment: [:], abilities: vt100, tmux: nil), "alacritty, st, xterm, urxvt: boxes")
+        XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["STY": "1.s"], abilities: foot, tmux: nil), "screen draws them from its font")
         // tmux and screen take an APC string for a window title: no Kitty query there.
         XCTAssertTrue(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_G"))
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]).contains("\u{1B}_"))

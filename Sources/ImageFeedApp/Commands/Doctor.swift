@@ -252,8 +252,14 @@ public enum Doctor {
         if graphicsStatus == .ok, facts.abilities == nil, facts.tmux == nil { graphicsStatus = .info }
         add("Pictures", graphicsStatus, "\(choice.mode.rawValue): \(choice.reason)\(cell)", fix: graphicsFix)
         if choice.mode == .cells {
-            add("Blitter", .info, "\(configuration?.blitter.rawValue ?? BlitterKind.half.rawValue)"
-                + (configuration?.origins["blitter"].map { " (set by \($0))" } ?? " (default)"))
+            if let origin = configuration?.origins["blitter"] {
+                add("Blitter", .info, "\(configuration?.blitter.rawValue ?? BlitterKind.half.rawValue) (set by \(origin))")
+            } else if TerminalEnvironment.isUTF8(environment),
+                      TerminalProbe.drawsSextants(environment: environment, abilities: facts.abilities, tmux: facts.tmux) {
+                add("Blitter", .info, "sextant: the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
+            } else {
+                add("Blitter", .info, "half (default)")
+            }
         }
         if choice.mode != .cells {
             let setting = configuration?.link ?? .auto

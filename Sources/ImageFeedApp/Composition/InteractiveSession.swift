@@ -63,9 +63,15 @@ public enum InteractiveSession {
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)
+        // Unless the characters are set, sextants where the terminal draws them itself, else half blocks.
+        let configuredBlitter = context.configuration.origins["blitter"] != nil ? context.configuration.blitter : nil
+        let chosenBlitter = blitter ?? configuredBlitter
+            ?? (theme.unicode && TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux)
+                ? .sextant : context.configuration.blitter)
+        if choice.mode == .cells { logger.info("photos as characters: \(chosenBlitter.rawValue)") }
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo(), graphics: choice,
-                              blitter: blitter ?? context.configuration.blitter, keyMap: context.configuration.keyMap)
+                              blitter: chosenBlitter, keyMap: context.configuration.keyMap)
         // Failures a key caused, as the status line told them, go to the log too.
         app.noticeObserver = { notice in
             if notice.kind == .error { logger.notice("shown: \(notice.text)") } else { logger.debug("shown: \(notice.text)") }

@@ -63,6 +63,19 @@ public enum TerminalProbe {
         return !isMultiplexed(environment) && !term.hasPrefix("rxvt") && term != "linux" && !term.hasPrefix("vt")
     }
 
+    /// Whether the terminal draws Unicode 13's sextants (🬀 … 🬻) itself, from its own block drawing rather than the
+    /// font's (which often lacks them: Debian's DejaVu Sans Mono draws boxes): kitty, foot, WezTerm and Ghostty, said
+    /// by XTVERSION or, inside tmux, by tmux's client, and VTE terminals (`VTE_VERSION` 0.70 and later; GNOME
+    /// Terminal, xfce4-terminal, Tilix). Where they do, photos drawn as characters default to sextants: 2x3 pixels a
+    /// cell, 1.5 dB or more closer to the photo than half blocks.
+    public static func drawsSextants(environment: [String: String], abilities: TerminalAbilities?, tmux: TmuxClient?) -> Bool {
+        if isGNUScreen(environment) { return false }
+        let names = [abilities?.version, tmux?.terminalType].compactMap { $0?.lowercased() }
+        if names.contains(where: { name in ["kitty", "foot", "wezterm", "ghostty"].contains { name.hasPrefix($0) } }) { return true }
+        if (environment["TMUX"] ?? "").isEmpty, let vte = environment["VTE_VERSION"].flatMap(Int.init), vte >= 7000 { return true }
+        return false
+    }
+
     /// Whether GNU screen stands between the program and the terminal (`STY` is set), inside tmux or around it: either
     /// way what reaches the terminal goes through screen, which has no 24-bit colour (screen 4), whatever the terminal
     /// has, and holds a lone Esc while mouse reporting is on.
