@@ -133,6 +133,10 @@ final class KittyPlaceholderTests: XCTestCase {
         XCTAssertEqual(TmuxClient.parse("0|xterm-kitty|kitty(0.28.0)")?.passthrough, false)
         XCTAssertEqual(TmuxClient.parse("all|xterm-ghostty|")?.drawsPlaceholders, true)
         XCTAssertEqual(TmuxClient.parse("1|xterm-256color|XTerm(379)")?.drawsPlaceholders, false)
+        // tmux 3.2+ says which features it uses in the client's terminal: RGB means 24-bit colour reaches it.
+        XCTAssertEqual(TmuxClient.parse("0|xterm-kitty|kitty(0.26.5)|9|18|256,RGB,bpaste,clipboard,title")?.hasRGB, true)
+        XCTAssertEqual(TmuxClient.parse("0|xterm-kitty|kitty(0.26.5)|9|18|256,bpaste")?.hasRGB, false)
+        XCTAssertEqual(TmuxClient.parse("0|xterm-kitty|kitty(0.26.5)|9|18|256,bpaste")?.cellWidth, 9)
         XCTAssertNil(TmuxClient.parse("tmux: no server"))
         let sized = TmuxClient.parse("1|xterm-kitty|kitty(0.35.2)|9|18")
         XCTAssertEqual(sized?.cellWidth, 9)

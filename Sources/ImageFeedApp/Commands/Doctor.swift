@@ -141,8 +141,10 @@ public enum Doctor {
                 output = opened
             }
             defer { if opened >= 0 { close(opened) } }
-            let abilities = TerminalProbe.run(input: input, output: output, environment: environment)
+            var abilities = TerminalProbe.run(input: input, output: output, environment: environment)
             let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
+            // As the session: tmux draws 24-bit colour where its client's terminal has it.
+            if tmux?.hasRGB == true { abilities?.trueColor = true }
             var size = winsize()
             let known = ioctl(output, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0
             // Only a terminal that answered the probe is timed (one that does not would keep the report waiting).
@@ -281,7 +283,8 @@ public enum Doctor {
         if TerminalProbe.isMultiplexed(environment) {
             if let tmux = facts.tmux {
                 let client = tmux.terminalName.isEmpty ? "no terminal attached" : "attached to \(UntrustedText.sanitize(tmux.terminalName))"
-                add("tmux", .info, "inside tmux, \(client); allow-passthrough \(tmux.passthrough ? "on" : "off")")
+                add("tmux", .info, "inside tmux, \(client); allow-passthrough \(tmux.passthrough ? "on" : "off")"
+                    + (tmux.hasRGB ? "; it draws 24-bit colour there (RGB among the client's features)" : ""))
             } else {
                 add("tmux", .info, TerminalProbe.isGNUScreen(environment)
                     ? "inside GNU screen: 256 colours at most (screen 4 has no 24-bit colour, whatever COLORTERM says), "

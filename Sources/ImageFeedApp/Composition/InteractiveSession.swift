@@ -18,8 +18,11 @@ public enum InteractiveSession {
                            blitter: BlitterKind? = nil, themeName: ThemeName? = nil, link: LinkSetting? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
-        let abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
+        var abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
         let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
+        // tmux draws 24-bit colour in its client's terminal when it knows that terminal has it (over SSH, then tmux,
+        // no COLORTERM reaches the pane).
+        if tmux?.hasRGB == true { abilities?.trueColor = true }
         let choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities, tmux: tmux)
             .allowing(colors: colors, environment: environment)
         let logger = Logger(label: "terminal")

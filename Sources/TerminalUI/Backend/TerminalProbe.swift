@@ -377,6 +377,9 @@ public struct TmuxClient: Equatable, Sendable {
     /// tmux's default instead).
     public var cellWidth: Int?
     public var cellHeight: Int?
+    /// tmux draws 24-bit colour in the client's terminal (`RGB` among its `client_termfeatures`): a program in the
+    /// pane may use it, though no COLORTERM reached the pane (over SSH, then tmux).
+    public var hasRGB = false
 
     public init(passthrough: Bool, terminalName: String, terminalType: String, cellWidth: Int? = nil, cellHeight: Int? = nil) {
         self.passthrough = passthrough
@@ -388,14 +391,18 @@ public struct TmuxClient: Equatable, Sendable {
 
     /// The question put to tmux: `tmux display-message -p` with this format.
     public static let format = "#{allow-passthrough}|#{client_termname}|#{client_termtype}|#{client_cell_width}|#{client_cell_height}"
+        + "|#{client_termfeatures}"
 
     /// tmux's answer to `format` (nil when it is not one).
     public static func parse(_ answer: String) -> TmuxClient? {
         let fields = answer.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", omittingEmptySubsequences: false)
-        guard fields.count == 3 || fields.count == 5 else { return nil }
+        guard [3, 5, 6].contains(fields.count) else { return nil }
         let passthrough = ["1", "on", "all"].contains(fields[0].lowercased())
         var client = TmuxClient(passthrough: passthrough, terminalName: String(fields[1].prefix(60)), terminalType: String(fields[2].prefix(60)))
-        if fields.count == 5, let width = Int(fields[3]), let height = Int(fields[4]),
+        if fields.count == 6 {
+            client.hasRGB = fields[5].split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "RGB" }
+        }
+        if fields.count >= 5, let width = Int(fields[3]), let height = Int(fields[4]),
            GraphicsMode.cellWidths.contains(width), GraphicsMode.cellHeights.contains(height) {
             client.cellWidth = width
             client.cellHeight = height
