@@ -401,6 +401,18 @@ final class EndToEndTests: XCTestCase {
         return sandbox
     }
 
+    /// Over SSH from inside a local tmux the program cannot tell tmux is there by its environment (no TMUX, TERM as the
+    /// user's tmux.conf set it): the Kitty graphics query, an APC string, would become tmux's pane title and stay
+    /// after quitting. tmux's XTVERSION answer keeps it from being sent.
+    func test_behindATmuxItCannotSee_theProbeLeavesThePaneTitleAlone() throws {
+        try launch("--demo", width: 80, height: 24, environment: ["TMUX": "", "TERM": "xterm-256color"])
+        try tmux.waitFor(text: "Log in")
+        try tmux.send("q")
+        try assertTerminalRestored()
+        // tmux's own title for a pane is the host's name; the query would have left "Gi=31,s=1,v=1,a=q,…".
+        XCTAssertEqual(try tmux.format("#{pane_title}"), try tmux.format("#{host}"), "the probe changed the pane's title")
+    }
+
     /// Text from the network carrying escape sequences (clipboard, title, clear screen, colours, bracketed
     /// paste, bell, bidi override) is shown inert: none of them reaches the terminal.
     func test_hostileText_isShownInert() async throws {

@@ -146,15 +146,23 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["VTE_VERSION": "6003"], abilities: nil, tmux: nil), "older VTE")
         XCTAssertFalse(TerminalProbe.drawsSextants(environment: [:], abilities: vt100, tmux: nil), "alacritty, st, xterm, urxvt: boxes")
         XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["STY": "1.s"], abilities: foot, tmux: nil), "screen draws them from its font")
-        // tmux and screen take an APC string for a window title: no Kitty query there.
-        XCTAssertTrue(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_G"))
-        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]).contains("\u{1B}_"))
-        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "screen"]).contains("\u{1B}_"))
+        // tmux and screen take an APC string for a window title: the Kitty query goes second, and not there.
+        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_"), "not in the first burst")
+        XCTAssertTrue(TerminalProbe.kittyQueries.contains("\u{1B}_G"))
+        XCTAssertTrue(TerminalProbe.kittyQueries.hasSuffix("\u{1B}[c\u{1B}8\u{1B}[J"), "DA1 behind it, then erased")
+        XCTAssertTrue(TerminalProbe.sendsKittyQuery(["TERM": "xterm-kitty"], after: abilities))
+        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], after: abilities))
+        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "screen"], after: abilities))
+        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "rxvt-unicode-256color"], after: abilities), "urxvt prints APC strings as text")
+        // Over SSH from inside a local tmux, TERM can say xterm-256color: tmux's XTVERSION answer says who is there.
+        var behindTmux = TerminalAbilities()
+        behindTmux.answered = true
+        behindTmux.version = "tmux 3.3a"
+        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "xterm-256color"], after: behindTmux))
+        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "xterm-256color"], after: TerminalAbilities()), "no answer at all")
         XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasSuffix("\u{1B}[c\u{1B}8\u{1B}[J"),
                       "DA1 last, then the cursor back where it was and what an unknown question printed erased")
         XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasPrefix("\u{1B}7"))
-        XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "rxvt-unicode-256color"]).contains("\u{1B}_"),
-                       "urxvt prints APC strings as text")
     }
 
     func test_choice_followsTheSetting_thenTmux_thenTheAnswers() {

@@ -47,20 +47,27 @@ public struct TerminalAbilities: Equatable, Sendable {
 /// A terminal that answers nothing costs the deadline and no more; answers that come later are escape
 /// sequences the input decoder drops whole.
 public enum TerminalProbe {
-    /// The questions, in the order the answers are expected. Inside tmux or screen the Kitty query is left
-    /// out: they take an APC string (`ESC _ … ESC \`) for a window title; so is it where TERM names a terminal that
-    /// prints APC strings as text (rxvt-unicode, the Linux console). The cursor is saved before the questions and
-    /// put back after them with the rest of the screen below it erased: a question a terminal did not understand
-    /// and printed is gone before anyone sees it.
+    /// The first questions, in the order the answers are expected (DA1 last, which every terminal answers). The
+    /// cursor is saved before them and put back after them with the rest of the screen below it erased: a question
+    /// a terminal did not understand and printed is gone before anyone sees it.
     public static func queries(environment: [String: String]) -> String {
-        "\u{1B}7" + (sendsKittyQuery(environment) ? KittyGraphics.query : "") + otherQueries + "\u{1B}8\u{1B}[J"
+        "\u{1B}7" + otherQueries + "\u{1B}8\u{1B}[J"
     }
 
-    /// Whether the Kitty graphics query may be sent: not through a multiplexer, nor to a terminal known to show
-    /// APC strings as text.
-    static func sendsKittyQuery(_ environment: [String: String]) -> Bool {
+    /// The Kitty graphics query, asked second (with DA1 again behind it), once the first answers said who is in
+    /// front: an APC string is a window title to tmux and GNU screen, which a program reached over SSH from inside a
+    /// local tmux cannot tell from its environment (TERM may say xterm-256color) but can from tmux's XTVERSION answer.
+    public static let kittyQueries = "\u{1B}7" + KittyGraphics.query + "\u{1B}[c" + "\u{1B}8\u{1B}[J"
+
+    /// Whether the Kitty graphics query may be sent, after the first answers (`abilities`): not through a
+    /// multiplexer (by the environment, or by XTVERSION: "tmux 3.3a"), nor to a terminal known to show APC strings
+    /// as text (rxvt-unicode, the Linux console), nor to one that did not answer at all.
+    public static func sendsKittyQuery(_ environment: [String: String], after abilities: TerminalAbilities? = nil) -> Bool {
         let term = environment["TERM"] ?? ""
-        return !isMultiplexed(environment) && !term.hasPrefix("rxvt") && term != "linux" && !term.hasPrefix("vt")
+        guard !isMultiplexed(environment), !term.hasPrefix("rxvt"), term != "linux", !term.hasPrefix("vt") else { return false }
+        guard let abilities else { return true }
+        let version = (abilities.version ?? "").lowercased()
+        return abilities.answered && !version.hasPrefix("tmux") && !version.hasPrefix("screen")
     }
 
     /// Whether the terminal draws Unicode 13's sextants (🬀 … 🬻) itself, from its own block drawing rather than the
@@ -112,23 +119,32 @@ public enum TerminalProbe {
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(input, TCSANOW, &saved) }
-        let bytes = Array(queries(environment: environment).utf8)
-        guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
-        var answer: [UInt8] = []
         let start = ProcessInfo.processInfo.systemUptime
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let left = deadline - (ProcessInfo.processInfo.systemUptime - start)
-            guard left > 0 else { break }
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((left * 1000).rounded(.up))) > 0 else { break }
-            let count = read(input, &chunk, chunk.count)
-            guard count > 0 else { break }
-            answer += chunk[0..<count]
-            if parse(answer).answered { break }
+        /// Writes `questions` and reads until DA1's answer arrives (or the deadline passes).
+        func exchange(_ questions: String) -> [UInt8]? {
+            let bytes = Array(questions.utf8)
+            guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+            var answer: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let left = deadline - (ProcessInfo.processInfo.systemUptime - start)
+                guard left > 0 else { break }
+                var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, Int32((left * 1000).rounded(.up))) > 0 else { break }
+                let count = read(input, &chunk, chunk.count)
+                guard count > 0 else { break }
+                answer += chunk[0..<count]
+                if parse(answer).answered { break }
+            }
+            return answer
         }
+        guard let answer = exchange(queries(environment: environment)) else { return nil }
         var abilities = parse(answer)
         if abilities.answered { abilities.roundTrip = ProcessInfo.processInfo.systemUptime - start }
+        // Then, where it is safe, the Kitty graphics query (one more round trip).
+        if sendsKittyQuery(environment, after: abilities), let second = exchange(kittyQueries) {
+            abilities.kittyGraphics = parse(second).kittyGraphics
+        }
         if abilities.cellWidth == nil, let cell = cellSize(of: output) ?? cellSize(of: output, textArea: textArea(answer)) {
             abilities.cellWidth = cell.width
             abilities.cellHeight = cell.height
