@@ -115,15 +115,13 @@ public enum ImageCodec {
                 }
             }
             return try decodeJPEG(data, scaleDenominator: denominator, budget: budget)
-        case .png:
-            return try decodePNG(data, budget: budget)
-        case .gif, .webp, .bmp, .tiff:
+        case .png, .gif, .webp, .bmp, .tiff:
             return try decodeRGBA(data, format: format, budget: budget)
         }
     }
 
-    /// GIF, WebP, BMP and TIFF through their libraries (giflib, libwebp, a reader of its own, libtiff), to RGBA, then over
-    /// black as a PNG's transparency is.
+    /// PNG, GIF, WebP, BMP and TIFF through their libraries (libpng, giflib, libwebp, a reader of its own, libtiff), to
+    /// RGBA, then over black: transparent areas take the terminal's usual background.
     static func decodeRGBA(_ data: Data, format: ImageFormat, budget: UInt64) throws -> DecodedImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0
@@ -132,11 +130,12 @@ public enum ImageCodec {
         let status = data.withUnsafeBytes { raw in
             let base = raw.bindMemory(to: UInt8.self).baseAddress
             return switch format {
+            case .png: ifc_png_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
             case .gif: ifc_gif_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
             case .webp: ifc_webp_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
             case .bmp: ifc_bmp_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
             case .tiff: ifc_tiff_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
-            case .jpeg, .png: IFC_ERROR
+            case .jpeg: IFC_ERROR
             }
         }
         defer { ifc_free(pixels) }
@@ -177,22 +176,6 @@ public enum ImageCodec {
         let image = RGBImage(width: Int(width), height: Int(height),
                              pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
         return DecodedImage(image: image, isDamaged: status == IFC_PARTIAL, format: .jpeg)
-    }
-
-    static func decodePNG(_ data: Data, budget: UInt64) throws -> DecodedImage {
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var message = [CChar](repeating: 0, count: 200)
-        let status = data.withUnsafeBytes { raw in
-            ifc_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, budget, &pixels, &width, &height,
-                           &message, message.count)
-        }
-        defer { ifc_free(pixels) }
-        guard status != IFC_ERROR, let pixels else { throw ImageDecodingError.corrupt(messageText(message)) }
-        // Transparent areas are composed over black, the terminal's usual background.
-        return DecodedImage(image: overBlack(pixels, width: Int(width), height: Int(height)),
-                            isDamaged: status == IFC_PARTIAL, format: .png)
     }
 
     /// Encodes as baseline JPEG at the given quality (1...100), or progressive.
