@@ -272,6 +272,32 @@ extension EndToEndTests {
 extension EndToEndTests {
     /// The demo's way in is said first and plainly, Enter is enough, and the next run remembers the login
     /// (until logging out), as a real login is remembered.
+    /// Inside GNU screen: Esc goes back at once (screen holds a lone Esc while the mouse is reported, so none is),
+    /// no 24-bit colour whatever COLORTERM the outer terminal left, and quitting leaves no frame on screen's window (it has
+    /// no alternate screen unless `altscreen on`).
+    func test_insideGNUScreen_escGoesBack_no24BitColour_andNothingStays() throws {
+        let script = folder.url.appendingPathComponent("in-screen.sh")
+        try Data(command("--demo", environment: ["COLORTERM": "truecolor"]).utf8).write(to: script)
+        try tmux.start("screen -q -S imagefeed-\(UUID().uuidString.prefix(8)) sh '\(script.path)'", width: 100, height: 30,
+                       directory: Self.repositoryRoot)
+        try tmux.waitFor(text: "Enter log in to the demo")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Demo: press Enter")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Eileen Collins")
+        try tmux.send("Enter")
+        try tmux.waitFor("the viewer") { !$0.contains("1 Feed") && $0.contains("on Unsplash") }
+        try tmux.send("Escape")
+        try tmux.waitFor("the feed again, after Esc alone", timeout: 3) { $0.contains("1 Feed") }
+        try tmux.send("q")
+        let screen = try tmux.waitFor(text: "exit status")
+        XCTAssertNotNil(line(containing: "exit status 0", in: screen), screen)
+        XCTAssertFalse(screen.contains("Eileen Collins") || screen.contains("1 Feed"), "the last frame stayed\n\(screen)")
+        let log = try String(contentsOf: folder.url.appendingPathComponent("state/image-feed/image-feed.log"), encoding: .utf8)
+        // screen's TERM decides (8 colours for `screen`, 256 for `screen-256color`): never 24-bit.
+        XCTAssertTrue(log.contains("COLORTERM=truecolor") && !log.contains("colours: truecolor"), log)
+    }
+
     func test_demo_saysHowToGetIn_EnterLogsIn_andTheLoginIsRemembered() throws {
         try launch()
         var screen = try tmux.waitFor(text: "Enter log in to the demo (no account needed)")

@@ -12,10 +12,10 @@ import XCTest
 /// goes, and nothing of it may stay on screen.
 final class RealTerminalTests: XCTestCase {
     enum Terminal: String {
-        case kitty, xterm
+        case kitty, xterm, urxvt, mlterm
     }
 
-    static let tools = ["Xvfb", "xdotool", "import", "kitty", "xterm", "img2sixel"]
+    static let tools = ["Xvfb", "xdotool", "import", "kitty", "xterm", "img2sixel", "urxvt", "mlterm"]
 
     static func which(_ tool: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
@@ -99,6 +99,12 @@ final class RealTerminalTests: XCTestCase {
             process.arguments = ["xterm", "-class", windowClass, "-ti", "vt340", "-tn", "xterm-256color", "-bg", "black",
                                  "-fg", "white", "-fa", "DejaVu Sans Mono", "-fs", "11", "-geometry", "\(columns)x\(rows)+0+0",
                                  "-xrm", "XTerm*numColorRegisters: 1024", "-e"] + command
+        case .urxvt:
+            process.arguments = ["urxvt", "-name", windowClass, "-bg", "black", "-fg", "white", "-fn", "xft:DejaVu Sans Mono:size=11",
+                                 "-geometry", "\(columns)x\(rows)+0+0", "-e"] + command
+        case .mlterm:
+            // mlterm's own defaults: black on white.
+            process.arguments = ["mlterm", "--name", windowClass, "--geometry", "\(columns)x\(rows)+0+0", "-e"] + command
         }
         process.environment = environment
         // What the terminal says goes to a file in the test's folder, named in the failure.
@@ -111,7 +117,9 @@ final class RealTerminalTests: XCTestCase {
         terminals.append(process)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            let found = try run(["xdotool", "search", "--class", windowClass]).split(separator: "\n")
+            // kitty and xterm take the class; urxvt and mlterm the instance's name.
+            let found = (try run(["xdotool", "search", "--class", windowClass])
+                + "\n" + run(["xdotool", "search", "--classname", windowClass])).split(separator: "\n")
             if let window = found.last { return String(window) }
             Thread.sleep(forTimeInterval: 0.3)
         }
@@ -351,6 +359,55 @@ final class RealTerminalTests: XCTestCase {
             terminals = []
             try body()
         }
+    }
+
+    /// urxvt prints APC strings as text: the start-up questions leave nothing on the shell's screen (the Kitty
+    /// query, `Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA`, stayed there after quitting).
+    func test_urxvt_theStartUpQuestionsLeaveNothingBehind() throws {
+        let script = "printf 'before\\n'; '\(CommandLineTests.executable.path)' --demo; printf 'after\\n'; sleep 60"
+        let window = try open(.urxvt, command: ["sh", "-c", script])
+        Thread.sleep(forTimeInterval: 4)
+        try press(window, "q")
+        // Back on the shell's screen: "before" and "after" (6 and 5 characters) and the cursor, nothing wider.
+        let shot = try photograph(window, until: "the shell's screen after quitting") { shot in
+            Self.litRows(shot) > 0 && Self.widestLitRun(shot) < 160
+        }
+        let widest = Self.widestLitRun(shot)
+        print("urxvt: after quitting, the widest text is \(widest) px")
+        XCTAssertLessThan(widest, 160, "something wider than 'before' stayed on the screen")
+    }
+
+    /// mlterm's background is white: the app asks (OSC 11) and takes the light theme.
+    func test_mlterm_aLightBackground_getsTheLightTheme() throws {
+        let window = try open(.mlterm, command: [CommandLineTests.executable.path, "--demo"])
+        let log = folder.url.appendingPathComponent("state/image-feed/image-feed.log")
+        let deadline = Date().addingTimeInterval(30)
+        var said = ""
+        while Date() < deadline, !said.contains("theme: ") {
+            Thread.sleep(forTimeInterval: 0.5)
+            said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        }
+        XCTAssertTrue(said.contains("theme: light (the terminal's background is light)"), said)
+        try press(window, "q")
+    }
+
+    /// The widest run of lit pixels on any row.
+    static func widestLitRun(_ shot: RGBImage) -> Int {
+        var widest = 0
+        for y in 0..<shot.height {
+            var first: Int?
+            var last = 0
+            for x in 0..<shot.width where !isDark(shot, x, y) {
+                if first == nil { first = x }
+                last = x
+            }
+            if let first { widest = max(widest, last - first + 1) }
+        }
+        return widest
+    }
+
+    static func litRows(_ shot: RGBImage) -> Int {
+        (0..<shot.height).filter { y in (0..<shot.width).contains { !isDark(shot, $0, y) } }.count
     }
 
     func test_xterm_viewer_showsTheSixelPhoto_asWellAsImg2sixel_andAHelpOverItLeavesNothingBehind() throws {

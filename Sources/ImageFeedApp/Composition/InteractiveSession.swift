@@ -49,6 +49,8 @@ public enum InteractiveSession {
         // the dark theme's grey would barely show on white).
         let configured = context.configuration.origins["theme"] != nil ? context.configuration.theme : nil
         let chosenTheme = themeName ?? configured ?? (abilities?.hasLightBackground == true ? .light : context.configuration.theme)
+        let themeReason = themeName ?? configured == nil && abilities?.hasLightBackground == true ? " (the terminal's background is light)" : ""
+        logger.info("theme: \(chosenTheme.rawValue)\(themeReason)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: chosenTheme,
                           overrides: context.configuration.themeColors)
         let startGuard = StartGuard(marker: context.configuration.paths.state
