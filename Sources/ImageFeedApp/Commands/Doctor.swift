@@ -141,10 +141,7 @@ public enum Doctor {
                 output = opened
             }
             defer { if opened >= 0 { close(opened) } }
-            var abilities = TerminalProbe.run(input: input, output: output, environment: environment)
-            let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
-            // As the session: tmux draws 24-bit colour where its client's terminal has it.
-            if tmux?.hasRGB == true { abilities?.trueColor = true }
+            let (abilities, tmux) = TerminalProbe.ask(input: input, output: output, environment: environment)
             var size = winsize()
             let known = ioctl(output, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0
             // Only a terminal that answered the probe is timed (one that does not would keep the report waiting).
@@ -254,14 +251,12 @@ public enum Doctor {
         if graphicsStatus == .ok, facts.abilities == nil, facts.tmux == nil { graphicsStatus = .info }
         add("Pictures", graphicsStatus, "\(choice.mode.rawValue): \(choice.reason)\(cell)", fix: graphicsFix)
         if choice.mode == .cells {
-            if let origin = configuration?.origins["blitter"] {
-                add("Blitter", .info, "\(configuration?.blitter.rawValue ?? BlitterKind.half.rawValue) (set by \(origin))")
-            } else if TerminalEnvironment.isUTF8(environment),
-                      TerminalProbe.drawsSextants(environment: environment, abilities: facts.abilities, tmux: facts.tmux) {
-                add("Blitter", .info, "sextant: the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
-            } else {
-                add("Blitter", .info, "half (default)")
-            }
+            // As the session chooses (without a readable config file, there is no session to choose for).
+            let blitter = configuration.map {
+                InteractiveSession.defaultBlitter($0, unicode: TerminalEnvironment.isUTF8(environment), environment: environment,
+                                                  abilities: facts.abilities, tmux: facts.tmux)
+            } ?? (kind: BlitterKind.half, reason: "default")
+            add("Blitter", .info, "\(blitter.kind.rawValue) (\(blitter.reason))")
         }
         if choice.mode != .cells {
             let setting = configuration?.link ?? .auto

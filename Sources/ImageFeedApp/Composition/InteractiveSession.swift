@@ -14,15 +14,22 @@ public enum InteractiveSession {
     /// `blitter`: the characters photos are drawn with when they are not pixels (nil: the setting's).
     /// `themeName`: the interface's colours (nil: the setting's).
     /// `link`: how pictures are sized for the link (nil: the setting's).
+    /// The characters photos are drawn with, unless a flag says: the setting's when it is set, else sextants where
+    /// the terminal draws them itself, else half blocks; with the reason, for doctor.
+    public static func defaultBlitter(_ configuration: Settings, unicode: Bool, environment: [String: String],
+                                      abilities: TerminalAbilities?, tmux: TmuxClient?) -> (kind: BlitterKind, reason: String) {
+        if let origin = configuration.origins["blitter"] { return (configuration.blitter, "set by \(origin)") }
+        if unicode, TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux) {
+            return (.sextant, "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
+        }
+        return (configuration.blitter, "default")
+    }
+
     public static func run(context: CompositionRoot, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
                            blitter: BlitterKind? = nil, themeName: ThemeName? = nil, link: LinkSetting? = nil) throws -> String? {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
-        var abilities = TerminalProbe.run(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
-        let tmux = TerminalProbe.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
-        // tmux draws 24-bit colour in its client's terminal when it knows that terminal has it (over SSH, then tmux,
-        // no COLORTERM reaches the pane).
-        if tmux?.hasRGB == true { abilities?.trueColor = true }
+        let (abilities, tmux) = TerminalProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
         let choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities, tmux: tmux)
             .allowing(colors: colors, environment: environment)
         let logger = Logger(label: "terminal")
@@ -68,11 +75,8 @@ public enum InteractiveSession {
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)
-        // Unless the characters are set, sextants where the terminal draws them itself, else half blocks.
-        let configuredBlitter = context.configuration.origins["blitter"] != nil ? context.configuration.blitter : nil
-        let chosenBlitter = blitter ?? configuredBlitter
-            ?? (theme.unicode && TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux)
-                ? .sextant : context.configuration.blitter)
+        let chosenBlitter = blitter ?? defaultBlitter(context.configuration, unicode: theme.unicode, environment: environment,
+                                                      abilities: abilities, tmux: tmux).kind
         if choice.mode == .cells { logger.info("photos as characters: \(chosenBlitter.rawValue)") }
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo(), graphics: choice,

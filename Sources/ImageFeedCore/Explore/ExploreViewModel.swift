@@ -346,11 +346,6 @@ extension ExploreViewModel {
             case let .collectionChanged(collectionID, add, result):
                 var title = "the collection"
                 var photoID: String?
-                changeCollectionSheets(collectionID) { sheet in
-                    title = sheet.collection.title
-                    if let out = sheet.takingOut { photoID = out }
-                    sheet.takingOut = nil
-                }
                 changePickers { picker in
                     guard picker.changing == collectionID else { return }
                     picker.changing = nil
@@ -366,8 +361,12 @@ extension ExploreViewModel {
                         }
                     }
                 }
-                // Out of the collection: its open pages no longer list the photo.
+                // The collection's open pages: the one that asked is answered, and out of the collection, the photo (the
+                // picker's or the page's) is no longer listed.
                 changeCollectionSheets(collectionID) { sheet in
+                    title = sheet.collection.title
+                    if photoID == nil { photoID = sheet.takingOut }
+                    sheet.takingOut = nil
                     guard case .success = result, let photoID, !add, sheet.photos.photo(id: photoID) != nil else { return }
                     _ = PhotoListViewModel.update(&sheet.photos, .removedElsewhere(photoID: photoID))
                     sheet.collection.totalPhotos = sheet.collection.totalPhotos.map { max(0, $0 - 1) }

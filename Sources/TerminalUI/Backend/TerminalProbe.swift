@@ -152,6 +152,16 @@ public enum TerminalProbe {
         return abilities
     }
 
+    /// The terminal asked (`run`), and the tmux the program runs in (`TmuxClient.ask`), as the session and doctor
+    /// both need them: tmux draws 24-bit colour in its client's terminal when it knows that terminal has it (over
+    /// SSH, then tmux, no COLORTERM reaches the pane), which counts as the terminal's own `RGB`.
+    public static func ask(input: Int32, output: Int32, environment: [String: String]) -> (abilities: TerminalAbilities?, tmux: TmuxClient?) {
+        var abilities = run(input: input, output: output, environment: environment)
+        let tmux = isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
+        if tmux?.hasRGB == true { abilities?.trueColor = true }
+        return (abilities, tmux)
+    }
+
     /// A cell's size in pixels: the terminal's text area in pixels (`textArea`, from `CSI 14 t`; nil: the
     /// window's pixels as `TIOCGWINSZ` gives them) over its cells. nil when that is not known.
     public static func cellSize(of descriptor: Int32, textArea: (width: Int, height: Int)? = nil) -> (width: Int, height: Int)? {

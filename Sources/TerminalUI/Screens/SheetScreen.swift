@@ -75,12 +75,14 @@ struct SheetScreen: Screen {
                 width: max(10, width - 3)).map { ($0, theme.muted) }
         case let .collectionPicker(picker):
             let caption = picker.photo.caption.map(UntrustedText.sanitize) ?? "this photo"
-            let mark = theme.unicode ? "✓" : "*"
             let text = theme.spell("{open} puts ") + theme.quoted(caption)
-                + theme.spell(" in the collection picked, or takes it out of one marked \(mark); {take-out} takes it out.")
+                + theme.spell(" in the collection picked, or takes it out of one marked \(holdsMark); {take-out} takes it out.")
             return [("Your collections", theme.title)] + Widgets.wrap(text, width: max(10, width - 3)).prefix(3).map { ($0, theme.muted) }
         }
     }
+
+    /// What marks a collection that holds the photo, in the picker and in its header.
+    private var holdsMark: String { theme.unicode ? "✓" : "*" }
 
     /// The rows the header takes (the section bar included, for a photographer).
     func headerRows(_ page: ExploreSheet, width: Int) -> Int {
@@ -110,7 +112,7 @@ struct SheetScreen: Screen {
             return picker.collections.items.map { collection in
                 let count = collection.totalPhotos.map { "\($0) photo\($0 == 1 ? "" : "s")" } ?? ""
                 let holds = picker.holds(collection) == true
-                let title = holds ? (theme.unicode ? "✓ " : "* ") + collection.title : collection.title
+                let title = holds ? holdsMark + " " + collection.title : collection.title
                 let line = picker.changing == collection.id ? "changing\(theme.dots)" : holds ? "holds it · " + count : count
                 return (title, line, collection.coverPhoto)
             }
