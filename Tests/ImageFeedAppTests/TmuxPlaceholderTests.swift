@@ -149,11 +149,16 @@ final class TmuxPlaceholderTests: XCTestCase {
 
         // The photo the terminal shows: the first card's, whole, against its source.
         let found = Self.placeholders(Self.cells(try tmux.capture(escapes: true)))
-        let uploads = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "T" }
-        XCTAssertFalse(uploads.isEmpty, "nothing reached the terminal through tmux")
-        XCTAssertTrue(uploads.allSatisfy { $0["U"] == "1" && $0["q"] == "2" }, "virtual placements, quietly")
         let first = try XCTUnwrap(found.min { ($0.value.map(\.y).min() ?? 0, $0.value.map(\.x).min() ?? 0) < ($1.value.map(\.y).min() ?? 0, $1.value.map(\.x).min() ?? 0) },
                                   "no placeholders in the pane:\n\(screen)")
+        // The placeholders are text, drawn at once; the picture follows them (on a busy machine, a while later).
+        var uploads = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "T" }
+        let waitingSince = Date()
+        while !uploads.contains(where: { UInt32($0["i"] ?? "") == first.key }), Date().timeIntervalSince(waitingSince) < 20 {
+            uploads = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "T" }
+        }
+        XCTAssertFalse(uploads.isEmpty, "nothing reached the terminal through tmux")
+        XCTAssertTrue(uploads.allSatisfy { $0["U"] == "1" && $0["q"] == "2" }, "virtual placements, quietly")
         let upload = try XCTUnwrap(uploads.last { UInt32($0["i"] ?? "") == first.key }, "picture \(first.key) was never uploaded")
         let columns = try XCTUnwrap(upload.int("c")), rows = try XCTUnwrap(upload.int("r"))
         XCTAssertEqual(first.value.count, columns * rows, "the whole card is on screen")

@@ -71,7 +71,7 @@ public final class NcursesBackend: TerminalBackend {
     private var confirmedRate: Double?
     /// The terminal's answers take long enough to come from far away (not from a terminal on this machine that
     /// is merely slow to draw): its rate sizes pictures.
-    private let terminalIsFar: Bool
+    private var terminalIsFar: Bool
     /// Bytes the terminal took without pushing back, since `flowStart`.
     private var flowBytes = 0
     private var flowStart = 0.0
@@ -958,6 +958,12 @@ public final class NcursesBackend: TerminalBackend {
             guard !probes.isEmpty else { continue }
             let probe = probes.removeFirst()
             acknowledged = max(acknowledged, probe.bytesBefore)
+            if terminalIsFar, now - probe.sentAt < TerminalAbilities.farRoundTrip {
+                // No far link answers this soon: the start-up round trip was slowed by this machine (a busy one),
+                // not by a link. From now on the terminal is near.
+                terminalIsFar = false
+                meter.near = true
+            }
             if heldBack, lastAcknowledgement.time > 0, now - lastAcknowledgement.time >= 0.05 {
                 let sample = Double(probe.bytesBefore - lastAcknowledgement.bytes) / (now - lastAcknowledgement.time)
                 confirmedRate = confirmedRate.map { $0 * 0.5 + sample * 0.5 } ?? sample

@@ -37,7 +37,9 @@ public struct TerminalAbilities: Equatable, Sendable {
 
     /// The terminal is far away (its answers took 20 ms or more): pictures are sized to the link its answers
     /// show. Nearer, a terminal slow to take pictures is slow at drawing, not a slow link, and gets them whole.
-    public var isFar: Bool { (roundTrip ?? 0) >= 0.02 }
+    public var isFar: Bool { (roundTrip ?? 0) >= Self.farRoundTrip }
+    /// From this round trip on (20 ms) the terminal is taken to be at the far end of a link.
+    public static let farRoundTrip = 0.02
 
     public init() {}
 }
