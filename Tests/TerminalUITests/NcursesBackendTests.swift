@@ -132,6 +132,41 @@ final class NcursesBackendTests: XCTestCase {
         XCTAssertEqual(try mode(["TERM": "screen-256color", "COLORTERM": "truecolor", "STY": "1.test"]), .palette256)
         XCTAssertEqual(try mode(["TERM": "screen-256color", "COLORTERM": "truecolor", "STY": "1.test", "TMUX": "/tmp/t,1,0"]), .palette256)
     }
+
+    /// Under mosh (1.4 and later) 24-bit colour crosses in its semicolon form only: mosh drops xterm-direct's
+    /// `38:2::R:G:B` (tried: the text came out in the default colour), and passes `38;2;R;G;B`.
+    func test_underMosh_24BitColour_goesInTheFormMoshPasses() throws {
+        XCTAssertEqual(TerminalProbe.parseMoshVersion("mosh-server (mosh 1.4.0) [build mosh 1.4.0]\nCopyright"), "1.4.0")
+        XCTAssertNil(TerminalProbe.parseMoshVersion("mosh-server"))
+        XCTAssertTrue(TerminalProbe.moshDrawsDirectColour("1.4.0"))
+        XCTAssertTrue(TerminalProbe.moshDrawsDirectColour("2.0"))
+        XCTAssertFalse(TerminalProbe.moshDrawsDirectColour("1.3.2"))
+        XCTAssertFalse(TerminalProbe.moshDrawsDirectColour(""))
+        // The first mosh-server up the process tree counts, unless tmux, screen or sshd come before it.
+        XCTAssertEqual(TerminalProbe.moshServer(among: [(10, "bash"), (9, "mosh-server"), (1, "systemd")]), 9)
+        XCTAssertNil(TerminalProbe.moshServer(among: [(10, "bash"), (9, "tmux: server"), (8, "mosh-server")]))
+        XCTAssertNil(TerminalProbe.moshServer(among: [(10, "bash"), (9, "sshd"), (8, "mosh-server")]))
+        XCTAssertNil(TerminalProbe.moshServer(among: [(10, "bash"), (1, "systemd")]))
+        XCTAssertFalse(TerminalProbe.ancestors().isEmpty, "this test's own parents")
+
+        var mosh = TerminalAbilities()
+        mosh.mosh = "1.4.0"
+        mosh.trueColor = true
+        let entries = NcursesBackend.terminfoEntries(term: "xterm-256color", environment: ["TERM": "xterm-256color"], abilities: mosh,
+                                                     colors: nil, graphics: .cells)
+        XCTAssertEqual(entries.first, "alacritty-direct")
+        let terminal = try PseudoTerminal(width: 40, height: 12, keepsOutput: true)
+        defer { terminal.close() }
+        let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"], abilities: mosh)
+        XCTAssertEqual(backend.colorMode, .truecolor)
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.write("red", x: 0, y: 0, style: CellStyle(foreground: .rgb(RGB(250, 10, 20))))
+        backend.draw(buffer)
+        backend.restore()
+        let output = String(decoding: terminal.takeOutput(), as: UTF8.self)
+        XCTAssertTrue(output.contains("38;2;250;10;20m"), output.debugDescription)
+        XCTAssertFalse(output.contains("38:2"), output.debugDescription)
+    }
 }
 
 /// The backend scrolls the terminal itself when most rows moved (curses leaves out blocks moved further than

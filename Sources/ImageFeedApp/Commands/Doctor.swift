@@ -287,6 +287,12 @@ public enum Doctor {
                     : "inside tmux or screen (tmux was not asked)")
             }
         }
+        if let mosh = facts.abilities?.mosh {
+            let version = mosh.isEmpty ? "mosh (its version could not be read)" : "mosh \(mosh)"
+            add("mosh", .info, "through \(version): "
+                + (TerminalProbe.moshDrawsDirectColour(mosh) ? "24-bit colour crosses it" : "256 colours at most (24-bit from mosh 1.4)")
+                + "; no pictures in pixels (mosh passes no Sixel or Kitty graphics)")
+        }
         if TerminalEnvironment.isUTF8(environment) {
             add("UTF-8", .ok, "yes")
         } else {

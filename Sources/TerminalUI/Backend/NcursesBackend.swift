@@ -588,7 +588,9 @@ public final class NcursesBackend: TerminalBackend {
         // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
         // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
         if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && saysTrueColor) {
-            entries += directSiblings(of: term, forced: colors == .truecolor)
+            // mosh passes 24-bit colour only in its semicolon form (38;2;R;G;B) and drops xterm-direct's colons
+            // (38:2::R:G:B): alacritty-direct is xterm-256color with the semicolon form.
+            entries += abilities?.mosh != nil ? ["alacritty-direct"] : directSiblings(of: term, forced: colors == .truecolor)
         }
         return entries + [term, fallbackEntry]
     }

@@ -17,6 +17,9 @@ public struct TerminalAbilities: Equatable, Sendable {
     public var cellHeight: Int?
     /// XTGETTCAP said the terminal has the `RGB` capability (24-bit colour).
     public var trueColor = false
+    /// The program runs under mosh (a `mosh-server` among its ancestors, before any tmux, screen or sshd), in this
+    /// version ("1.4.0"; empty when it could not be read).
+    public var mosh: String?
     /// The DA1 answer came: the terminal answered everything it was going to.
     public var answered = false
     /// Seconds from the questions to the DA1 answer: the link's round trip (a terminal on this machine answers
@@ -157,11 +160,80 @@ public enum TerminalProbe {
     /// The terminal asked (`run`), and the tmux the program runs in (`TmuxClient.ask`), as the session and doctor
     /// both need them: tmux draws 24-bit colour in its client's terminal when it knows that terminal has it (over
     /// SSH, then tmux, no COLORTERM reaches the pane), which counts as the terminal's own `RGB`.
+    /// mosh 1.4 and later draw 24-bit colour in the terminal the client runs in, though mosh-server sets TERM to
+    /// xterm-256color and nothing says so (mosh answers DA1 itself, and no COLORTERM crosses).
     public static func ask(input: Int32, output: Int32, environment: [String: String]) -> (abilities: TerminalAbilities?, tmux: TmuxClient?) {
         var abilities = run(input: input, output: output, environment: environment)
         let tmux = isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
         if tmux?.hasRGB == true { abilities?.trueColor = true }
+        if !isMultiplexed(environment), let server = moshServer(among: ancestors()) {
+            let version = moshVersion(of: server)
+            abilities?.mosh = version ?? ""
+            if let version, moshDrawsDirectColour(version) { abilities?.trueColor = true }
+        }
         return (abilities, tmux)
+    }
+
+    /// The program's ancestors, nearest first: each process's id and name (`/proc/PID/comm`), at most `limit`.
+    public static func ancestors(limit: Int = 16) -> [(pid: Int32, name: String)] {
+        var chain: [(pid: Int32, name: String)] = []
+        var pid = getppid()
+        while pid > 1, chain.count < limit {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { break }
+            chain.append((pid, String(stat[stat.index(after: open)..<close])))
+            // After the name: the state, then the parent's id.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { break }
+            pid = parent
+        }
+        return chain
+    }
+
+    /// The mosh-server the program runs under: the first ancestor named so, unless tmux, GNU screen or sshd come
+    /// first (they stand between the program and mosh, and answer for themselves).
+    public static func moshServer(among ancestors: [(pid: Int32, name: String)]) -> Int32? {
+        for ancestor in ancestors {
+            let name = ancestor.name.lowercased()
+            if name == "mosh-server" { return ancestor.pid }
+            if name.hasPrefix("tmux") || name == "screen" || name.hasPrefix("sshd") { return nil }
+        }
+        return nil
+    }
+
+    /// The version of the mosh-server with id `pid` ("1.4.0"), from its `--version` (at most a second); nil when
+    /// it cannot be read.
+    static func moshVersion(of pid: Int32) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/\(pid)/exe")
+        process.arguments = ["--version"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        if finished.wait(timeout: .now() + 1) == .timedOut {
+            process.terminate()
+            return nil
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile().prefix(4096), as: UTF8.self)
+        return parseMoshVersion(text)
+    }
+
+    /// "mosh-server (mosh 1.4.0) [build mosh 1.4.0]" → "1.4.0".
+    public static func parseMoshVersion(_ text: String) -> String? {
+        guard let range = text.range(of: "(mosh ") else { return nil }
+        let version = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        return version.isEmpty ? nil : String(version)
+    }
+
+    /// mosh draws 24-bit colour from 1.4.
+    public static func moshDrawsDirectColour(_ version: String) -> Bool {
+        let numbers = version.split(separator: ".").map { Int($0) ?? 0 }
+        guard let major = numbers.first else { return false }
+        return major > 1 || (major == 1 && (numbers.dropFirst().first ?? 0) >= 4)
     }
 
     /// A cell's size in pixels: the terminal's text area in pixels (`textArea`, from `CSI 14 t`; nil: the
