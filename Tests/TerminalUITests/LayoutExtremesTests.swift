@@ -50,6 +50,25 @@ final class LayoutExtremesTests: XCTestCase {
         }
     }
 
+    /// Cards, tiles and the detail lay photos out with the terminal's cell shape: a photo in 9x19 cells (xterm's DejaVu
+    /// Sans Mono) is 5% fewer rows than in 1:2 cells, so it keeps its shape on screen.
+    func test_cardsAndTiles_keepThePhotosShape_inTheTerminalsCells() {
+        let square = [Photo(id: "a", width: 1_600, height: 1_000)]
+        let even = CardLayout(photos: square, width: 100, viewportHeight: 60)
+        let tall = CardLayout(photos: square, width: 100, viewportHeight: 60, cellAspect: 19.0 / 9.0)
+        XCTAssertEqual(even.cards[0].pictureColumns, tall.cards[0].pictureColumns)
+        XCTAssertLessThan(tall.cards[0].pictureRows, even.cards[0].pictureRows)
+        let card = tall.cards[0]
+        XCTAssertEqual(Double(card.pictureRows * 19) / Double(card.pictureColumns * 9), 1_000.0 / 1_600, accuracy: 0.02, "its shape on screen")
+        let tile = TileLayout(photos: square, width: 100, viewportHeight: 40, layout: .single, cellAspect: 19.0 / 9.0).tiles[0]
+        XCTAssertEqual(Double(tile.pictureRows * 19) / Double(tile.pictureColumns * 9), 1_000.0 / 1_600, accuracy: 0.03, "its shape on screen")
+        // The frame passes the shape to every screen.
+        var app = AppState()
+        app.feed.photos = square
+        let frame = AppFrame(theme: Theme(colorMode: .palette256, unicode: true), cellAspect: 19.0 / 9.0)
+        XCTAssertEqual(frame.feedLayout(app, width: 100, height: 62).cards[0].pictureRows, card.pictureRows)
+    }
+
     func test_saturatingConversion() {
         XCTAssertEqual(Int(saturating: .nan), 0)
         XCTAssertEqual(Int(saturating: 1e300), 1 << 52)

@@ -68,9 +68,9 @@ public final class TerminalApp {
         let pixels = graphics.mode != .cells
         let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
             : PictureDrawer(blitter: blitter, kind: kind)
-        // The viewer lays the photo out with the cell's real shape: the pixels' cells, or, for characters, the cell the
-        // terminal (or tmux) said it has (9x19 in xterm's DejaVu Sans Mono: a box 1:2 cells was 5% too tall there, 16%
-        // in alacritty); 1:2 where nothing was said.
+        // Photos are laid out with the cell's real shape (the viewer, cards, tiles, the detail): the pixels' cells, or,
+        // for characters, the cell the terminal (or tmux) said it has (9x19 in xterm's DejaVu Sans Mono: a box 1:2
+        // cells was 5% too tall there, 16% in alacritty); 1:2 where nothing was said.
         let shape = pixels ? drawer.cellAspect : Double(graphics.cellHeight) / Double(max(1, graphics.cellWidth))
         screen = AppFrame(theme: theme, logo: logo, cellAspect: min(4, max(1, shape)),
                            picturesNote: graphics == .cells ? nil : Self.picturesNote(graphics), blitter: pixels ? nil : kind,

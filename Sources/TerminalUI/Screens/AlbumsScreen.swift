@@ -45,12 +45,13 @@ public struct AlbumsScreen {
 
     public func albumsLayout(_ state: AlbumsState, area: Rect) -> TileLayout {
         let list = listArea(area)
-        return TileLayout(photos: Self.coverStandIns(state.albums), width: list.width, viewportHeight: list.height, layout: .grid)
+        return TileLayout(photos: Self.coverStandIns(state.albums), width: list.width, viewportHeight: list.height, layout: .grid,
+                          cellAspect: theme.cellAspect)
     }
 
     public func photosLayout(_ open: AlbumsState.OpenAlbum, area: Rect) -> TileLayout {
         let list = listArea(area)
-        return TileLayout(photos: open.photos, width: list.width, viewportHeight: list.height, layout: .grid)
+        return TileLayout(photos: open.photos, width: list.width, viewportHeight: list.height, layout: .grid, cellAspect: theme.cellAspect)
     }
 
     // MARK: Rendering

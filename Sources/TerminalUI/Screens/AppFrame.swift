@@ -25,6 +25,7 @@ public struct AppFrame {
         self.keyMap = keyMap
         var themed = theme
         themed.keys = keyMap
+        themed.cellAspect = cellAspect
         self.theme = themed
         self.logo = logo
         self.cellAspect = cellAspect

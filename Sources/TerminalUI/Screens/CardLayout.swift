@@ -29,8 +29,9 @@ public struct CardLayout: Equatable, Sendable {
     /// The footer row: "Loading more…" or the error with retry.
     public static let footerRows = 2
 
-    /// `headerHeight` lines come before the first card (the profile above the favorites).
-    public init(photos: [Photo], width: Int, viewportHeight: Int, headerHeight: Int = 0) {
+    /// `headerHeight` lines come before the first card (the profile above the favorites); `cellAspect`: a cell's
+    /// height over its width.
+    public init(photos: [Photo], width: Int, viewportHeight: Int, headerHeight: Int = 0, cellAspect: Double = 2) {
         self.width = width
         self.viewportHeight = viewportHeight
         var cards: [Card] = []
@@ -46,7 +47,8 @@ public struct CardLayout: Equatable, Sendable {
         for photo in photos {
             let width = photo.width > 0 ? photo.width : 3
             let height = photo.height > 0 ? photo.height : 2
-            let fitted = CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: maxColumns, rows: maxRows)
+            let fitted = CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: maxColumns, rows: maxRows,
+                                                   cellAspect: cellAspect)
             // Beside its text on wide terminals, else centred in the whole width.
             let x = sideBySide ? 2 + (maxColumns - fitted.columns) / 2 : 2 + max(0, self.width - 4 - fitted.columns) / 2
             cards.append(Card(top: top, height: fitted.rows + Self.detailRows, pictureColumns: fitted.columns,

@@ -16,7 +16,7 @@ struct CoverTiles {
 
     func layout(_ entries: [Entry], list: Rect) -> TileLayout {
         TileLayout(photos: entries.map { $0.cover ?? Photo(id: "none", width: 3, height: 2) }, width: list.width,
-                   viewportHeight: list.height, layout: .grid)
+                   viewportHeight: list.height, layout: .grid, cellAspect: theme.cellAspect)
     }
 
     /// The tiles, or the list's loading, error or empty state. `layout` when the tiles' shapes are not their covers';

@@ -164,7 +164,7 @@ public struct DetailScreen {
         let pictureBox = layout.pictureBox
         let textWidth = layout.textWidth
         let fitted = CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3, pixelHeight: photo.height > 0 ? photo.height : 2,
-                                            columns: max(4, pictureBox.width), rows: max(2, pictureBox.height))
+                                            columns: max(4, pictureBox.width), rows: max(2, pictureBox.height), cellAspect: theme.cellAspect)
         let pictureRect = Rect(x: pictureBox.x + (pictureBox.width - fitted.columns) / 2, y: pictureBox.y,
                                width: fitted.columns, height: fitted.rows)
         let url = CardList.thumbnailURL(photo, pixels: pictures.pixelWidth(columns: fitted.columns))

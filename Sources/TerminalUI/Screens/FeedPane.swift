@@ -25,7 +25,8 @@ struct FeedPane: Screen {
     }
 
     func layout(_ app: AppState, area: Rect) -> CardLayout {
-        CardLayout(photos: app.feed.photos, width: area.width, viewportHeight: listArea(app, area: area).height)
+        CardLayout(photos: app.feed.photos, width: area.width, viewportHeight: listArea(app, area: area).height,
+                   cellAspect: theme.cellAspect)
     }
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {

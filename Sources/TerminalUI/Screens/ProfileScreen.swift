@@ -58,7 +58,7 @@ public struct ProfileScreen {
 
     public func layout(_ app: AppState, area: Rect) -> CardLayout {
         CardLayout(photos: app.favorites.photos, width: area.width, viewportHeight: area.height,
-                   headerHeight: headerHeight(app.profile, width: area.width))
+                   headerHeight: headerHeight(app.profile, width: area.width), cellAspect: theme.cellAspect)
     }
 
     public func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {

@@ -50,7 +50,8 @@ public struct SearchScreen {
 
     public func layout(_ search: SearchState, area: Rect) -> TileLayout {
         let results = resultsArea(area)
-        return TileLayout(photos: search.results.photos, width: results.width, viewportHeight: results.height, layout: search.layout)
+        return TileLayout(photos: search.results.photos, width: results.width, viewportHeight: results.height, layout: search.layout,
+                          cellAspect: theme.cellAspect)
     }
 
     static func orderName(_ order: SearchOrder) -> String {
@@ -239,7 +240,8 @@ public struct SearchScreen {
                            (advice, theme.muted)], in: area, into: &buffer)
             return
         }
-        let layout = TileLayout(photos: results.photos, width: area.width, viewportHeight: area.height, layout: search.layout)
+        let layout = TileLayout(photos: results.photos, width: area.width, viewportHeight: area.height, layout: search.layout,
+                                cellAspect: theme.cellAspect)
         let top = ui.searchList.top
         let bottom = top + area.height
         for (index, tile) in layout.tiles.enumerated() where tile.top < bottom && tile.top + tile.boxRows + TileLayout.textRows > top {

@@ -126,7 +126,7 @@ struct SheetScreen: Screen {
     }
 
     func cardLayout(_ photos: PhotoListState, list: Rect) -> CardLayout {
-        CardLayout(photos: photos.photos, width: list.width, viewportHeight: list.height)
+        CardLayout(photos: photos.photos, width: list.width, viewportHeight: list.height, cellAspect: theme.cellAspect)
     }
 
     /// The selection of a grid page (the list's own for photos).

@@ -26,7 +26,7 @@ public struct TileLayout: Equatable, Sendable {
     public static let textRows = 3
     public static let footerRows = 2
 
-    public init(photos: [Photo], width: Int, viewportHeight: Int, layout: SearchLayout) {
+    public init(photos: [Photo], width: Int, viewportHeight: Int, layout: SearchLayout, cellAspect: Double = 2) {
         self.viewportHeight = viewportHeight
         // The grid uses the width: three columns from 150, two from 60.
         let columns = layout == .grid ? Self.gridColumns(width: width) : 1
@@ -55,7 +55,8 @@ public struct TileLayout: Equatable, Sendable {
                 let small = photo.width >= 16 && photo.height >= 16
                 let fitted = CellPicture.fittedSize(pixelWidth: known ? photo.width : 3, pixelHeight: known ? photo.height : 2,
                                                     columns: small ? min(boxColumns, max(4, photo.width / 8)) : boxColumns,
-                                                    rows: small ? min(boxRows, max(2, photo.height / 16)) : boxRows)
+                                                    rows: small ? min(boxRows, max(2, photo.height / 16)) : boxRows,
+                                                    cellAspect: cellAspect)
                 let x = 2 + offset * (tileWidth + gap)
                 tiles.append(Tile(top: top, x: x, width: tileWidth, pictureX: x + (tileWidth - fitted.columns) / 2,
                                   pictureColumns: fitted.columns, pictureRows: fitted.rows, boxRows: boxRows))

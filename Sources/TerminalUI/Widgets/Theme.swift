@@ -72,6 +72,9 @@ public struct Theme: Sendable {
     public let animation = AnimationRequest()
     /// The keys in force: text that names a key ("Press r to retry") names the user's.
     public var keys = KeyMap.standard
+    /// A cell's height over its width on this terminal (2 where not known): pictures are laid out in cells of this
+    /// shape, so a photo keeps its own on screen (a 9x19 cell is 5% taller than 1:2, alacritty's 16%).
+    public var cellAspect = 2.0
 
     public init(colorMode: ColorMode, unicode: Bool, name: ThemeName = .dark, overrides: [ThemeRole: ThemeColor] = [:]) {
         self.colorMode = colorMode
