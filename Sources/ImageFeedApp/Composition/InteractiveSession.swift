@@ -22,6 +22,9 @@ public enum InteractiveSession {
         if unicode, TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux) {
             return (.sextant, "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
         }
+        if unicode, configuration.blitter == .half, TerminalProbe.drawsQuadrants(environment: environment, abilities: abilities, tmux: tmux) {
+            return (.quadrant, "the terminal draws quadrants itself (blitter = \"half\" in the config file to change)")
+        }
         return (configuration.blitter, "default")
     }
 
