@@ -448,7 +448,8 @@ final class RealTerminalTests: XCTestCase {
         let source = try ImageCodec.decode(Data(contentsOf: Self.astronaut)).image
         var best = (name: "", score: 0.0)
         for (name, command) in peers.sorted(by: { $0.key < $1.key }) {
-            let window = try open(terminal, command: ["sh", "-c", (path?.wrap(command) ?? command) + "; sleep 60"])
+            // The picture stays while the tool's path stays (mosh and GNU screen take their screen away when it ends).
+            let window = try open(terminal, command: ["sh", "-c", (path?.wrap(command + "; sleep 60") ?? command) + "; sleep 60"])
             var score = 0.0
             var found = ""
             _ = try photograph(window, until: "\(name)'s picture") { shot in

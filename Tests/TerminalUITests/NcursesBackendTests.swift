@@ -131,6 +131,10 @@ final class NcursesBackendTests: XCTestCase {
         // GNU screen, inside tmux or not, has no 24-bit colour whatever COLORTERM the outer terminal left.
         XCTAssertEqual(try mode(["TERM": "screen-256color", "COLORTERM": "truecolor", "STY": "1.test"]), .palette256)
         XCTAssertEqual(try mode(["TERM": "screen-256color", "COLORTERM": "truecolor", "STY": "1.test", "TMUX": "/tmp/t,1,0"]), .palette256)
+        // Started with no configuration, screen says TERM=screen (8 colours) and draws 256.
+        XCTAssertEqual(try mode(["TERM": "screen", "STY": "1.test"]), .palette256)
+        XCTAssertEqual(try mode(["TERM": "screen", "TMUX": "/tmp/t,1,0"]), .palette256, "tmux with its old default")
+        XCTAssertEqual(try mode(["TERM": "screen"]), .palette8, "no multiplexer said: what the entry says")
     }
 
     /// Under mosh (1.4 and later) 24-bit colour crosses in its semicolon form only: mosh drops xterm-direct's

@@ -22,8 +22,8 @@ public enum InteractiveSession {
         if unicode, TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux) {
             return (.sextant, "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
         }
-        if unicode, configuration.blitter == .half, TerminalProbe.drawsQuadrants(environment: environment, abilities: abilities, tmux: tmux) {
-            return (.quadrant, "the terminal draws quadrants itself (blitter = \"half\" in the config file to change)")
+        if unicode, TerminalProbe.drawsQuadrants(environment: environment) {
+            return (.quadrant, "quadrants, which every terminal font has (blitter = \"half\" in the config file to change)")
         }
         return (configuration.blitter, "default")
     }

@@ -592,6 +592,11 @@ public final class NcursesBackend: TerminalBackend {
             // (38:2::R:G:B): alacritty-direct is xterm-256color with the semicolon form.
             entries += abilities?.mosh != nil ? ["alacritty-direct"] : directSiblings(of: term, forced: colors == .truecolor)
         }
+        // GNU screen names itself "screen" (8 colours in terminfo) unless its configuration says otherwise, and so
+        // does tmux before 3.4, yet both draw 256 colours in any terminal that has them and bring them down to what one
+        // without them has.
+        let insideMultiplexer = TerminalProbe.isGNUScreen(environment) || !(environment["TMUX"] ?? "").isEmpty
+        if !noColor, insideMultiplexer, term == "screen" { entries.append("screen-256color") }
         return entries + [term, fallbackEntry]
     }
 
