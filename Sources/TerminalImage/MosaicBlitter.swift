@@ -7,6 +7,9 @@ public enum BlitterKind: String, Sendable, CaseIterable {
     /// 🬀 … 🬻: 2x3 (Unicode 13 "Symbols for Legacy Computing"; Cascadia, Iosevka, recent DejaVu, and
     /// terminals that draw block characters themselves: kitty, WezTerm, foot, Ghostty).
     case sextant
+    /// Quadrants and the eighths of Block Elements (▁ ▂ … ▇, ▏ ▎ … ▉, ▔ ▕): the cell seen as 8x8 pixels, each cell
+    /// the glyph whose ink splits them best (as chafa's default symbols do); every font with quadrants has them.
+    case blocks
 
     /// The next one, for the viewer's key that cycles them.
     public var next: BlitterKind {
@@ -20,6 +23,7 @@ public enum BlitterKind: String, Sendable, CaseIterable {
         case .half: (1, 2)
         case .quadrant: (2, 2)
         case .sextant: (2, 3)
+        case .blocks: (8, 8)
         }
     }
 }
@@ -50,8 +54,9 @@ public struct MosaicBlitter: Sendable {
         return draw(scaled, columns: columns, rows: rows)
     }
 
-    /// Draws an image of exactly `columns * 2` x `rows * (2 or 3)` pixels.
+    /// Draws an image of exactly `columns * 2` x `rows * (2 or 3)` pixels (8 x 8 a cell for blocks).
     func draw(_ scaled: RGBImage, columns: Int, rows: Int) -> CellPicture {
+        if kind == .blocks { return drawBlocks(scaled, columns: columns, rows: rows) }
         let cell = kind.cellPixels
         let count = cell.width * cell.height
         let width = scaled.width
@@ -146,6 +151,117 @@ public struct MosaicBlitter: Sendable {
         return .init(glyph: Self.glyph(kind, pattern), foreground: foreground, background: background)
     }
 
+    /// The glyphs of `blocks`, each with the part of the 8x8 cell its ink covers: a rectangle of whole rows or
+    /// columns (the eighths, halves and ▔ ▕) or the quadrants' 4x4 squares.
+    enum BlockShape {
+        /// Rows `from..<to` of the eight.
+        case rows(Int, Int)
+        /// Columns `from..<to` of the eight.
+        case columns(Int, Int)
+        /// Quadrants, bits as `glyph(.quadrant, _)` reads them: top left, top right, bottom left, bottom right.
+        case quadrants(Int)
+    }
+
+    static let blockGlyphs: [(glyph: Character, shape: BlockShape)] = {
+        var glyphs: [(Character, BlockShape)] = []
+        // ▁ … ▇: the lowest 1 to 7 rows (▄ is among the quadrants).
+        for eighths in 1...7 where eighths != 4 {
+            glyphs.append((Character(Unicode.Scalar(0x2580 + UInt32(eighths))!), .rows(8 - eighths, 8)))
+        }
+        // ▉ … ▏: the leftmost 7 to 1 columns (▌ is among the quadrants).
+        for eighths in 1...7 where eighths != 4 {
+            glyphs.append((Character(Unicode.Scalar(0x2590 - UInt32(eighths))!), .columns(0, eighths)))
+        }
+        glyphs.append(("▔", .rows(0, 1)))
+        glyphs.append(("▕", .columns(7, 8)))
+        for pattern in 1..<15 { glyphs.append((glyph(.quadrant, pattern), .quadrants(pattern))) }
+        return glyphs
+    }()
+
+    /// `blocks`: each cell's 8x8 pixels summed by row, by column and by quadrant, from which every glyph's two
+    /// groups are summed at once; the glyph with the least error in OKLab, coloured with its groups' RGB means.
+    func drawBlocks(_ scaled: RGBImage, columns: Int, rows: Int) -> CellPicture {
+        let width = scaled.width
+        var cells: [CellPicture.Cell] = []
+        cells.reserveCapacity(columns * rows)
+        // Sums of 6 channels (OKLab, then RGB) by row, by column and by quadrant.
+        var rowSums = [Float](repeating: 0, count: 8 * 6)
+        var columnSums = [Float](repeating: 0, count: 8 * 6)
+        var quadrantSums = [Float](repeating: 0, count: 4 * 6)
+        scaled.pixels.withUnsafeBufferPointer { pixels in
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    for index in 0..<(8 * 6) {
+                        rowSums[index] = 0
+                        columnSums[index] = 0
+                    }
+                    for index in 0..<(4 * 6) { quadrantSums[index] = 0 }
+                    for y in 0..<8 {
+                        for x in 0..<8 {
+                            let source = ((row * 8 + y) * width + column * 8 + x) * 3
+                            let rgb = RGB(pixels[source], pixels[source + 1], pixels[source + 2])
+                            let lab = OKLab(rgb)
+                            let values: [Float] = [lab.lightness, lab.a, lab.b, Float(rgb.red), Float(rgb.green), Float(rgb.blue)]
+                            let quadrant = (y / 4) * 2 + x / 4
+                            for channel in 0..<6 {
+                                rowSums[y * 6 + channel] += values[channel]
+                                columnSums[x * 6 + channel] += values[channel]
+                                quadrantSums[quadrant * 6 + channel] += values[channel]
+                            }
+                        }
+                    }
+                    var total = [Float](repeating: 0, count: 6)
+                    for y in 0..<8 { for channel in 0..<6 { total[channel] += rowSums[y * 6 + channel] } }
+                    // Whole cell in one colour: the score to beat.
+                    var best: (glyph: Character, inside: [Float], members: Int)?
+                    var bestScore = -(total[0] * total[0] + total[1] * total[1] + total[2] * total[2]) / 64
+                    for (glyph, shape) in Self.blockGlyphs {
+                        var inside = [Float](repeating: 0, count: 6)
+                        let members: Int
+                        switch shape {
+                        case let .rows(from, to):
+                            for y in from..<to { for channel in 0..<6 { inside[channel] += rowSums[y * 6 + channel] } }
+                            members = (to - from) * 8
+                        case let .columns(from, to):
+                            for x in from..<to { for channel in 0..<6 { inside[channel] += columnSums[x * 6 + channel] } }
+                            members = (to - from) * 8
+                        case let .quadrants(pattern):
+                            var count = 0
+                            for quadrant in 0..<4 where (pattern >> quadrant) & 1 == 1 {
+                                for channel in 0..<6 { inside[channel] += quadrantSums[quadrant * 6 + channel] }
+                                count += 16
+                            }
+                            members = count
+                        }
+                        let outside = (total[0] - inside[0], total[1] - inside[1], total[2] - inside[2])
+                        let score = -(inside[0] * inside[0] + inside[1] * inside[1] + inside[2] * inside[2]) / Float(members)
+                            - (outside.0 * outside.0 + outside.1 * outside.1 + outside.2 * outside.2) / Float(64 - members)
+                        if score < bestScore - 1e-5 {
+                            bestScore = score
+                            best = (glyph, inside, members)
+                        }
+                    }
+                    func mean(_ sums: [Float], _ count: Int) -> RGB {
+                        let n = Float(max(1, count))
+                        return RGB(UInt8(max(0, min(255, (sums[3] / n).rounded()))), UInt8(max(0, min(255, (sums[4] / n).rounded()))),
+                                   UInt8(max(0, min(255, (sums[5] / n).rounded()))))
+                    }
+                    guard let best else {
+                        let colour = halves.color(mean(total, 64))
+                        cells.append(.init(glyph: " ", foreground: colour, background: colour))
+                        continue
+                    }
+                    let outside = (0..<6).map { total[$0] - best.inside[$0] }
+                    let background = halves.color(mean(outside, 64 - best.members))
+                    let foreground = halves.color(mean(best.inside, best.members))
+                    cells.append(foreground == background ? .init(glyph: " ", foreground: background, background: background)
+                                 : .init(glyph: best.glyph, foreground: foreground, background: background))
+                }
+            }
+        }
+        return CellPicture(columns: columns, rows: rows, cells: cells)
+    }
+
     /// The character whose ink covers the pixels of `pattern` (bit 0: top left, then along each row).
     static func glyph(_ kind: BlitterKind, _ pattern: Int) -> Character {
         switch kind {
@@ -155,6 +271,8 @@ public struct MosaicBlitter: Sendable {
             // Bits: top left, top right, bottom left, bottom right.
             let glyphs: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]
             return glyphs[pattern & 15]
+        case .blocks:
+            return glyph(.quadrant, pattern)
         case .sextant:
             // U+1FB00 … U+1FB3B count the 2x3 patterns in binary, leaving out those drawn elsewhere: none,
             // the left column (▌, 21), the right column (▐, 42) and all (█, 63).

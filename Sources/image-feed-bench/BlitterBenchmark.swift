@@ -138,6 +138,7 @@ struct BlitterBenchmark {
         case .half: "space+solid+vhalf"
         case .quadrant: "space+solid+half+quad"
         case .sextant: "space+solid+half+sextant"
+        case .blocks: "space+solid+block"
         }
     }
 

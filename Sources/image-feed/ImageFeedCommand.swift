@@ -158,7 +158,7 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "auto, kitty, kitty-placeholders, sixel, iterm2 or cells: how photos are drawn (default: the graphics setting, IMAGE_FEED_GRAPHICS, or auto).")
     var graphics: String?
 
-    @Option(help: "half, quadrant or sextant: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or half).")
+    @Option(help: "half, quadrant, sextant or blocks: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or half).")
     var blitter: String?
 
     @Option(help: "dark, light or high-contrast: the interface's colours (default: the theme setting, IMAGE_FEED_THEME, or dark).")
@@ -175,7 +175,7 @@ struct Browse: AsyncParsableCommand {
             throw ValidationError("--graphics is auto, kitty, kitty-placeholders, sixel, iterm2 or cells.")
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil {
-            throw ValidationError("--blitter is half, quadrant or sextant.")
+            throw ValidationError("--blitter is half, quadrant, sextant or blocks.")
         }
         if let link, LinkSetting(rawValue: link.lowercased()) == nil {
             throw ValidationError("--link is auto, fast or slow.")
@@ -588,14 +588,14 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for kitty and sixel (default: the terminal's, else 10x20).")
     var cellSize: String?
 
-    @Option(help: "half, quadrant or sextant: the characters of a photo drawn as cells (default half).")
+    @Option(help: "half, quadrant, sextant or blocks: the characters of a photo drawn as cells (default half).")
     var blitter: String?
 
     func validate() throws {
         if let graphics, graphics.lowercased() != "auto", ![.kitty, .sixel, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
             throw ValidationError("--graphics is auto, kitty, sixel or cells.")
         }
-        if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil { throw ValidationError("--blitter is half, quadrant or sextant.") }
+        if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil { throw ValidationError("--blitter is half, quadrant, sextant or blocks.") }
         if let cellSize, Self.parseCellSize(cellSize) == nil { throw ValidationError("--cell-size is WxH in pixels, for example 9x18.") }
         if let cols, !(1...2_000).contains(cols) { throw ValidationError("--cols must be 1 to 2000.") }
         if let rows, !(1...2_000).contains(rows) { throw ValidationError("--rows must be 1 to 2000.") }

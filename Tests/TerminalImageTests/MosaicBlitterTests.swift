@@ -34,6 +34,36 @@ final class MosaicBlitterTests: XCTestCase {
         XCTAssertEqual(MosaicBlitter.glyph(.sextant, 22), "\u{1FB14}", "after the left column's gap")
     }
 
+    /// Blocks: the cell as 8x8 pixels, drawn with the eighth, half or quadrant that splits them best.
+    func test_blocks_drawEighthsHalvesAndQuadrants_withTheirTwoColours() {
+        let blitter = MosaicBlitter(kind: .blocks, mode: .truecolor)
+        let lowQuarter = image(8, 8) { _, y in y >= 6 ? white : black }
+        XCTAssertEqual(blitter.render(lowQuarter, columns: 1, rows: 1)[0, 0], CellPicture.Cell(glyph: "▂", foreground: .rgb(white), background: .rgb(black)))
+        let leftThreeEighths = image(8, 8) { x, _ in x < 3 ? white : black }
+        XCTAssertEqual(blitter.render(leftThreeEighths, columns: 1, rows: 1)[0, 0].glyph, "▍")
+        let rightEdge = image(8, 8) { x, _ in x == 7 ? white : black }
+        // A glyph and its complement with the colours swapped are the same picture: either may be drawn.
+        XCTAssertTrue(["▕", "▉"].contains(blitter.render(rightEdge, columns: 1, rows: 1)[0, 0].glyph))
+        let corner = image(8, 8) { x, y in x >= 4 && y >= 4 ? white : black }
+        XCTAssertTrue([CellPicture.Cell(glyph: "▗", foreground: .rgb(white), background: .rgb(black)),
+                       CellPicture.Cell(glyph: "▛", foreground: .rgb(black), background: .rgb(white))].contains(blitter.render(corner, columns: 1, rows: 1)[0, 0]))
+        let flat = image(8, 8) { _, _ in RGB(90, 90, 90) }
+        XCTAssertEqual(blitter.render(flat, columns: 1, rows: 1)[0, 0].glyph, " ")
+        // Every glyph is one of Block Elements, and each shape is inside the cell.
+        for (glyph, shape) in MosaicBlitter.blockGlyphs {
+            XCTAssertTrue((0x2580...0x259F).contains(glyph.unicodeScalars.first!.value), String(glyph))
+            switch shape {
+            case let .rows(from, to), let .columns(from, to): XCTAssertTrue(0 <= from && from < to && to <= 8)
+            case let .quadrants(pattern): XCTAssertTrue((1..<15).contains(pattern))
+            }
+        }
+        // A photo's worth of cells in 256 colours: every colour is the palette's.
+        let photo = image(80, 40) { x, y in RGB(UInt8(x * 3), UInt8(y * 6), UInt8((x + y) % 256)) }
+        let cells = MosaicBlitter(kind: .blocks, mode: .palette256).render(photo, columns: 10, rows: 5)
+        XCTAssertEqual(cells.cells.count, 50)
+        XCTAssertTrue(cells.cells.allSatisfy { if case .indexed = $0.background { return true } else { return false } })
+    }
+
     func test_aFlatCell_isASpaceOnItsColour_andVerticalStripesKeepTheirDetail() {
         let grey = image(2, 3) { _, _ in RGB(90, 90, 90) }
         XCTAssertEqual(MosaicBlitter(kind: .sextant, mode: .truecolor).render(grey, columns: 1, rows: 1)[0, 0].glyph, " ")

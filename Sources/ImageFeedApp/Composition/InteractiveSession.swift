@@ -23,7 +23,7 @@ public enum InteractiveSession {
             return (.sextant, "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
         }
         if unicode, TerminalProbe.drawsQuadrants(environment: environment) {
-            return (.quadrant, "quadrants, which every terminal font has (blitter = \"half\" in the config file to change)")
+            return (.blocks, "quadrants and eighths, which every terminal font has (blitter = \"half\" in the config file to change)")
         }
         return (configuration.blitter, "default")
     }

@@ -85,7 +85,7 @@ public struct Settings: Sendable, Equatable {
         "theme": "dark, light or high-contrast",
         "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
         "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
-        "blitter": "half, quadrant or sextant",
+        "blitter": "half, quadrant, sextant or blocks",
         "link": "auto, fast or slow: how pictures are sized for the link to the terminal",
         "write_collections": "true to ask, at the next login, to add photos to your collections and take them out",
     ]
@@ -111,7 +111,7 @@ public struct Settings: Sendable, Equatable {
     /// A blitter setting's value.
     public static func blitterSetting(_ text: String, from source: String) throws(ConfigurationError) -> BlitterKind {
         guard let kind = BlitterKind(rawValue: text.lowercased()) else {
-            throw ConfigurationError(message: "\(source): \(text) is not one of half, quadrant, sextant.")
+            throw ConfigurationError(message: "\(source): \(text) is not one of half, quadrant, sextant, blocks.")
         }
         return kind
     }

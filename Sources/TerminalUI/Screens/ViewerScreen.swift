@@ -125,7 +125,7 @@ public struct ViewerScreen {
         var place: [String] = []
         if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
-        if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : "sextants") }
+        if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : blitter == .blocks ? "blocks" : "sextants") }
         let placeText = place.isEmpty ? "" : place.joined(separator: "  ") + "  "
         let placeWidth = DisplayWidth.of(placeText)
         let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
