@@ -179,83 +179,89 @@ public struct MosaicBlitter: Sendable {
     }()
 
     /// `blocks`: each cell's 8x8 pixels summed by row, by column and by quadrant, from which every glyph's two
-    /// groups are summed at once; the glyph with the least error in OKLab, coloured with its groups' RGB means.
+    /// groups are summed at once; the glyph whose groups' means leave the least squared error, in RGB here (64 pixels a
+    /// cell: OKLab's cube roots for each would cost more than all the rest).
     func drawBlocks(_ scaled: RGBImage, columns: Int, rows: Int) -> CellPicture {
         let width = scaled.width
         var cells: [CellPicture.Cell] = []
         cells.reserveCapacity(columns * rows)
-        // Sums of 6 channels (OKLab, then RGB) by row, by column and by quadrant.
-        var rowSums = [Float](repeating: 0, count: 8 * 6)
-        var columnSums = [Float](repeating: 0, count: 8 * 6)
-        var quadrantSums = [Float](repeating: 0, count: 4 * 6)
+        // Sums of the 3 channels by row (0..<8), by column (8..<16), by quadrant (16..<20), and the whole cell (20).
+        var sums = [Int](repeating: 0, count: 21 * 3)
+        let glyphs = Self.blockGlyphs
         scaled.pixels.withUnsafeBufferPointer { pixels in
-            for row in 0..<rows {
-                for column in 0..<columns {
-                    for index in 0..<(8 * 6) {
-                        rowSums[index] = 0
-                        columnSums[index] = 0
-                    }
-                    for index in 0..<(4 * 6) { quadrantSums[index] = 0 }
-                    for y in 0..<8 {
-                        for x in 0..<8 {
-                            let source = ((row * 8 + y) * width + column * 8 + x) * 3
-                            let rgb = RGB(pixels[source], pixels[source + 1], pixels[source + 2])
-                            let lab = OKLab(rgb)
-                            let values: [Float] = [lab.lightness, lab.a, lab.b, Float(rgb.red), Float(rgb.green), Float(rgb.blue)]
-                            let quadrant = (y / 4) * 2 + x / 4
-                            for channel in 0..<6 {
-                                rowSums[y * 6 + channel] += values[channel]
-                                columnSums[x * 6 + channel] += values[channel]
-                                quadrantSums[quadrant * 6 + channel] += values[channel]
+            sums.withUnsafeMutableBufferPointer { sums in
+                for row in 0..<rows {
+                    for column in 0..<columns {
+                        for index in 0..<sums.count { sums[index] = 0 }
+                        for y in 0..<8 {
+                            var source = ((row * 8 + y) * width + column * 8) * 3
+                            for x in 0..<8 {
+                                let red = Int(pixels[source]), green = Int(pixels[source + 1]), blue = Int(pixels[source + 2])
+                                source += 3
+                                sums[y * 3] += red
+                                sums[y * 3 + 1] += green
+                                sums[y * 3 + 2] += blue
+                                let across = (8 + x) * 3
+                                sums[across] += red
+                                sums[across + 1] += green
+                                sums[across + 2] += blue
+                                let quadrant = (16 + (y / 4) * 2 + x / 4) * 3
+                                sums[quadrant] += red
+                                sums[quadrant + 1] += green
+                                sums[quadrant + 2] += blue
                             }
                         }
-                    }
-                    var total = [Float](repeating: 0, count: 6)
-                    for y in 0..<8 { for channel in 0..<6 { total[channel] += rowSums[y * 6 + channel] } }
-                    // Whole cell in one colour: the score to beat.
-                    var best: (glyph: Character, inside: [Float], members: Int)?
-                    var bestScore = -(total[0] * total[0] + total[1] * total[1] + total[2] * total[2]) / 64
-                    for (glyph, shape) in Self.blockGlyphs {
-                        var inside = [Float](repeating: 0, count: 6)
-                        let members: Int
-                        switch shape {
-                        case let .rows(from, to):
-                            for y in from..<to { for channel in 0..<6 { inside[channel] += rowSums[y * 6 + channel] } }
-                            members = (to - from) * 8
-                        case let .columns(from, to):
-                            for x in from..<to { for channel in 0..<6 { inside[channel] += columnSums[x * 6 + channel] } }
-                            members = (to - from) * 8
-                        case let .quadrants(pattern):
-                            var count = 0
-                            for quadrant in 0..<4 where (pattern >> quadrant) & 1 == 1 {
-                                for channel in 0..<6 { inside[channel] += quadrantSums[quadrant * 6 + channel] }
-                                count += 16
+                        for y in 0..<8 {
+                            sums[60] += sums[y * 3]
+                            sums[61] += sums[y * 3 + 1]
+                            sums[62] += sums[y * 3 + 2]
+                        }
+                        let total = (Double(sums[60]), Double(sums[61]), Double(sums[62]))
+                        // Error of a split, up to a constant: -(|inside|²/n + |outside|²/(64-n)); the whole cell in one
+                        // colour is the score to beat.
+                        var bestScore = -(total.0 * total.0 + total.1 * total.1 + total.2 * total.2) / 64
+                        var best = -1
+                        var bestInside = (0, 0, 0)
+                        var bestMembers = 0
+                        for (number, entry) in glyphs.enumerated() {
+                            var inside = (0, 0, 0)
+                            var members = 0
+                            func add(_ part: Int, _ pixels: Int) {
+                                inside.0 += sums[part * 3]
+                                inside.1 += sums[part * 3 + 1]
+                                inside.2 += sums[part * 3 + 2]
+                                members += pixels
                             }
-                            members = count
+                            switch entry.shape {
+                            case let .rows(from, to): for y in from..<to { add(y, 8) }
+                            case let .columns(from, to): for x in from..<to { add(8 + x, 8) }
+                            case let .quadrants(pattern): for quadrant in 0..<4 where (pattern >> quadrant) & 1 == 1 { add(16 + quadrant, 16) }
+                            }
+                            let ins = (Double(inside.0), Double(inside.1), Double(inside.2))
+                            let outside = (total.0 - ins.0, total.1 - ins.1, total.2 - ins.2)
+                            let score = -(ins.0 * ins.0 + ins.1 * ins.1 + ins.2 * ins.2) / Double(members)
+                                - (outside.0 * outside.0 + outside.1 * outside.1 + outside.2 * outside.2) / Double(64 - members)
+                            if score < bestScore - 1e-6 {
+                                bestScore = score
+                                best = number
+                                bestInside = inside
+                                bestMembers = members
+                            }
                         }
-                        let outside = (total[0] - inside[0], total[1] - inside[1], total[2] - inside[2])
-                        let score = -(inside[0] * inside[0] + inside[1] * inside[1] + inside[2] * inside[2]) / Float(members)
-                            - (outside.0 * outside.0 + outside.1 * outside.1 + outside.2 * outside.2) / Float(64 - members)
-                        if score < bestScore - 1e-5 {
-                            bestScore = score
-                            best = (glyph, inside, members)
+                        func mean(_ red: Int, _ green: Int, _ blue: Int, _ count: Int) -> RGB {
+                            let n = max(1, count)
+                            return RGB(UInt8(min(255, (red + n / 2) / n)), UInt8(min(255, (green + n / 2) / n)), UInt8(min(255, (blue + n / 2) / n)))
                         }
+                        let background = halves.color(mean(sums[60] - bestInside.0, sums[61] - bestInside.1, sums[62] - bestInside.2,
+                                                           64 - bestMembers))
+                        guard best >= 0 else {
+                            cells.append(.init(glyph: " ", foreground: background, background: background))
+                            continue
+                        }
+                        let foreground = halves.color(mean(bestInside.0, bestInside.1, bestInside.2, bestMembers))
+                        cells.append(foreground == background ? .init(glyph: " ", foreground: background, background: background)
+                                     : .init(glyph: glyphs[best].glyph, foreground: foreground, background: background))
                     }
-                    func mean(_ sums: [Float], _ count: Int) -> RGB {
-                        let n = Float(max(1, count))
-                        return RGB(UInt8(max(0, min(255, (sums[3] / n).rounded()))), UInt8(max(0, min(255, (sums[4] / n).rounded()))),
-                                   UInt8(max(0, min(255, (sums[5] / n).rounded()))))
-                    }
-                    guard let best else {
-                        let colour = halves.color(mean(total, 64))
-                        cells.append(.init(glyph: " ", foreground: colour, background: colour))
-                        continue
-                    }
-                    let outside = (0..<6).map { total[$0] - best.inside[$0] }
-                    let background = halves.color(mean(outside, 64 - best.members))
-                    let foreground = halves.color(mean(best.inside, best.members))
-                    cells.append(foreground == background ? .init(glyph: " ", foreground: background, background: background)
-                                 : .init(glyph: best.glyph, foreground: foreground, background: background))
                 }
             }
         }

@@ -19,10 +19,12 @@ extension EndToEndTests {
         screen = try tmux.waitFor(text: "Space age")
         XCTAssertTrue(screen.contains("3 photos"), screen)
         try tmux.send("Enter")
-        screen = try tmux.waitFor("the collection's page") { $0.contains("by NASA · 3 photos") && $0.contains("Launches, astronauts") }
-        // Its photos open in the viewer, and n walks through them.
+        // Its photos (a card's line shows once they came) open in the viewer.
+        screen = try tmux.waitFor("the collection's page and its photos") {
+            $0.contains("by NASA · 3 photos") && $0.contains("Launches, astronauts") && $0.contains("♡")
+        }
         try tmux.send("Enter")
-        try tmux.waitFor(text: "Esc back")
+        try tmux.waitFor("the viewer") { !$0.contains("by NASA · 3 photos") && $0.contains("Esc back") }
         try tmux.send("Escape")
         try tmux.waitFor(text: "by NASA · 3 photos")
         // Back to the photographer, back to the feed.

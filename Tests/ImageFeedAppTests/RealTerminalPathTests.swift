@@ -195,7 +195,14 @@ extension RealTerminalTests {
     /// Inside GNU screen in alacritty: 256 colours (screen 4 has no 24-bit), as good as chafa in the same screen.
     func test_insideGNUScreen_alacritty_asWellAsChafa() throws {
         try XCTSkipUnless(Self.which("screen"), "screen is not installed (make test installs it)")
-        let path = TerminalPath(name: "GNU screen") { command in "screen -q sh -c \(LoopbackSSH.quoted(command))" }
+        // Each window its own session, told to quit at the end (screen detaches when its terminal goes, and would stay).
+        var sessions: [String] = []
+        let path = TerminalPath(name: "GNU screen") { command in
+            let session = "imagefeed-\(UUID().uuidString.prefix(8))"
+            sessions.append(session)
+            return "screen -q -S \(session) sh -c \(LoopbackSSH.quoted(command))"
+        }
+        addTeardownBlock { for session in sessions { _ = try? LoopbackSSH.run(["screen", "-S", session, "-X", "quit"]) } }
         let viewer = try viewerPhotograph(in: .alacritty, through: path)
         try assertAsGoodAsThePeers(viewer, in: .alacritty, sixel: false, through: path)
     }

@@ -304,8 +304,8 @@ final class RealTerminalTests: XCTestCase {
         // picture, and this photograph is what the later ones are compared with.
         var card: (psnr: Double, rect: (x: Int, y: Int, width: Int, height: Int))?
         var previous: RGBImage?
-        // Pixels come close to the photo; characters (alacritty) draw 2x2 or 2x3 pixels a cell, in two colours.
-        let pixels = terminal != .alacritty
+        // Pixels come close to the photo; characters (alacritty, urxvt) draw 2x2 or 2x3 pixels a cell, in two colours.
+        let pixels = [.kitty, .xterm, .mlterm, .mltermDark].contains(terminal)
         let goal: Double = !pixels ? 16 : terminal == .kitty ? 30 : 28
         let feed = try photograph(window, until: "the feed's first photo") { shot in
             defer { previous = shot }
@@ -471,6 +471,12 @@ final class RealTerminalTests: XCTestCase {
     func test_mlterm_viewer_showsTheSixelPhoto_asWellAsThePeers() throws {
         let viewer = try viewerPhotograph(in: .mltermDark)
         try assertAsGoodAsThePeers(viewer, in: .mltermDark, sixel: true)
+    }
+
+    /// urxvt: 256 colours (its TERM says so and it answers nothing of 24-bit), characters, as good as chafa there.
+    func test_urxvt_viewer_drawsThePhotoIn256Colours_asWellAsChafa() throws {
+        let viewer = try viewerPhotograph(in: .urxvt)
+        try assertAsGoodAsThePeers(viewer, in: .urxvt, sixel: false)
     }
 
     /// alacritty draws no pictures: the photo in characters, in 24-bit colour, in alacritty's own cell shape.

@@ -123,6 +123,26 @@ final class Tmux {
         }
     }
 
+    /// Waits until the pane has stayed the same for `quiet` seconds (pictures drawn after their text have come);
+    /// returns the pane.
+    @discardableResult
+    func waitForQuiet(_ what: String, quiet: TimeInterval = 1, timeout: TimeInterval = 20) throws -> String {
+        var previous = try capture()
+        var since = Date()
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            let screen = try capture()
+            if screen != previous {
+                previous = screen
+                since = Date()
+            } else if Date().timeIntervalSince(since) >= quiet {
+                return screen
+            }
+        }
+        throw Failure(description: "\(what) never settled; the screen was:\n\(previous)")
+    }
+
     /// Waits until the pane shows `text`.
     @discardableResult
     func waitFor(text: String, timeout: TimeInterval = 20) throws -> String {

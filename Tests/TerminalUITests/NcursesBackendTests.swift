@@ -166,8 +166,9 @@ final class NcursesBackendTests: XCTestCase {
         var buffer = CellBuffer(width: 40, height: 12)
         buffer.write("red", x: 0, y: 0, style: CellStyle(foreground: .rgb(RGB(250, 10, 20))))
         backend.draw(buffer)
-        backend.restore()
+        _ = terminal.endFrame(flushing: backend)
         let output = String(decoding: terminal.takeOutput(), as: UTF8.self)
+        backend.restore()
         XCTAssertTrue(output.contains("38;2;250;10;20m"), output.debugDescription)
         XCTAssertFalse(output.contains("38:2"), output.debugDescription)
     }
