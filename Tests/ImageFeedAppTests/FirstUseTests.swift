@@ -98,6 +98,7 @@ extension EndToEndTests {
         try await setFaults("")
         try tmux.send("r")
         try tmux.waitForSteady("the picture after r") { !$0.contains("Photo unavailable") && $0.contains("1 Feed") }
+        try tmux.waitForQuiet("the feed after r")
 
         // The viewer: a damaged photo says so, and r (which rotates a photo shown) tries again.
         try await setFaults("image=corrupt")

@@ -103,7 +103,7 @@ final class RealTerminalTests: XCTestCase {
                                  "-fg", "white", "-fa", "DejaVu Sans Mono", "-fs", "11", "-geometry", "\(columns)x\(rows)+0+0",
                                  "-xrm", "XTerm*numColorRegisters: 1024", "-e"] + command
         case .urxvt:
-            process.arguments = ["urxvt", "-name", windowClass, "-bg", "black", "-fg", "white", "-fn", "xft:DejaVu Sans Mono:size=11",
+            process.arguments = ["urxvt", "-name", windowClass, "+sb", "-bg", "black", "-fg", "white", "-fn", "xft:DejaVu Sans Mono:size=11",
                                  "-geometry", "\(columns)x\(rows)+0+0", "-e"] + command
         case .mlterm:
             // mlterm's own defaults: black on white.
