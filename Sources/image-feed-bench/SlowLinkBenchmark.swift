@@ -65,7 +65,10 @@ struct SlowLinkBenchmark {
         var environment = ScrollBenchmark.programEnvironment(tag: "slowlink", sandbox: sandbox, token: token)
         if mode.trueColor { environment["COLORTERM"] = "truecolor" }
         environment["IMAGE_FEED_GRAPHICS"] = mode.graphics
-        if let link = ProcessInfo.processInfo.environment["IMAGE_FEED_LINK"] { environment["IMAGE_FEED_LINK"] = link }
+        // The link and the characters may be set from outside, to compare.
+        for key in ["IMAGE_FEED_LINK", "IMAGE_FEED_BLITTER"] {
+            if let value = ProcessInfo.processInfo.environment[key] { environment[key] = value }
+        }
 
         let terminal = try PseudoTerminal(width: width, height: height, readRate: rate, cellWidth: 9, cellHeight: 18,
                                           buffered: buffered)
