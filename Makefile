@@ -10,7 +10,7 @@ DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libgi
 # VT340, urxvt, mlterm; GNU screen for the tests that run the app inside it), photographed with
 # ImageMagick's import, with xwininfo from x11-utils to find the window on the screen; img2sixel is what the
 # Sixel picture is compared with).
-TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm rxvt-unicode mlterm alacritty chafa screen xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
+TEST_PACKAGES := tmux zbar-tools xvfb kitty xterm rxvt-unicode mlterm alacritty chafa screen mosh openssh-client openssh-server xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
 # What `make install` adds: nothing beyond the build's packages (HTTP goes through libcurl, linked as the

@@ -361,9 +361,9 @@ final class RealTerminalTests: XCTestCase {
         }
     }
 
-    /// Runs `body`, and once more from a new terminal if no photograph of the window could be taken: kitty under
-    /// Xvfb now and then stops answering ImageMagick's `import` (every try times out, a photograph of the whole
-    /// screen too) with the app and the X server idle; the cause is not known. A second failure fails the test.
+    /// Runs `body`, and once more from a new terminal if no photograph of the window could be taken: kitty (and
+    /// alacritty) under Xvfb now and then stop answering ImageMagick's `import` (every try times out, a photograph of
+    /// the whole screen too) with the app and the X server idle; the cause is not known. A second failure fails the test.
     func againIfNoPhotograph(_ body: () throws -> Void) throws {
         do {
             try body()
@@ -469,20 +469,26 @@ final class RealTerminalTests: XCTestCase {
 
     /// mlterm draws Sixel (here on a black background, as a photo viewer's users set it).
     func test_mlterm_viewer_showsTheSixelPhoto_asWellAsThePeers() throws {
-        let viewer = try viewerPhotograph(in: .mltermDark)
-        try assertAsGoodAsThePeers(viewer, in: .mltermDark, sixel: true)
+        try againIfNoPhotograph {
+            let viewer = try viewerPhotograph(in: .mltermDark)
+            try assertAsGoodAsThePeers(viewer, in: .mltermDark, sixel: true)
+        }
     }
 
     /// urxvt: 256 colours (its TERM says so and it answers nothing of 24-bit), characters, as good as chafa there.
     func test_urxvt_viewer_drawsThePhotoIn256Colours_asWellAsChafa() throws {
-        let viewer = try viewerPhotograph(in: .urxvt)
-        try assertAsGoodAsThePeers(viewer, in: .urxvt, sixel: false)
+        try againIfNoPhotograph {
+            let viewer = try viewerPhotograph(in: .urxvt)
+            try assertAsGoodAsThePeers(viewer, in: .urxvt, sixel: false)
+        }
     }
 
     /// alacritty draws no pictures: the photo in characters, in 24-bit colour, in alacritty's own cell shape.
     func test_alacritty_viewer_drawsThePhotoInCharacters_asWellAsChafa() throws {
-        let viewer = try viewerPhotograph(in: .alacritty)
-        try assertAsGoodAsThePeers(viewer, in: .alacritty, sixel: false)
+        try againIfNoPhotograph {
+            let viewer = try viewerPhotograph(in: .alacritty)
+            try assertAsGoodAsThePeers(viewer, in: .alacritty, sixel: false)
+        }
     }
 
     /// A tool's picture alone in a window: from the first to the last column lit in the longest run of lit rows (a
