@@ -504,21 +504,6 @@ final class RealTerminalTests: XCTestCase {
         return (first, rowsRun.lowerBound, last - first + 1, rowsRun.count)
     }
 
-    /// img2sixel draws from the top-left corner: the picture is the lit box there.
-    static func rawPictureRect(in shot: RGBImage) -> (x: Int, y: Int, width: Int, height: Int)? {
-        var rows: [Bool] = []
-        for y in 0..<shot.height {
-            rows.append((0..<min(shot.width, 300)).filter { !isDark(shot, $0, y) }.count > 100)
-        }
-        guard let rowsRun = longestRun(rows) else { return nil }
-        var columns: [Bool] = []
-        for x in 0..<shot.width {
-            columns.append(rowsRun.filter { !isDark(shot, x, $0) }.count > rowsRun.count / 2)
-        }
-        guard let columnsRun = longestRun(columns) else { return nil }
-        return (columnsRun.lowerBound, rowsRun.lowerBound, columnsRun.count, rowsRun.count)
-    }
-
     /// Zoomed in and out again, the viewer is as it was; back in the feed, the feed is as it was, after the
     /// next card and back, after Ctrl-L, and after the window was made smaller and then its size again:
     /// nothing of an earlier picture stays anywhere, and no picture goes missing.

@@ -146,12 +146,12 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["VTE_VERSION": "6003"], abilities: nil, tmux: nil), "older VTE")
         XCTAssertFalse(TerminalProbe.drawsSextants(environment: [:], abilities: vt100, tmux: nil), "alacritty, st, xterm, urxvt: boxes")
         XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["STY": "1.s"], abilities: foot, tmux: nil), "screen draws them from its font")
-        // Quadrants everywhere but the Linux console (whose fonts lack them).
-        XCTAssertTrue(TerminalProbe.drawsQuadrants(environment: ["TERM": "alacritty"]))
-        XCTAssertTrue(TerminalProbe.drawsQuadrants(environment: ["TERM": "xterm-256color"]))
-        XCTAssertTrue(TerminalProbe.drawsQuadrants(environment: ["TERM": "screen", "STY": "1.s"]))
-        XCTAssertFalse(TerminalProbe.drawsQuadrants(environment: ["TERM": "linux"]))
-        XCTAssertFalse(TerminalProbe.drawsQuadrants(environment: ["TERM": "vt100"]))
+        // Blocks (quadrants and eighths) everywhere but the Linux console (whose fonts lack them).
+        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "alacritty"]))
+        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "xterm-256color"]))
+        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "screen", "STY": "1.s"]))
+        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "linux"]))
+        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "vt100"]))
         // tmux and screen take an APC string for a window title: the Kitty query goes second, and not there.
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_"), "not in the first burst")
         XCTAssertTrue(TerminalProbe.kittyQueries.contains("\u{1B}_G"))

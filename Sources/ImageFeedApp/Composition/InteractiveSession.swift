@@ -22,7 +22,7 @@ public enum InteractiveSession {
         if unicode, TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux) {
             return (.sextant, "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
         }
-        if unicode, TerminalProbe.drawsQuadrants(environment: environment) {
+        if unicode, TerminalProbe.drawsBlockElements(environment: environment) {
             return (.blocks, "quadrants and eighths, which every terminal font has (blitter = \"half\" in the config file to change)")
         }
         return (configuration.blitter, "default")

@@ -88,12 +88,12 @@ public enum TerminalProbe {
         return false
     }
 
-    /// Whether the terminal draws the quadrants of Block Elements (▖ ▗ ▘ ▝ ▙ …): kitty, foot, alacritty, WezTerm, VTE
-    /// terminals and Konsole draw them themselves, and the fonts the others use have them (chafa draws with them by
-    /// default everywhere); the Linux console's fonts do not. Where they are drawn, photos drawn as characters default
-    /// to quadrants: 2x2 pixels a cell, about 1 dB closer to the photo than half blocks (alacritty: 20.2 → 21.2 dB,
-    /// chafa's default 21.9).
-    public static func drawsQuadrants(environment: [String: String]) -> Bool {
+    /// Whether the terminal draws Block Elements' quadrants and eighths (▖ ▗ ▘ ▝ ▙ …, ▁ … ▇, ▏ … ▉): kitty, foot,
+    /// alacritty, WezTerm, VTE terminals and Konsole draw them themselves, and the fonts the others use have them
+    /// (chafa draws with them by default everywhere); the Linux console's fonts do not. Where they are drawn, photos
+    /// drawn as characters default to blocks (alacritty: 20.2 dB with half blocks, 22.0 with blocks, chafa's default
+    /// 21.9).
+    public static func drawsBlockElements(environment: [String: String]) -> Bool {
         let term = (environment["TERM"] ?? "").lowercased()
         return !(term == "linux" || term.hasPrefix("vt") || term.hasPrefix("con") || term == "dumb" || term.isEmpty)
     }
@@ -214,9 +214,18 @@ public enum TerminalProbe {
     /// The version of the mosh-server with id `pid` ("1.4.0"), from its `--version` (at most a second); nil when
     /// it cannot be read.
     static func moshVersion(of pid: Int32) -> String? {
+        guard let run = quietly(URL(fileURLWithPath: "/proc/\(pid)/exe"), ["--version"], deadline: 1) else { return nil }
+        return parseMoshVersion(String(decoding: run.output.prefix(4096), as: UTF8.self))
+    }
+
+    /// Runs a tool with nothing on its standard input and its errors dropped, for at most `deadline` seconds: its exit
+    /// status and standard output, or nil when it could not start or did not finish in time (it is then stopped).
+    static func quietly(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                        deadline: Double) -> (status: Int32, output: Data)? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/\(pid)/exe")
-        process.arguments = ["--version"]
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -224,12 +233,12 @@ public enum TerminalProbe {
         do { try process.run() } catch { return nil }
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
-        if finished.wait(timeout: .now() + 1) == .timedOut {
+        if finished.wait(timeout: .now() + deadline) == .timedOut {
             process.terminate()
             return nil
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile().prefix(4096), as: UTF8.self)
-        return parseMoshVersion(text)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, data)
     }
 
     /// "mosh-server (mosh 1.4.0) [build mosh 1.4.0]" → "1.4.0".
@@ -534,25 +543,10 @@ public struct TmuxClient: Equatable, Sendable {
     /// does not answer within `deadline` seconds.
     public static func ask(environment: [String: String], deadline: Double = 1) -> TmuxClient? {
         guard !(environment["TMUX"] ?? "").isEmpty else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["tmux", "display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
-        process.arguments = arguments + [format]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        if finished.wait(timeout: .now() + deadline) == .timedOut {
-            process.terminate()
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard process.terminationStatus == 0 else { return nil }
-        return parse(String(decoding: data, as: UTF8.self))
+        guard let run = TerminalProbe.quietly(URL(fileURLWithPath: "/usr/bin/env"), arguments + [format], environment: environment,
+                                              deadline: deadline), run.status == 0 else { return nil }
+        return parse(String(decoding: run.output, as: UTF8.self))
     }
 }
