@@ -35,27 +35,60 @@ final class RealTerminalTests: XCTestCase {
         let missing = Self.tools.filter { !Self.which($0) }
         try XCTSkipUnless(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (make test installs them)")
         folder = try TemporaryFolder()
+        try startX()
+    }
+
+    /// An X server of its own, ready when a client has been answered (its socket appears before it has a keyboard,
+    /// and a server whose keymap cannot be made ends then). What it says goes to `Xvfb.log` in the test's folder.
+    func startX() throws {
         for attempt in 0..<20 {
             let number = 300 + Int.random(in: 0..<600) + attempt
-            guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else { continue }
+            guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"),
+                  !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") else { continue }
             let server = Process()
             server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            server.arguments = ["Xvfb", ":\(number)", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"]
-            server.standardOutput = FileHandle.nullDevice
-            server.standardError = FileHandle.nullDevice
+            // -noreset: without it the server starts over whenever its last client goes (an `xdotool search` that
+            // ends before the terminal has connected), and a client connecting meanwhile is turned away.
+            server.arguments = ["Xvfb", ":\(number)", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"]
+            FileManager.default.createFile(atPath: xLog.path, contents: nil)
+            let log = try FileHandle(forWritingTo: xLog)
+            log.seekToEndOfFile()
+            server.standardOutput = log
+            server.standardError = log
             try server.run()
-            let deadline = Date().addingTimeInterval(10)
-            while server.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"), Date() < deadline {
+            display = ":\(number)"
+            let deadline = Date().addingTimeInterval(15)
+            while server.isRunning, Date() < deadline {
+                if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"), xAnswers() {
+                    xvfb = server
+                    return
+                }
                 Thread.sleep(forTimeInterval: 0.1)
             }
-            if server.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-                xvfb = server
-                display = ":\(number)"
-                return
-            }
             server.terminate()
+            server.waitUntilExit()
         }
-        throw XCTSkip("Xvfb did not start")
+        display = ""
+        throw XCTSkip("Xvfb did not start: \(xSaid)")
+    }
+
+    var xLog: URL { folder.url.appendingPathComponent("Xvfb.log") }
+    var xSaid: String { String(((try? String(contentsOf: xLog, encoding: .utf8)) ?? "").suffix(800)) }
+
+    /// Whether the X server takes a client and answers it.
+    func xAnswers() -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["xdotool", "getdisplaygeometry"]
+        probe.environment = environment
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        let watch = DispatchWorkItem { if probe.isRunning { kill(probe.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: watch)
+        probe.waitUntilExit()
+        watch.cancel()
+        return probe.terminationStatus == 0
     }
 
     override func tearDown() {
@@ -127,15 +160,19 @@ final class RealTerminalTests: XCTestCase {
         terminals.append(process)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
+            let ended = !process.isRunning
             // kitty and xterm take the class; urxvt and mlterm the instance's name.
             let found = (try run(["xdotool", "search", "--class", windowClass])
                 + "\n" + run(["xdotool", "search", "--classname", windowClass])).split(separator: "\n")
             if let window = found.last { return String(window) }
+            // A terminal that had ended before that look will not show a window: say so now, not at the deadline.
+            if ended { break }
             Thread.sleep(forTimeInterval: 0.3)
         }
-        struct NoWindow: Error, CustomStringConvertible { var description: String }
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw NoWindow(description: "the \(terminal.rawValue) window never appeared (running: \(process.isRunning)); it said: \(said.suffix(1500))")
+        let server = xvfb?.isRunning == true ? (xAnswers() ? "answering" : "running, not answering") : "gone"
+        throw NoWindow(description: "the \(terminal.rawValue) window never appeared (running: \(process.isRunning)); it said: "
+                       + "\(said.suffix(1500)); the X server \(display) is \(server)\(server == "answering" ? "" : ", and said: \(xSaid)")")
     }
 
     /// Runs a tool to its end, or stops it after `timeout` seconds (ImageMagick's `import` has been seen to
@@ -191,6 +228,9 @@ final class RealTerminalTests: XCTestCase {
 
     /// No photograph of a window could be taken; what was running then.
     struct NoPhotograph: Error, CustomStringConvertible { var description: String }
+
+    /// A terminal's window never appeared; what it and the X server said.
+    struct NoWindow: Error, CustomStringConvertible { var description: String }
 
     /// Where the window is on the screen, and its size, as `xwininfo` says.
     func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
@@ -363,15 +403,31 @@ final class RealTerminalTests: XCTestCase {
 
     /// Runs `body`, and once more from a new terminal if no photograph of the window could be taken: kitty (and
     /// alacritty) under Xvfb now and then stop answering ImageMagick's `import` (every try times out, a photograph of
-    /// the whole screen too) with the app and the X server idle; the cause is not known. A second failure fails the test.
+    /// the whole screen too) with the app and the X server idle; the cause is not known. So too if a terminal's window
+    /// never appeared (a new X server first if this one stopped answering). A second failure fails the test.
     func againIfNoPhotograph(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as NoPhotograph {
             print("no photograph (\(error.description.prefix(200))); once more in a new terminal")
-            for terminal in terminals where terminal.isRunning { terminal.terminate(); terminal.waitUntilExit() }
-            terminals = []
+            try afresh()
             try body()
+        } catch let error as NoWindow {
+            print("no window (\(error.description.prefix(300))); once more in a new terminal")
+            try afresh()
+            try body()
+        }
+    }
+
+    /// Ends the test's terminals, and starts a new X server if this one stopped answering.
+    func afresh() throws {
+        for terminal in terminals where terminal.isRunning { terminal.terminate(); terminal.waitUntilExit() }
+        terminals = []
+        if xvfb?.isRunning != true || !xAnswers() {
+            xvfb?.terminate()
+            xvfb?.waitUntilExit()
+            xvfb = nil
+            try startX()
         }
     }
 
