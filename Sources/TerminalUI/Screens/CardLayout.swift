@@ -1,25 +1,42 @@
 import ImageFeedCore
 import TerminalImage
 
-/// Where each card of a list of photos goes (the feed, the favorites, a sheet's photos): a column of cards, each a picture with a line of details under it.
+/// Where each card of a list of photos goes (the feed, the favorites, a sheet's photos): a column of cards, each a
+/// picture with a line of details under it; on very wide terminals a grid of such cards, a row at a time.
 public struct CardLayout: Equatable, Sendable {
     public struct Card: Equatable, Sendable {
-        /// The first line of the card in the whole list.
+        /// The first line of the card (of its row, in a grid) in the whole list.
         public var top: Int
+        /// Lines of the card's row: its picture box and the details under it.
         public var height: Int
         public var pictureColumns: Int
         public var pictureRows: Int
         /// The picture's left edge.
         public var pictureX: Int
+        /// Rows of the picture box: the tallest picture of the row (the picture is centred in it); the details line
+        /// is under it. The picture's own rows in a column of cards.
+        public var boxRows: Int
+        /// Where the card's text may go, up to (not including) this column; nil: the list's whole width.
+        public var textEnd: Int?
+
+        /// The picture's first line in the whole list.
+        public var pictureTop: Int { top + (boxRows - pictureRows) / 2 }
+        /// The details line, in the whole list.
+        public var detailsLine: Int { top + boxRows }
     }
 
     public let width: Int
     public let viewportHeight: Int
+    /// Cards side by side: 1 (a column), 2 from `gridWidth` columns, 3 from 300.
+    public let columns: Int
     /// On wide terminals each picture keeps to the left and its story (description, author, place) is written
-    /// beside it, in this many columns; 0 on narrower ones, where the picture is centred.
+    /// beside it, in this many columns; 0 on narrower ones, where the picture is centred, and in a grid.
     public let sideColumns: Int
     /// Terminals at least this wide get the text beside the picture.
     public static let sideBySideWidth = 150
+    /// Terminals at least this wide get the cards in a grid (a picture beside its story would leave half the width
+    /// to a few lines of text).
+    public static let gridWidth = 200
     public let cards: [Card]
     /// Lines of the whole list, the loading or error row included.
     public let totalHeight: Int
@@ -29,45 +46,81 @@ public struct CardLayout: Equatable, Sendable {
     /// The footer row: "Loading more…" or the error with retry.
     public static let footerRows = 2
 
+    /// How many cards go side by side at a width.
+    public static func columns(width: Int) -> Int {
+        width >= 300 ? 3 : width >= gridWidth ? 2 : 1
+    }
+
     /// `headerHeight` lines come before the first card (the profile above the favorites); `cellAspect`: a cell's
     /// height over its width.
     public init(photos: [Photo], width: Int, viewportHeight: Int, headerHeight: Int = 0, cellAspect: Double = 2) {
         self.width = width
         self.viewportHeight = viewportHeight
+        let columns = Self.columns(width: width)
+        self.columns = columns
         var cards: [Card] = []
         var top = headerHeight
         // Pictures leave room for the selection bar and a margin; very wide terminals get a readable column.
         // On tall terminals a card takes at most two thirds of the list, so the next card always shows: a
         // list to scroll through, not a slideshow (the viewer is the full-screen view). That also keeps
         // moving to the next card from repainting the whole screen.
-        let sideBySide = width >= Self.sideBySideWidth
-        let maxColumns = sideBySide ? min(120, (width - 4) * 3 / 5) : max(8, min(width - 4, 120))
+        let sideBySide = columns == 1 && width >= Self.sideBySideWidth
+        let gap = 2
+        // In a grid each column has its selection bar's two cells, the picture, and a margin.
+        let columnWidth = columns == 1 ? width : (width - gap * (columns - 1)) / columns
+        let maxColumns = columns > 1 ? max(8, min(120, columnWidth - 3))
+            : sideBySide ? min(120, (width - 4) * 3 / 5) : max(8, min(width - 4, 120))
         let fullHeight = viewportHeight - Self.detailRows - 1
         let maxRows = max(3, fullHeight <= 24 ? fullHeight : max(24, viewportHeight * 2 / 3))
-        for photo in photos {
-            let width = photo.width > 0 ? photo.width : 3
-            let height = photo.height > 0 ? photo.height : 2
-            let fitted = CellPicture.fittedSize(pixelWidth: width, pixelHeight: height, columns: maxColumns, rows: maxRows,
-                                                   cellAspect: cellAspect)
-            // Beside its text on wide terminals, else centred in the whole width.
-            let x = sideBySide ? 2 + (maxColumns - fitted.columns) / 2 : 2 + max(0, self.width - 4 - fitted.columns) / 2
-            cards.append(Card(top: top, height: fitted.rows + Self.detailRows, pictureColumns: fitted.columns,
-                              pictureRows: fitted.rows, pictureX: x))
-            top += fitted.rows + Self.detailRows
+        for start in stride(from: 0, to: photos.count, by: columns) {
+            let row = photos[start..<min(photos.count, start + columns)]
+            let fitted = row.map { photo in
+                CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3, pixelHeight: photo.height > 0 ? photo.height : 2,
+                                       columns: maxColumns, rows: maxRows, cellAspect: cellAspect)
+            }
+            let boxRows = fitted.map(\.rows).max() ?? 0
+            for (offset, size) in fitted.enumerated() {
+                let x: Int
+                var textEnd: Int?
+                if columns > 1 {
+                    let left = offset * (columnWidth + gap)
+                    x = left + 2 + (maxColumns - size.columns) / 2
+                    textEnd = left + columnWidth
+                } else {
+                    // Beside its text on wide terminals, else centred in the whole width.
+                    x = sideBySide ? 2 + (maxColumns - size.columns) / 2 : 2 + max(0, width - 4 - size.columns) / 2
+                }
+                cards.append(Card(top: top, height: boxRows + Self.detailRows, pictureColumns: size.columns,
+                                  pictureRows: size.rows, pictureX: x, boxRows: boxRows, textEnd: textEnd))
+            }
+            top += boxRows + Self.detailRows
         }
         self.cards = cards
         sideColumns = sideBySide ? max(0, width - 2 - maxColumns - 4) : 0
         totalHeight = top + Self.footerRows
     }
 
-    /// The card on a line of the list.
+    /// The card at a point of the list: its line, and its column on screen (the first card of the row without one).
+    public func cardIndex(atLine line: Int, x: Int) -> Int? {
+        guard let first = cardIndex(atLine: line) else { return nil }
+        for index in first..<min(cards.count, first + columns) {
+            let left = cards[index].pictureX - 2
+            let right = cards[index].textEnd ?? width
+            if x >= left, x < right { return index }
+        }
+        return columns == 1 ? first : nil
+    }
+
+    /// The card on a line of the list (the first of its row, in a grid).
     public func cardIndex(atLine line: Int) -> Int? {
         var low = 0
         var high = cards.count - 1
         while low <= high {
             let middle = (low + high) / 2
             let card = cards[middle]
-            if line < card.top { high = middle - 1 } else if line >= card.top + card.height { low = middle + 1 } else { return middle }
+            if line < card.top { high = middle - 1 } else if line >= card.top + card.height { low = middle + 1 } else {
+                return middle - middle % columns // the row's first card
+            }
         }
         return nil
     }
@@ -77,7 +130,7 @@ public struct CardLayout: Equatable, Sendable {
     /// view reaches past the end); nil for an empty list.
     public func lastShown(top: Int) -> Int? {
         guard !cards.isEmpty else { return nil }
-        return cardIndex(atLine: top + viewportHeight - 1) ?? (cards.count - 1)
+        return cardIndex(atLine: top + viewportHeight - 1).map { min(cards.count - 1, $0 + columns - 1) } ?? (cards.count - 1)
     }
 
     public func scroll(toShow index: Int, from top: Int) -> Int {
@@ -86,7 +139,7 @@ public struct CardLayout: Equatable, Sendable {
         var newTop = top
         if card.top < newTop { newTop = card.top }
         // The last card brings the row under it into view: loading more, its error, or the end of the list.
-        let bottom = card.top + card.height + (index == cards.count - 1 ? Self.footerRows : 0)
+        let bottom = card.top + card.height + (index / columns == (cards.count - 1) / columns ? Self.footerRows : 0)
         if bottom > newTop + viewportHeight { newTop = bottom - viewportHeight }
         if card.height > viewportHeight { newTop = card.top }
         return clampScroll(newTop)

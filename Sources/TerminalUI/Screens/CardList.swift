@@ -108,21 +108,21 @@ public struct CardList {
 
     private func renderCard(_ photo: Photo, card: CardLayout.Card, sideColumns: Int, selected: Bool, inFlight: Bool, offset: Int, area: Rect,
                             tick: Int, pictures: PictureProvider, into buffer: inout CellBuffer) {
-        let pictureTop = card.top + offset
+        let pictureTop = card.pictureTop + offset
         let visible = { (y: Int) in y >= area.y && y < area.maxY }
         // The picture, or what stands for it; only its visible rows are copied.
         let parts = PhotoParts(theme: theme)
         parts.drawThumbnail(photo, in: Rect(x: card.pictureX, y: pictureTop, width: card.pictureColumns, height: card.pictureRows),
                             clip: area, tick: tick, pictures: pictures, into: &buffer)
         // The details line: heart and likes, author, date, caption.
-        let detailsY = pictureTop + card.pictureRows
+        let detailsY = card.detailsLine + offset
         if visible(detailsY) {
             var x = card.pictureX
             let heart = parts.heart(photo, inFlight: inFlight, tick: tick)
             x += buffer.write(heart.text, x: x, y: detailsY, style: heart.style)
             x += buffer.write(" \(photo.likes)", x: x, y: detailsY, style: theme.muted)
             // The line may use the width beside a narrow picture: captions are not cut at the picture's edge.
-            let limit = area.maxX - 1
+            let limit = min(area.maxX - 1, card.textEnd ?? area.maxX)
             if let user = photo.user, limit - x > 2 {
                 x += 2
                 x += parts.attribution(user, x: x, y: detailsY, style: theme.title, maxWidth: max(0, limit - x), into: &buffer)
@@ -209,8 +209,8 @@ public struct CardList {
         let selectedID = feed.photos[safe: ui.selected]?.id
         switch input {
         case .key:
-            if let motion = ListMotion(intent, grid: false) {
-                motion.apply(selected: ui.selected, count: count, columns: 1, select: select, scroll: { scroll(by: $0) },
+            if let motion = ListMotion(intent, grid: layout.columns > 1) {
+                motion.apply(selected: ui.selected, count: count, columns: layout.columns, select: select, scroll: { scroll(by: $0) },
                              page: { scroll(by: $0 * area.height) })
                 return []
             }
@@ -235,14 +235,15 @@ public struct CardList {
             return []
         case let .mouse(mouse):
             if let motion = ListMotion(mouse) {
-                motion.apply(selected: ui.selected, count: count, columns: 1, select: select, scroll: { scroll(by: $0) }, page: { _ in })
+                motion.apply(selected: ui.selected, count: count, columns: layout.columns, select: select, scroll: { scroll(by: $0) },
+                             page: { _ in })
                 return []
             }
             guard area.contains(x: mouse.x, y: mouse.y),
-                  let index = layout.cardIndex(atLine: ui.top + mouse.y - area.y) else { return [] }
+                  let index = layout.cardIndex(atLine: ui.top + mouse.y - area.y, x: mouse.x - area.x) else { return [] }
             ui.selected = index
             let card = layout.cards[index]
-            let detailsY = area.y + card.top + card.pictureRows - ui.top
+            let detailsY = area.y + card.detailsLine - ui.top
             // A click on the heart likes; anywhere else on the card opens the viewer.
             if mouse.y == detailsY, mouse.x >= card.pictureX, mouse.x < card.pictureX + 3 {
                 return [wrap(.toggleLike(photoID: feed.photos[index].id))]

@@ -359,6 +359,9 @@ enum SharedKeys {
     static let move = R([(.previous, [.up, c("k")]), (.next, [.down, c("j")])], "previous / next photo", hint: "move", rank: 90)
     static let grid = R([(.up, [.up, c("k")]), (.down, [.down, c("j")]), (.left, [.left, c("h")]), (.right, [.right, c("l")])],
                         "move between tiles", hint: "move", rank: 90)
+    /// Cards stand side by side on very wide terminals (`CardLayout.gridWidth`): the arrows and h/l move between them.
+    static let beside = R([(.left, [.left, c("h")]), (.right, [.right, c("l")])],
+                          "the photo beside it (a grid from \(CardLayout.gridWidth) columns)")
     static let pages = R([(.pageUp, [.pageUp]), (.pageDown, [.pageDown])], "a screen up / down")
     static let lines = R([(.lineDown, [.lineDown]), (.lineUp, [.lineUp])], "move the list by a line (wheel: 3)", extra: ", wheel")
     static let ends = R([(.first, [c("g"), .home]), (.last, [c("G"), .end])], "first / last photo")
@@ -376,7 +379,7 @@ enum SharedKeys {
     static func back(_ what: String = "back") -> R { R([(.back, [.escape, .backspace])], what, hint: "back", rank: 0) }
 
     /// What every list of photo cards has.
-    static let cardList: [R] = [move, pages, lines, ends, open("open the photo full screen"), details, like, photographer()]
+    static let cardList: [R] = [move, beside, pages, lines, ends, open("open the photo full screen"), details, like, photographer()]
 }
 
 extension Array {
