@@ -138,9 +138,13 @@ final class TmuxPlaceholderTests: XCTestCase {
         try tmux.send("Enter")
         try tmux.waitFor(text: "Log in to Unsplash")
         try tmux.send("a")
+        // The first card's photo, on the line under the tab bar (on a busy machine the second card's, a smaller file,
+        // can come first), then every picture in view.
         try tmux.waitForSteady("the first card's photo", timeout: 30) { screen in
-            screen.unicodeScalars.contains("\u{10EEEE}") && screen.contains("quota")
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count > 1 && lines[1].unicodeScalars.contains("\u{10EEEE}") && screen.contains("quota")
         }
+        try tmux.waitForQuiet("the pictures in view")
         try tmux.send("?")
         let help = try tmux.waitFor(text: "Pictures")
         XCTAssertTrue(help.contains("Kitty graphics in Unicode"), help)
