@@ -77,6 +77,7 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(events(.character("y"), state, ui: &ui), [.viewer(.share)])
         XCTAssertEqual(events(.character("d"), state, ui: &ui), [.viewer(.download)])
         XCTAssertEqual(events(.escape, state, ui: &ui), [.closeViewer])
+        XCTAssertEqual(events(.character("q"), state, ui: &ui), [.closeViewer], "q goes back from the viewer, as the help says")
         _ = AppViewModel.update(&state, .viewer(.zoomIn))
         guard case .viewer(.pan(dx: 0.25, dy: 0, _, _))? = events(.character("l"), state, ui: &ui).first else {
             return XCTFail("l pans when zoomed")

@@ -195,9 +195,9 @@ public struct AppFrame {
         }
         if screen.chrome == .tabsAndStatus {
             if let events = sharedKeys(input, intent: intent, app: app, dialog: dialog, width: width) { return events }
-            // q goes back from a sub-screen (a detail, a page, an open album).
-            if intent == .quit, screen.isSubScreen(app) { intent = .back }
         }
+        // q goes back from a sub-screen (the viewer, a detail, a page, an open album).
+        if intent == .quit, screen.isSubScreen(app) { intent = .back }
         let events = screen.handle(input, intent: intent, app: app, ui: &ui, area: area)
         if front == .viewer, events.contains(.closeViewer), let viewer = app.viewer {
             followViewer(viewer, app: app, ui: &ui, width: width, height: height)
