@@ -77,18 +77,7 @@ final class RealTerminalTests: XCTestCase {
 
     /// Whether the X server takes a client and answers it.
     func xAnswers() -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["xdotool", "getdisplaygeometry"]
-        probe.environment = environment
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        let watch = DispatchWorkItem { if probe.isRunning { kill(probe.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: watch)
-        probe.waitUntilExit()
-        watch.cancel()
-        return probe.terminationStatus == 0
+        (try? runToEnd(["xdotool", "getdisplaygeometry"], timeout: 5))?.status == 0
     }
 
     override func tearDown() {
@@ -179,6 +168,11 @@ final class RealTerminalTests: XCTestCase {
     /// hang on a window being redrawn).
     @discardableResult
     func run(_ arguments: [String], timeout: Double = 20) throws -> String {
+        String(decoding: try runToEnd(arguments, timeout: timeout).output, as: UTF8.self)
+    }
+
+    /// `run`'s work: the tool's exit status (a stopped tool's is not 0) and its output.
+    func runToEnd(_ arguments: [String], timeout: Double) throws -> (status: Int32, output: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -192,7 +186,7 @@ final class RealTerminalTests: XCTestCase {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watch.cancel()
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, data)
     }
 
     /// Keys, as a person types them: xterm ignores keys sent to a window it does not have focus of.
