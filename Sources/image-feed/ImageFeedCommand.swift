@@ -158,7 +158,7 @@ struct Browse: AsyncParsableCommand {
     @Option(help: "auto, kitty, kitty-placeholders, sixel, iterm2 or cells: how photos are drawn (default: the graphics setting, IMAGE_FEED_GRAPHICS, or auto).")
     var graphics: String?
 
-    @Option(help: "half, quadrant, sextant or blocks: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or half).")
+    @Option(help: "half, quadrant, sextant or blocks: the characters photos are drawn with when not in pixels (default: the blitter setting, IMAGE_FEED_BLITTER, or the richest the terminal draws; doctor says which).")
     var blitter: String?
 
     @Option(help: "dark, light or high-contrast: the interface's colours (default: the theme setting, IMAGE_FEED_THEME, or dark).")

@@ -152,6 +152,9 @@ final class PictureLayerTests: XCTestCase {
         XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "screen", "STY": "1.s"]))
         XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "linux"]))
         XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "vt100"]))
+        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "con80x25"]))
+        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "cons25"]))
+        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "contour"]), "a terminal, not a console")
         // tmux and screen take an APC string for a window title: the Kitty query goes second, and not there.
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_"), "not in the first burst")
         XCTAssertTrue(TerminalProbe.kittyQueries.contains("\u{1B}_G"))

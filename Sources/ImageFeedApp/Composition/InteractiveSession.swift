@@ -15,7 +15,8 @@ public enum InteractiveSession {
     /// `themeName`: the interface's colours (nil: the setting's).
     /// `link`: how pictures are sized for the link (nil: the setting's).
     /// The characters photos are drawn with, unless a flag says: the setting's when it is set, else sextants where
-    /// the terminal draws them itself, else half blocks; with the reason, for doctor.
+    /// the terminal draws them itself, else blocks where the font has Block Elements, else half blocks; with the
+    /// reason, for doctor.
     public static func defaultBlitter(_ configuration: Settings, unicode: Bool, environment: [String: String],
                                       abilities: TerminalAbilities?, tmux: TmuxClient?) -> (kind: BlitterKind, reason: String) {
         if let origin = configuration.origins["blitter"] { return (configuration.blitter, "set by \(origin)") }

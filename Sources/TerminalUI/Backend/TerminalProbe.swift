@@ -95,7 +95,10 @@ public enum TerminalProbe {
     /// 21.9).
     public static func drawsBlockElements(environment: [String: String]) -> Bool {
         let term = (environment["TERM"] ?? "").lowercased()
-        return !(term == "linux" || term.hasPrefix("vt") || term.hasPrefix("con") || term == "dumb" || term.isEmpty)
+        // The consoles' entries: linux, vt100 …, cons25 and con80x25 … (not contour, a terminal that draws them).
+        let console = term == "linux" || term.hasPrefix("vt") || term.hasPrefix("cons")
+            || (term.hasPrefix("con") && term.dropFirst(3).first?.isNumber == true)
+        return !(console || term == "dumb" || term.isEmpty)
     }
 
     /// Whether GNU screen stands between the program and the terminal (`STY` is set), inside tmux or around it: either
