@@ -29,12 +29,13 @@ final class CardGridTests: XCTestCase {
         XCTAssertLessThanOrEqual(grid.cards[0].textEnd ?? .max, grid.cards[1].pictureX - 2, "the columns do not overlap")
         XCTAssertEqual(CardLayout(photos: photos, width: 320, viewportHeight: 58).columns, 3)
 
-        // A row's box is its tallest picture; a shorter one is centred in it, and every details line is under the box.
+        // A row's box is its tallest picture; a shorter one keeps to its top, and every details line is under the box.
         let mixed = CardLayout(photos: [photo("wide", width: 800, height: 200), photo("tall", width: 300, height: 600)],
                                width: 200, viewportHeight: 58)
         XCTAssertEqual(mixed.cards[0].boxRows, mixed.cards[1].boxRows)
         XCTAssertEqual(mixed.cards[0].detailsLine, mixed.cards[1].detailsLine)
-        XCTAssertGreaterThan(mixed.cards[0].pictureTop, mixed.cards[0].top)
+        XCTAssertLessThan(mixed.cards[0].pictureRows, mixed.cards[0].boxRows)
+        XCTAssertEqual(mixed.cards[0].pictureTop, mixed.cards[0].top)
         XCTAssertEqual(mixed.cards[1].pictureTop, mixed.cards[1].top)
     }
 

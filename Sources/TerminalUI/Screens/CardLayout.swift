@@ -13,14 +13,15 @@ public struct CardLayout: Equatable, Sendable {
         public var pictureRows: Int
         /// The picture's left edge.
         public var pictureX: Int
-        /// Rows of the picture box: the tallest picture of the row (the picture is centred in it); the details line
-        /// is under it. The picture's own rows in a column of cards.
+        /// Rows of the picture box: the tallest picture of the row (a shorter picture keeps to its top); the details
+        /// line is under it. The picture's own rows in a column of cards.
         public var boxRows: Int
         /// Where the card's text may go, up to (not including) this column; nil: the list's whole width.
         public var textEnd: Int?
 
-        /// The picture's first line in the whole list.
-        public var pictureTop: Int { top + (boxRows - pictureRows) / 2 }
+        /// The picture's first line in the whole list: the box's. (Centred in the box, a shorter picture had blank rows
+        /// above it, where xterm kept a slice of Sixel picture after `j` and `k`.)
+        public var pictureTop: Int { top }
         /// The details line, in the whole list.
         public var detailsLine: Int { top + boxRows }
     }
