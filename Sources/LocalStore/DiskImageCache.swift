@@ -78,15 +78,15 @@ public final class DiskImageCache: @unchecked Sendable {
         let evicted: [String] = try store.pool.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO image_entry (key, bytes, last_used) VALUES (?, ?, ?)",
                            arguments: [key, data.count, Date().timeIntervalSince1970])
-            var total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(bytes), 0) FROM image_entry") ?? 0
+            var total = try DatabaseValue.fetchOne(db, sql: "SELECT coalesce(sum(bytes), 0) FROM image_entry").flatMap { Int.fromDatabaseValue($0) } ?? 0
             var gone: [String] = []
             guard total > budget else { return gone }
             for row in try Row.fetchAll(db, sql: "SELECT key, bytes FROM image_entry ORDER BY last_used ASC") where total > budget {
-                let oldKey: String = row["key"]
-                let bytes: Int = row["bytes"]
-                try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [oldKey])
-                total -= bytes
-                gone.append(oldKey)
+                // A row another program wrote with values of another type goes first; its key names no file of ours.
+                let value: DatabaseValue = row["key"]
+                try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [value])
+                total -= Int.fromDatabaseValue(row["bytes"]) ?? 0
+                if let oldKey = String.fromDatabaseValue(value), oldKey.count == 32, oldKey.allSatisfy(\.isHexDigit) { gone.append(oldKey) }
             }
             return gone
         }
@@ -104,7 +104,7 @@ public final class DiskImageCache: @unchecked Sendable {
     public func usage() throws -> (files: Int, bytes: Int) {
         try store.pool.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes FROM image_entry")
-            return (row?["files"] ?? 0, row?["bytes"] ?? 0)
+            return (row.flatMap { Int.fromDatabaseValue($0["files"]) } ?? 0, row.flatMap { Int.fromDatabaseValue($0["bytes"]) } ?? 0)
         }
     }
 

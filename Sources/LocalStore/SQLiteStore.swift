@@ -7,15 +7,25 @@ import ImageFeedCore
 ///
 /// WAL and a busy timeout let two running instances share it; every write is a transaction, so a crash
 /// mid-write leaves the previous list whole. A store another process holds is waited for, then left alone
-/// (the caller goes on without it); only a file SQLite itself calls damaged (an error saying so, or
-/// `PRAGMA quick_check`) is set aside, renamed next to it, never deleted, and a new one made.
+/// (the caller goes on without it). A file SQLite itself calls damaged (an error saying so, or
+/// `PRAGMA quick_check`), or one whose tables another program made under the same names, is set aside,
+/// renamed next to it, never deleted, and a new one made. A store in a folder that cannot be written (a
+/// read-only home) is opened read-only, as it is on disk. Every value read back is checked as the network's
+/// answers are: a row whose values are not of the types the store writes is left out, never trusted.
 public final class SQLiteStore: PhotoCache, @unchecked Sendable {
     public let file: URL
-    let pool: DatabasePool
-    /// Where the damaged file went when it was set aside and a new store made; nil when it opened as it was.
+    let pool: any DatabaseWriter
+    /// Where the file went when it was set aside and a new store made; nil when it opened as it was.
     public private(set) var setAside: URL?
+    /// Why it was set aside: damaged, or another program's tables.
+    public private(set) var setAsideReason: String?
     /// Whether the file on disk could not be opened and an empty store took its place.
     public var wasRebuilt: Bool { setAside != nil }
+    /// Opened read-only (its folder cannot be written): what was saved is shown, nothing new is kept.
+    public private(set) var isReadOnly = false
+    /// Rows found at opening whose values are not of the types the store writes (another program wrote them):
+    /// they are left out wherever they are read.
+    public private(set) var unfitRows = 0
 
     /// Why the store cannot be used now.
     public enum OpenError: Error, CustomStringConvertible {
@@ -34,25 +44,71 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         }
     }
 
+    /// A store whose tables are not the ones this program makes.
+    struct ForeignSchema: Error, CustomStringConvertible {
+        var detail: String
+        var description: String { detail }
+    }
+
     /// - Parameter wait: how long to wait for a store another process holds (each statement waits as long).
     public init(file: URL, wait: TimeInterval = 5) throws {
         self.file = file
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        let folder = file.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
         let previousMask = umask(0o077) // the store is the user's alone
         defer { umask(previousMask) }
         do {
             pool = try Self.open(file, wait: wait)
         } catch {
             if Self.isBusy(error) { throw OpenError.busy(file) }
-            guard Self.isDamaged(error) || Self.failsQuickCheck(file, wait: wait) else {
+            if FileManager.default.fileExists(atPath: file.path), !Self.canWrite(folder), let readOnly = try? Self.openReadOnly(file) {
+                // A read-only home: what was saved can still be shown offline.
+                pool = readOnly
+                isReadOnly = true
+                unfitRows = (try? pool.read(Self.countUnfitRows)) ?? 0
+                return
+            }
+            let foreign = error is ForeignSchema || Self.isSchemaClash(error)
+            guard foreign || Self.isDamaged(error) || Self.failsQuickCheck(file, wait: wait) else {
                 throw OpenError.unusable(file, Self.reason(error))
             }
-            // Damaged, by SQLite's own word: kept beside the new store for whoever wants to look at it.
-            let aside = try Self.setAside(file)
+            // Damaged by SQLite's own word, or another program's tables: kept beside the new store for whoever
+            // wants to look at it.
+            let aside = try Self.setAside(file, as: foreign ? "foreign" : "damaged")
             pool = try Self.open(file, wait: wait)
             setAside = aside
+            setAsideReason = foreign ? "its tables were made by another program" : "it was damaged"
         }
+        unfitRows = (try? pool.read(Self.countUnfitRows)) ?? 0
+    }
+
+    /// Whether files can be made in `folder` (the -wal and -shm files beside the store).
+    static func canWrite(_ folder: URL) -> Bool {
+        access(folder.path, W_OK) == 0 && statvfsAllowsWriting(folder)
+    }
+
+    private static func statvfsAllowsWriting(_ folder: URL) -> Bool {
+        var info = statvfs()
+        guard statvfs(folder.path, &info) == 0 else { return true }
+        return info.f_flag & UInt(ST_RDONLY) == 0
+    }
+
+    /// The store as it is on disk, read-only: SQLite's `immutable` mode, which needs no -shm file beside it (a
+    /// WAL database opened plainly read-only does, and cannot make one in a read-only folder).
+    static func openReadOnly(_ file: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = file.path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        guard let uri = components.string else { throw ForeignSchema(detail: "the path cannot be named as a URI") }
+        let queue = try DatabaseQueue(path: uri, configuration: configuration)
+        try queue.read { db in try checkSchema(db) }
+        return queue
     }
 
     static func isBusy(_ error: Error) -> Bool {
@@ -86,13 +142,25 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         }
     }
 
-    /// Renames the file (and its -wal and -shm) to "NAME.damaged-TIMESTAMP"; returns the new name of the file.
-    static func setAside(_ file: URL) throws -> URL {
+    /// Whether migrating failed because a table or index of ours already exists, made by someone else.
+    static func isSchemaClash(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_ERROR else { return false }
+        let message = error.message ?? ""
+        return message.contains("already exists") || message.contains("no such column") || message.contains("has no column")
+    }
+
+    /// Renames the file (and its -wal and -shm) to "NAME.KIND-TIMESTAMP"; returns the new name of the file.
+    public static func setAside(_ file: URL, as kind: String = "damaged") throws -> URL {
         let stamp = Int(Date().timeIntervalSince1970)
-        let aside = URL(fileURLWithPath: file.path + ".damaged-\(stamp)")
+        var aside = URL(fileURLWithPath: file.path + ".\(kind)-\(stamp)")
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: aside.path) {
+            attempt += 1
+            aside = URL(fileURLWithPath: file.path + ".\(kind)-\(stamp)-\(attempt)")
+        }
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file.path + suffix) {
             guard rename(file.path + suffix, aside.path + suffix) == 0 else {
-                throw OpenError.unusable(file, "it is damaged and could not be set aside: \(String(cString: strerror(errno)))")
+                throw OpenError.unusable(file, "it could not be set aside: \(String(cString: strerror(errno)))")
             }
         }
         return aside
@@ -107,9 +175,49 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         if try !pool.read({ db in try migrator.hasCompletedMigrations(db) }) {
             try migrator.migrate(pool)
         }
-        // Check that the file reads back: a damaged page shows here rather than mid-session.
-        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cached_photo") }
+        // Check that the file reads back (a damaged page shows here rather than mid-session), and that its tables
+        // are the ones this program makes.
+        try pool.read { db in
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM cached_photo")
+            try checkSchema(db)
+        }
         return pool
+    }
+
+    /// The columns each table must have: what another program's table of the same name lacks.
+    static let expectedColumns: [String: Set<String>] = [
+        "cached_list": ["name", "saved_at", "note"],
+        "cached_photo": ["list", "position", "photo_id", "json"],
+        "cached_value": ["name", "saved_at", "json"],
+        "image_entry": ["key", "bytes", "last_used"],
+    ]
+
+    static func checkSchema(_ db: Database) throws {
+        for (table, columns) in expectedColumns {
+            let found = Set(try db.columns(in: table).map { $0.name.lowercased() })
+            let missing = columns.subtracting(found)
+            guard missing.isEmpty else {
+                throw ForeignSchema(detail: "its table \(table) has no \(missing.sorted().joined(separator: ", "))")
+            }
+        }
+    }
+
+    /// Rows whose values are not of the types this program writes: a date saved as text, a NULL, a number where
+    /// a name goes. They are left out wherever they are read.
+    static func countUnfitRows(_ db: Database) throws -> Int {
+        let checks = [
+            "SELECT count(*) FROM cached_list WHERE typeof(name) != 'text' OR typeof(saved_at) NOT IN ('real', 'integer') OR typeof(note) NOT IN ('text', 'null')",
+            "SELECT count(*) FROM cached_photo WHERE typeof(list) != 'text' OR typeof(position) != 'integer' OR typeof(json) NOT IN ('blob', 'text')",
+            "SELECT count(*) FROM cached_value WHERE typeof(name) != 'text' OR typeof(saved_at) NOT IN ('real', 'integer') OR typeof(json) NOT IN ('blob', 'text')",
+            "SELECT count(*) FROM image_entry WHERE typeof(key) != 'text' OR typeof(bytes) != 'integer' OR typeof(last_used) NOT IN ('real', 'integer')",
+        ]
+        return try checks.reduce(0) { total, sql in total + (try Int.fetchOne(db, sql: sql) ?? 0) }
+    }
+
+    /// A time saved as seconds since 1970; nil for anything else (text, NULL, an absurd number).
+    static func time(_ value: DatabaseValue) -> Date? {
+        guard let seconds = Double.fromDatabaseValue(value), seconds.isFinite, abs(seconds) < 1e11 else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     static var migrator: DatabaseMigrator {
@@ -189,14 +297,15 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
 
     public func loadList(_ name: CachedListName) throws -> CachedList? {
         try pool.read { db in
-            guard let list = try Row.fetchOne(db, sql: "SELECT saved_at, note FROM cached_list WHERE name = ?", arguments: [name.rawValue]) else {
+            // A list whose time is not a time is not trusted to be current: it is left out.
+            guard let list = try Row.fetchOne(db, sql: "SELECT saved_at, note FROM cached_list WHERE name = ?", arguments: [name.rawValue]),
+                  let savedAt = Self.time(list["saved_at"]) else {
                 return nil
             }
-            let blobs = try Data.fetchAll(db, sql: "SELECT json FROM cached_photo WHERE list = ? ORDER BY position", arguments: [name.rawValue])
-            let photos = Self.restore(blobs)
-            let savedAt: Double = list["saved_at"]
-            let note: String? = list["note"]
-            return CachedList(photos: photos, timestamp: Date(timeIntervalSince1970: savedAt), note: note)
+            let values = try DatabaseValue.fetchAll(db, sql: "SELECT json FROM cached_photo WHERE list = ? ORDER BY position",
+                                                    arguments: [name.rawValue])
+            let photos = Self.restore(values.compactMap { Data.fromDatabaseValue($0) })
+            return CachedList(photos: photos, timestamp: savedAt, note: String.fromDatabaseValue(list["note"]))
         }
     }
 
@@ -224,13 +333,12 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
     }
 
     public func loadProfile() throws -> (profile: Profile, timestamp: Date)? {
-        guard let row = try pool.read({ db in try Row.fetchOne(db, sql: "SELECT saved_at, json FROM cached_value WHERE name = 'profile'") }) else {
+        guard let row = try pool.read({ db in try Row.fetchOne(db, sql: "SELECT saved_at, json FROM cached_value WHERE name = 'profile'") }),
+              let json = Data.fromDatabaseValue(row["json"]), let savedAt = Self.time(row["saved_at"]) else {
             return nil
         }
-        let json: Data = row["json"]
-        let savedAt: Double = row["saved_at"]
         guard let profile = try? Self.decoder.decode(Profile.self, from: json) else { return nil }
-        return (profile, Date(timeIntervalSince1970: savedAt))
+        return (profile, savedAt)
     }
 
     public func deleteUserData() throws {
@@ -260,16 +368,15 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
                 SELECT l.name, l.saved_at, l.note, (SELECT count(*) FROM cached_photo p WHERE p.list = l.name) AS count
                 FROM cached_list l
                 """) {
-                let name: String = row["name"]
-                guard let list = CachedListName(rawValue: name) else { continue }
-                let savedAt: Double = row["saved_at"]
-                lists[list] = (row["count"], Date(timeIntervalSince1970: savedAt), row["note"])
+                guard let name = String.fromDatabaseValue(row["name"]), let list = CachedListName(rawValue: name),
+                      let savedAt = Self.time(row["saved_at"]) else { continue }
+                lists[list] = (Int.fromDatabaseValue(row["count"]) ?? 0, savedAt, String.fromDatabaseValue(row["note"]))
             }
-            let profile = try Double.fetchOne(db, sql: "SELECT saved_at FROM cached_value WHERE name = 'profile'")
+            let profile = try DatabaseValue.fetchOne(db, sql: "SELECT saved_at FROM cached_value WHERE name = 'profile'").flatMap(Self.time)
             let bytes = ["", "-wal"].reduce(0) { total, suffix in
                 total + ((try? FileManager.default.attributesOfItem(atPath: file.path + suffix)[.size] as? Int) ?? 0)
             }
-            return Summary(lists: lists, profileSavedAt: profile.map(Date.init(timeIntervalSince1970:)), databaseBytes: bytes)
+            return Summary(lists: lists, profileSavedAt: profile, databaseBytes: bytes)
         }
     }
 

@@ -206,15 +206,16 @@ public final class UnsplashClient: PhotoService, ExploreService, ServiceSession,
         let response = try await http.sendForService(HTTPRequest(method: method, url: url, headers: headers))
         let metadata = ResponseMetadata(headers: response)
         lock.withLock {
-            if let limit = metadata.rateLimit {
+            if let limit = metadata.rateLimit, metadata.isFresh {
                 let previous = lastMetadata?.rateLimit
-                // A fresh window: this request was its first, or the quota grew since the last answer.
+                // A fresh window: this request was its first, or the quota grew since the last answer. A count
+                // from a cached answer (`Age`) is of an earlier time: it starts nothing.
                 if limit.remaining >= limit.limit - 1 || previous.map({ limit.remaining > $0.remaining }) == true
                     || quotaWindowStart == nil {
                     quotaWindowStart = now
                 }
             }
-            if metadata.rateLimit == nil, let previous = lastMetadata?.rateLimit {
+            if metadata.rateLimit == nil || !metadata.isFresh, let previous = lastMetadata?.rateLimit {
                 var kept = metadata
                 kept.rateLimit = previous
                 lastMetadata = kept

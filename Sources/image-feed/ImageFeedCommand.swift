@@ -104,7 +104,15 @@ struct ImageFeedCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
+        StandardOutput.prepare()
         await main(arguments)
+        // A command that printed its answer succeeded only if the answer got out.
+        do {
+            try StandardOutput.flush()
+        } catch {
+            FileHandle.standardError.write(Data("image-feed: \(error.message)\n".utf8))
+            Foundation.exit(ExitCode.failure.rawValue)
+        }
     }
 }
 
@@ -619,7 +627,7 @@ struct RenderCommand: AsyncParsableCommand {
                                                   graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
                                                   mode: mode, unicode: TerminalEnvironment.isUTF8(environment),
                                                   blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half)
-            FileHandle.standardOutput.write(Data(bytes))
+            try StandardOutput.write(bytes)
         } catch {
             FileHandle.standardError.write(Data("image-feed: \((error as? ServiceError)?.message ?? String(describing: error))\n".utf8))
             throw ExitCode.failure

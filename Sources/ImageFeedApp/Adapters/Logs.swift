@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTransport
 import Logging
 import UnsplashAPI
@@ -32,10 +35,23 @@ public enum Logs {
         } catch {
             throw ConfigurationError(message: (flag != nil ? "--log-level: " : "IMAGE_FEED_LOG_LEVEL: ") + error.message)
         }
+        reportProblems(to: printProblem)
         start(file: configuration.paths.logFile, level: chosen, secrets: configuration.secrets)
         let logger = Logger(label: "image-feed")
         logger.info("\(ImageFeedVersion.line): \(command), pid \(ProcessInfo.processInfo.processIdentifier)")
         for warning in configuration.warnings { logger.warning("\(warning)") }
+    }
+
+    /// Who is told, once, that the log cannot be written (a full disk): a command prints it on stderr (the
+    /// default once a command starts), the full-screen session shows it on the status line.
+    public static func reportProblems(to report: (@Sendable (String) -> Void)?) {
+        LogFile.shared.setProblemReport(report)
+    }
+
+    /// Prints the problem on stderr, as every command's warnings are.
+    public static let printProblem: @Sendable (String) -> Void = { message in
+        let line = Array("image-feed: warning: \(message)\n".utf8)
+        _ = LogFile.writeAll(STDERR_FILENO, line)
     }
 
     /// A command's failure, as the user was told it.
@@ -101,15 +117,28 @@ public enum Logs {
 }
 
 /// The file the log goes to, shared by every logger of the process.
+///
+/// Logging is best effort: a write that fails (a full disk, a folder that cannot be made, a file the user
+/// cannot write) never stops the program. The first failure is reported once, through `Logs.problems`, and
+/// the log rests until the next rotation tries again; what it had written stays whole.
 final class LogFile: @unchecked Sendable {
     static let shared = LogFile()
 
     private let lock = NSLock()
     private var file: URL?
-    private var handle: FileHandle?
+    private var descriptor: Int32 = -1
     private var size = 0
     private var maximumBytes = 1 << 20
     private var secrets: [String] = []
+    /// Said once: the log could not be written, and why.
+    private var reported = false
+    private var failedAt = 0.0
+    /// Told of the first failure (from the thread that logged).
+    private var onProblem: (@Sendable (String) -> Void)?
+
+    func setProblemReport(_ report: (@Sendable (String) -> Void)?) {
+        lock.withLock { onProblem = report }
+    }
 
     func addSecrets(_ more: [String]) {
         lock.withLock {
@@ -125,37 +154,77 @@ final class LogFile: @unchecked Sendable {
     }
 
     func write(_ line: String) {
+        var problem: String?
+        var report: (@Sendable (String) -> Void)?
         lock.withLock {
+            report = onProblem
             guard let file else { return }
-            let data = Data((Logs.redact(line, secrets: secrets) + "\n").utf8)
-            if handle == nil { handle = openHandle(file) }
-            guard let current = handle else { return }
-            if size + data.count > maximumBytes {
-                try? current.close()
-                let previous = file.appendingPathExtension("1")
-                try? FileManager.default.removeItem(at: previous)
-                try? FileManager.default.moveItem(at: file, to: previous)
-                handle = openHandle(file)
+            // After a failure, try again at most once a minute (a full disk is not freed between two lines).
+            if failedAt > 0, ProcessInfo.processInfo.systemUptime - failedAt < 60 { return }
+            let bytes = Array((Logs.redact(line, secrets: secrets) + "\n").utf8)
+            if descriptor < 0 {
+                if let reason = openDescriptor(file) { problem = fail(file, reason); return }
             }
-            guard let handle else { return }
-            handle.write(data)
-            size += data.count
+            if size + bytes.count > maximumBytes {
+                Glibc.close(descriptor)
+                descriptor = -1
+                let previous = file.path + ".1"
+                unlink(previous)
+                Glibc.rename(file.path, previous)
+                if let reason = openDescriptor(file) { problem = fail(file, reason); return }
+            }
+            if let reason = Self.writeAll(descriptor, bytes) {
+                // What was written of the line is cut back, so the file holds whole lines only.
+                _ = ftruncate(descriptor, off_t(size))
+                problem = fail(file, reason)
+                return
+            }
+            failedAt = 0
+            size += bytes.count
         }
+        if let problem { report?(problem) }
     }
 
-    /// Opens the log for appending, creating it (0600, in a 0700 folder) when it is not there.
-    private func openHandle(_ file: URL) -> FileHandle? {
-        let manager = FileManager.default
+    /// Notes the failure; the message to report, the first time only.
+    private func fail(_ file: URL, _ reason: String) -> String? {
+        failedAt = ProcessInfo.processInfo.systemUptime
+        guard !reported else { return nil }
+        reported = true
+        return "The log \(file.path) cannot be written (\(reason)); ImageFeed goes on without it."
+    }
+
+    /// Every byte, or the reason it could not be written.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBufferPointer { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Opens the log for appending, creating it (0600, in a 0700 folder) when it is not there; the reason when
+    /// it cannot be.
+    private func openDescriptor(_ file: URL) -> String? {
         let folder = file.deletingLastPathComponent()
-        if !manager.fileExists(atPath: folder.path) {
-            try? manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                return "its folder cannot be made: \(error.localizedDescription)"
+            }
         }
-        if !manager.fileExists(atPath: file.path) {
-            guard manager.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { return nil }
-        }
-        guard let handle = try? FileHandle(forWritingTo: file) else { return nil }
-        size = Int((try? handle.seekToEnd()) ?? 0)
-        return handle
+        let opened = Glibc.open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard opened >= 0 else { return String(cString: strerror(errno)) }
+        descriptor = opened
+        var status = stat()
+        size = fstat(opened, &status) == 0 ? Int(status.st_size) : 0
+        return nil
     }
 }
 

@@ -16,6 +16,7 @@ public enum CacheCommands {
             return "Cache folder: \(folder.path)\nNothing is cached yet."
         }
         let store = try SQLiteStore(file: storeFile)
+        let notes = Self.notes(store)
         let images = try DiskImageCache(folder: folder.appendingPathComponent("images"), store: store,
                                         budget: configuration.imageCacheMegabytes * 1024 * 1024)
         let summary = try store.summary()
@@ -36,17 +37,46 @@ public enum CacheCommands {
         lines.append("Images: \(usage.files) file\(usage.files == 1 ? "" : "s"), \(bytes(usage.bytes)) of \(bytes(images.budget))")
         let days = configuration.cacheMaximumAgeDays
         lines.append("Max age: \(days == days.rounded() ? String(Int(days)) : String(days)) days")
-        return lines.joined(separator: "\n")
+        return (lines + notes).joined(separator: "\n")
     }
 
     public static func clear(_ configuration: Settings, demo: Bool) throws -> String {
         let folder = folder(configuration, demo: demo)
         let storeFile = folder.appendingPathComponent("store.sqlite")
         guard FileManager.default.fileExists(atPath: storeFile.path) else { return "Nothing to clear." }
-        let store = try SQLiteStore(file: storeFile)
+        let store: SQLiteStore
+        var aside: URL?
+        do {
+            store = try SQLiteStore(file: storeFile)
+            aside = store.setAside
+        } catch SQLiteStore.OpenError.unusable {
+            // Whatever is there cannot be used as it is: it is set aside, never deleted, and a new store made.
+            aside = try SQLiteStore.setAside(storeFile, as: "unusable")
+            store = try SQLiteStore(file: storeFile)
+        }
+        guard !store.isReadOnly else {
+            throw SQLiteStore.OpenError.unusable(storeFile, "its folder cannot be written")
+        }
         try store.clear()
         try DiskImageCache(folder: folder.appendingPathComponent("images"), store: store).clear()
-        return "Cache cleared: \(folder.path)"
+        let setAside = aside.map { " (the old store was set aside as \($0.lastPathComponent))" } ?? ""
+        return "Cache cleared: \(folder.path)\(setAside)"
+    }
+
+    /// What the user is told of a store that did not open as it was: set aside, read-only, or holding rows
+    /// another program wrote.
+    public static func notes(_ store: SQLiteStore) -> [String] {
+        var notes: [String] = []
+        if let aside = store.setAside {
+            notes.append("The offline store could not be used (\(store.setAsideReason ?? "damaged")); it was set aside as \(aside.lastPathComponent) and a new one started.")
+        }
+        if store.isReadOnly {
+            notes.append("The offline store's folder \(store.file.deletingLastPathComponent().path) cannot be written: what was saved is shown, nothing new is kept.")
+        }
+        if store.unfitRows > 0 {
+            notes.append("The offline store holds \(store.unfitRows) row\(store.unfitRows == 1 ? "" : "s") with values ImageFeed does not write (another program wrote them); \(store.unfitRows == 1 ? "it is" : "they are") left out. image-feed cache clear starts afresh.")
+        }
+        return notes
     }
 
     static func bytes(_ count: Int) -> String {

@@ -85,9 +85,7 @@ public final class CompositionRoot: Sendable {
         var local: SQLiteStore?
         if opensStore { do {
             local = try SQLiteStore(file: cacheFolder.appendingPathComponent("store.sqlite"))
-            if let aside = local?.setAside {
-                configuration.warnings.append("The offline store was damaged; it was set aside as \(aside.lastPathComponent) and a new one started.")
-            }
+            if let local { configuration.warnings += CacheCommands.notes(local) }
         } catch {
             // Held by another copy past the wait, or unusable: the session goes on without it, and says so.
             configuration.warnings.append(String(describing: error))

@@ -89,6 +89,10 @@ public enum InteractiveSession {
         app.noticeObserver = { notice in
             if notice.kind == .error { logger.notice("shown: \(notice.text)") } else { logger.debug("shown: \(notice.text)") }
         }
+        // A log that cannot be written (a full disk) is said once on the status line, not over the screen.
+        let post = app.post
+        Logs.reportProblems(to: { post(.notify($0)) })
+        defer { Logs.reportProblems(to: Logs.printProblem) }
         if let fallback = backend.termFallback { app.dispatch(.notify(fallback)) }
         for warning in context.configuration.warnings { app.dispatch(.notify(warning)) }
         if lastStartFailed { app.dispatch(.notify(StartGuard.notice)) }

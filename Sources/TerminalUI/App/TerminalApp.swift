@@ -183,6 +183,12 @@ public final class TerminalApp {
         dirty = true
     }
 
+    /// Hands an event to the run loop from any thread (it is dispatched there, between frames).
+    public var post: @Sendable (AppViewModel.Event) -> Void {
+        let inbox = self.inbox
+        return { event in inbox.post(.event(event)) }
+    }
+
     /// Whether anything is still on its way (pictures, pages, likes, a download: any effect but a timer): the
     /// benchmarks wait for this to settle before they press a key.
     public var isBusy: Bool { pipeline.isBusy || !inbox.isIdle }

@@ -127,6 +127,10 @@ public enum TerminalProbe {
     /// pass. The terminal's modes are as they were afterwards. nil when it is not a terminal.
     public static func run(input: Int32, output: Int32, environment: [String: String], deadline: Double = 1.5) -> TerminalAbilities? {
         guard isatty(input) == 1, isatty(output) == 1 else { return nil }
+        // A terminal that says it takes no escape sequences (TERM dumb, or none) is asked nothing: the questions
+        // would be printed as they are.
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else { return nil }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
         var raw = saved

@@ -11,10 +11,16 @@ extension ServiceError {
         switch response.status {
         case 401:
             return withUserToken ? .sessionExpired : .applicationKeyRefused
-        case 403 where metadata.rateLimit?.remaining == 0 || detail.localizedCaseInsensitiveContains("rate limit"):
+        // The hourly quota: Unsplash answers 403 with `X-Ratelimit-Remaining: 0` and "Rate Limit Exceeded", and
+        // 429 ("too many requests") for the same.
+        case 429, 403 where metadata.rateLimit?.remaining == 0 || detail.localizedCaseInsensitiveContains("rate limit"):
             return .rateLimited(limit: metadata.rateLimit?.limit, resetsAt: resetTime(response, now: now))
         case 403:
             return .forbidden(detail.isEmpty ? "access denied" : detail)
+        // A search Unsplash will not run (`{"errors":["Query flagged as spam"]}`): the words, not the service, are
+        // the problem.
+        case 410:
+            return .forbidden(detail.isEmpty ? "the request is no longer served (HTTP 410)" : "\(detail). Try other words.")
         case 404:
             return .notFound
         case 500...599:

@@ -11,6 +11,11 @@ public struct ResponseMetadata: Sendable, Equatable {
     public var perPage: Int?
     /// `Link`: rel name ("first", "prev", "next", "last") to URL.
     public var links: [String: URL]
+    /// `Age`: the answer came from a cache this many seconds old (its quota count is of then, not now).
+    public var age: Int?
+
+    /// An answer straight from the service, not from a cache along the way.
+    public var isFresh: Bool { (age ?? 0) == 0 }
 
     public init(headers response: HTTPResponse) {
         if let limit = response.header("X-Ratelimit-Limit").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
@@ -21,6 +26,7 @@ public struct ResponseMetadata: Sendable, Equatable {
         total = Checked.count(response.header("X-Total").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         perPage = response.header("X-Per-Page").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { (1...1_000).contains($0) ? $0 : nil }
         links = response.header("Link").map(Self.parseLinks) ?? [:]
+        age = response.header("Age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// Parses an RFC 8288 `Link` header: `<https://…?page=3>; rel="next", <…>; rel="last"`.
