@@ -124,6 +124,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var received = 0
     private var lastReported = -1.0
     private var writeFailed = false
+    /// Why the file could not be written, as the system said it ("No space left on device").
+    private var writeProblem: String?
 
     init(request: HTTPRequest, sink: Sink, progress: (@Sendable (Double?) -> Void)?) {
         self.request = request
@@ -165,6 +167,8 @@ final class CurlTransfer: @unchecked Sendable {
                 try handle.write(contentsOf: Data(buffer: chunk))
             } catch {
                 writeFailed = true
+                writeProblem = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
+                    ?? (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
                 return false
             }
         } else if case .file = sink {
@@ -191,6 +195,13 @@ final class CurlTransfer: @unchecked Sendable {
         guard value - lastReported >= 0.02 || value == 1 else { return }
         lastReported = value
         progress(value)
+    }
+
+    /// The folder a file handle writes into (for the message when it cannot be written).
+    static func path(of handle: FileHandle) -> String? {
+        let link = "/proc/self/fd/\(handle.fileDescriptor)"
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return nil }
+        return URL(fileURLWithPath: target).deletingLastPathComponent().path
     }
 
     /// Runs the request on the calling thread, to its end.
@@ -237,7 +248,11 @@ final class CurlTransfer: @unchecked Sendable {
                 }
             }
         }
-        if case let .file(handle) = sink { try? handle.close() }
+        var folder = "The file"
+        if case let .file(handle) = sink {
+            if writeFailed, let path = Self.path(of: handle) { folder = "The file in \(path)" }
+            try? handle.close()
+        }
         switch Int(outcome) {
         case Int(IFH_OK):
             return .success(Outcome(response: HTTPResponse(status: status, headers: headers, body: self.body)))
@@ -248,7 +263,7 @@ final class CurlTransfer: @unchecked Sendable {
         case Int(IFH_TIMEOUT):
             return .failure(ServiceError.timeout)
         case Int(IFH_STOPPED) where writeFailed:
-            return .failure(ServiceError.other("The file could not be written (is the disk full?)."))
+            return .failure(ServiceError.other("\(folder) could not be written: \(writeProblem ?? "is the disk full?")."))
         case Int(IFH_CANNOT_RESOLVE):
             return .failure(ServiceError.noConnection("cannot find host \(request.url.host ?? "")"))
         case Int(IFH_CANNOT_CONNECT):

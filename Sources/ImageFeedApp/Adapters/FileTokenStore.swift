@@ -41,14 +41,30 @@ public struct FileTokenStore: TokenStore {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         // Write to a private temporary file beside the target, then rename over it.
         let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(token.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+        // Written whole or not at all: a full disk leaves no half token, and says so in plain words.
+        func failure(_ code: Int32) -> TokenFileError {
+            TokenFileError(message: "the login could not be saved in \(folder.path) (\(String(cString: strerror(code))))")
         }
-        if rename(temporary.path, file.path) != 0 {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure(errno) }
+        let bytes = Array(token.utf8)
+        var offset = 0
+        var code: Int32 = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                code = errno
+                break
+            }
+            offset += written
+        }
+        if code == 0, fsync(descriptor) != 0 { code = errno }
+        close(descriptor)
+        if code == 0, rename(temporary.path, file.path) != 0 { code = errno }
+        if code != 0 {
+            unlink(temporary.path)
+            throw failure(code)
         }
     }
 

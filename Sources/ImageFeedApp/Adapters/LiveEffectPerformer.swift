@@ -292,7 +292,8 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
                 do {
                     try tokenStore?.saveToken(token.accessToken)
                 } catch {
-                    return [.exchangeFinished(.failure(.refused("the token could not be stored (\(error))")))]
+                    // The login itself worked: it holds for this session, and the user is told it is not kept.
+                    post(.notify("Logged in for this session only: \(error). The next start asks again."))
                 }
                 client.setToken(token.accessToken)
                 let profile = try? await client.me()

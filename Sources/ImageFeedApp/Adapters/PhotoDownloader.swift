@@ -46,8 +46,12 @@ public struct PhotoDownloader: Sendable {
         } catch {
             throw .other("The photo could not be saved in \(folder.path): \(error.localizedDescription)")
         }
-        let partial = folder.appendingPathComponent(".image-feed-\(UUID().uuidString).part")
-        defer { try? FileManager.default.removeItem(at: partial) }
+        let partial = folder.appendingPathComponent(Self.partialName())
+        Self.unfinished.begin(partial)
+        defer {
+            try? FileManager.default.removeItem(at: partial)
+            Self.unfinished.end(partial)
+        }
         try await ProgressFetch.fetch(fileURL, to: partial, progress: progress)
         let head = (try? FileHandle(forReadingFrom: partial)).map { handle in
             defer { try? handle.close() }
@@ -63,6 +67,59 @@ public struct PhotoDownloader: Sendable {
             throw .other("The photo could not be saved in \(folder.path): \(reason)")
         }
         return (target.path, replaced)
+    }
+
+    // MARK: What a download leaves while it runs
+
+    /// The temporary file a download writes before it is complete: hidden, named for this process
+    /// (`.image-feed-PID-UUID.part`), so that a later start can tell a copy still running from one that ended
+    /// without cleaning up.
+    static func partialName(pid: Int32 = getpid()) -> String {
+        ".image-feed-\(pid)-\(UUID().uuidString).part"
+    }
+
+    /// The downloads under way in this process.
+    final class Unfinished: @unchecked Sendable {
+        private let lock = NSLock()
+        private var files: Set<URL> = []
+        func begin(_ file: URL) { lock.withLock { _ = files.insert(file) } }
+        func end(_ file: URL) { lock.withLock { _ = files.remove(file) } }
+        func take() -> Set<URL> { lock.withLock { defer { files = [] }; return files } }
+    }
+
+    static let unfinished = Unfinished()
+
+    /// Removes the temporary files of downloads still under way: the program is ending (q, Ctrl-C, SIGTERM,
+    /// SIGHUP), and a download that did not finish leaves nothing behind.
+    public static func removeUnfinished() {
+        for file in unfinished.take() { unlink(file.path) }
+    }
+
+    /// Removes the temporary files in `folder` that no running copy of the program is writing: those of a
+    /// process that is gone (killed, or from before this naming, which had no process id). Returns how many.
+    @discardableResult
+    public static func sweep(_ folder: URL) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(".image-feed-") && name.hasSuffix(".part") {
+            let middle = name.dropFirst(".image-feed-".count).dropLast(".part".count)
+            let fields = middle.split(separator: "-", maxSplits: 1)
+            if fields.count == 2, let pid = Int32(fields[0]), fields[1].count == 36, isRunning(pid) { continue }
+            // Only a regular file is removed: never a link, never what one points to.
+            let path = folder.appendingPathComponent(name).path
+            if BoundedFile.ownMode(URL(fileURLWithPath: path)).map({ !$0.isLink }) == true, unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Whether a process with this id runs: this program's own, or another copy's.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        if pid == getpid() { return true }
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        // A running process with that number: this program only if its name says so (the number may be reused).
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.map { $0.hasPrefix("image-feed") } ?? true
     }
 
     /// "author-photoid.jpg" (".png", ".gif", ".mp4", ".webm" for those), or "source-photoid.jpg" without an

@@ -103,6 +103,9 @@ public enum InteractiveSession {
             return true
         }
         crashLaterIfAsked(environment: environment)
+        // What a download cut short by an earlier copy's end left (a kill, a crash) goes; so does this one's on the way out.
+        PhotoDownloader.sweep(context.configuration.downloadsDirectory)
+        defer { PhotoDownloader.removeUnfinished() }
         app.run()
         if let link = backend.linkSummary { logger.info("\(link)") }
         return nil

@@ -7,6 +7,9 @@ import Glibc
 /// (a crash on any thread) give the terminal back before the process dies.
 enum SignalTrap {
     nonisolated(unsafe) static var received: Int32 = 0
+    /// A SIGTSTP came from outside (`kill -TSTP`; Ctrl-Z itself reaches the program as a key): the loop suspends
+    /// the way Ctrl-Z does, terminal given back first.
+    nonisolated(unsafe) static var suspendRequested: Int32 = 0
     nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
     nonisolated(unsafe) static var savedTerminal = termios()
     nonisolated(unsafe) static var hasSavedTerminal = false
@@ -25,6 +28,11 @@ enum SignalTrap {
                 _ = write(SignalTrap.wakeDescriptor, &byte, 1)
             }
         }
+        signal(SIGTSTP) { _ in
+            SignalTrap.suspendRequested = 1
+            var byte: UInt8 = 1
+            _ = write(SignalTrap.wakeDescriptor, &byte, 1)
+        }
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             signal(signalNumber) { number in
                 SignalTrap.restoreTerminalNow()
@@ -35,9 +43,25 @@ enum SignalTrap {
     }
 
     static func uninstall() {
-        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             signal(signalNumber, SIG_DFL)
         }
+    }
+
+    /// Stops the program as the shell's Ctrl-Z would (the default action of SIGTSTP); returns once it is continued.
+    static func stopUntilContinued() {
+        let handler = signal(SIGTSTP, SIG_DFL)
+        // To the process, not this thread: the run loop's thread may be one that blocks signals (a task's), where a
+        // raised SIGTSTP would wait unseen; the process stops as soon as any thread takes it.
+        kill(getpid(), SIGTSTP)
+        // Until the stop has happened (SIGCONT then wakes every thread), this thread goes no further.
+        var pending = sigset_t()
+        for _ in 0..<200 {
+            sigpending(&pending)
+            if sigismember(&pending, SIGTSTP) == 0 { break }
+            usleep(5_000)
+        }
+        signal(SIGTSTP, handler)
     }
 
     /// Only async-signal-safe calls: the saved terminal modes, and the sequences that leave the alternate

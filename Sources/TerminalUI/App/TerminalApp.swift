@@ -166,6 +166,12 @@ public final class TerminalApp {
     }
 
     public func handle(_ input: InputEvent) {
+        if input == .key(.suspend) {
+            // Stopped here until `fg`; then every cell and picture is drawn again.
+            backend.suspend()
+            dirty = true
+            return
+        }
         if input == .key(.redraw) { backend.invalidate() }
         // Ctrl-L and r (reload, retry) give the pictures that failed another try, whatever their wait.
         if input == .key(.redraw) || (input == .key(.character("r")) && state.viewer == nil) { pipeline.retryFailed() }

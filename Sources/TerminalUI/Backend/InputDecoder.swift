@@ -43,6 +43,21 @@ public struct InputDecoder: Sendable {
 
     public init() {}
 
+    /// A decoder that starts inside a control string: the terminal's answers to the start-up questions ended in
+    /// one (`introducer`: P, ], _, ^ or X) whose rest is still on its way. Its letters are the reply's, not keys.
+    public init(insideString introducer: UInt8?) {
+        if let introducer { phase = .string(introducer: introducer, empty: false) }
+    }
+
+    /// The introducer of the control string the input ended inside, if it did (what `init(insideString:)` takes).
+    public var openString: UInt8? {
+        switch phase {
+        case let .string(introducer, _): introducer
+        case .stringEscape: 0x5C
+        default: nil
+        }
+    }
+
     /// Whether a sequence has begun and not ended: the caller waits a little for the rest, then `flush`es.
     public var isPending: Bool { phase != .ground }
 
@@ -216,6 +231,7 @@ public struct InputDecoder: Sendable {
         case 3: .interrupt
         case 5: .lineDown
         case 12: .redraw
+        case 26: .suspend
         case 25: .lineUp
         case 9: .tab
         case 10, 13: .enter

@@ -141,6 +141,8 @@ public final class NcursesBackend: TerminalBackend {
                 abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
                 link: LinkSetting = .auto, sixelScrolls: Bool = false) throws {
         meter = LinkMeter(setting: link)
+        // The start-up answers may have left off inside a control string: what follows of it is no key.
+        decoder = InputDecoder(insideString: abilities?.unfinishedString)
         asksTerminal = abilities?.answered == true
         terminalIsFar = abilities?.isFar == true
         meter.near = abilities?.answered == true && abilities?.isFar == false
@@ -240,6 +242,7 @@ public final class NcursesBackend: TerminalBackend {
         if !TerminalProbe.isGNUScreen(environment) {
             mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
             mouseinterval(0)
+            mouseReported = true
         }
 
         var mode = ColorMode.none
@@ -752,6 +755,10 @@ public final class NcursesBackend: TerminalBackend {
     // MARK: Input
 
     public func readInput(timeout: Int) -> InputEvent? {
+        if SignalTrap.suspendRequested != 0 {
+            SignalTrap.suspendRequested = 0
+            return .key(.suspend)
+        }
         if let event = nextEvent() { return event }
         pump()
         if staged, readyForFrame, let frame = lastFrame, !restored {
@@ -776,7 +783,10 @@ public final class NcursesBackend: TerminalBackend {
         if let event = nextEvent() { return event }
         // The terminal is gone (its window closed, the SSH connection dropped) and no SIGHUP came: poll would
         // answer at once for ever. Quitting is all that is left (as Ctrl-C does: the state is saved as usual).
-        if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .key(.interrupt) }
+        if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 || terminalGone {
+            inputGone = true
+            return .key(.interrupt)
+        }
         return nil
     }
 
@@ -801,6 +811,44 @@ public final class NcursesBackend: TerminalBackend {
 
     public func releaseSignals() {
         SignalTrap.uninstall()
+        // The terminal hung up: a SIGHUP still on its way must not end the program while it saves and leaves.
+        if terminalGone || inputGone || SignalTrap.received == SIGHUP { signal(SIGHUP, SIG_IGN) }
+    }
+
+    /// Gives the terminal back as the shell had it (as `restore` does, but curses stays), stops, and on `fg` takes
+    /// it again: the next frame paints every cell, and the pictures, which the terminal was told to drop, go again.
+    public func suspend() {
+        guard !restored else { return }
+        SignalTrap.suspendRequested = 0
+        if let pictures {
+            if var current = chunk {
+                current.removeFirst(chunkWritten)
+                chunk = nil
+                text.insert(contentsOf: current, at: textWritten)
+                pictures.chunkSent()
+            }
+            queueText(pictures.finish())
+        }
+        queueText("\u{1B}[?1006l\u{1B}[0m\u{1B}[H\u{1B}[2J")
+        flushAll(within: 2)
+        if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags) }
+        mousemask(0, nil)
+        curs_set(1)
+        endwin()
+        SignalTrap.stopUntilContinued()
+        // Continued: the terminal is the program's again, in the modes curses keeps for it.
+        if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags | O_NONBLOCK) }
+        doupdate()
+        raw()
+        noecho()
+        nonl()
+        curs_set(0)
+        if mouseReported { mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil) }
+        queueText("\u{1B}[?1006h")
+        pump()
+        // The window may have changed size while stopped.
+        Self.resizeSignalled = 1
+        invalidate()
     }
 
     public var quitSignal: Int32? {
@@ -875,7 +923,7 @@ public final class NcursesBackend: TerminalBackend {
 
     /// Whether bytes wait for the terminal.
     private var hasPendingOutput: Bool {
-        textWritten < text.count || chunk != nil || pictures?.hasWork == true
+        !terminalGone && (textWritten < text.count || chunk != nil || pictures?.hasWork == true)
     }
 
     static func clock() -> Double {
@@ -984,7 +1032,7 @@ public final class NcursesBackend: TerminalBackend {
     /// Writes what waits, as much as the terminal takes now: a picture chunk under way first, then curses'
     /// frames and other text, then the pictures' next chunks.
     private func pump() {
-        while true {
+        while !terminalGone {
             if chunk == nil, textWritten >= text.count {
                 text.removeAll(keepingCapacity: true)
                 textWritten = 0
@@ -1006,6 +1054,13 @@ public final class NcursesBackend: TerminalBackend {
                 let (count, stopped) = writeSome(&text, from: textWritten)
                 textWritten += count
                 blocked = stopped
+            }
+            if terminalGone {
+                // Nothing more can be written: what waits is dropped (after the write above has let go of it).
+                text.removeAll()
+                textWritten = 0
+                chunk = nil
+                return
             }
             if blocked {
                 idleSince = nil
@@ -1038,12 +1093,19 @@ public final class NcursesBackend: TerminalBackend {
             meter.wrote(0, at: now, blocked: true)
             return (0, true)
         }
-        // The terminal is gone: nothing more can be written; what waits is dropped.
-        text.removeAll()
-        textWritten = 0
-        chunk = nil
+        // The terminal is gone (its window closed, the connection dropped): the caller drops what waits. The bytes
+        // being written are the caller's, lent for this call: they are not touched here.
+        terminalGone = true
         return (0, true)
     }
+
+    /// The mouse is reported (everywhere but GNU screen): taken up again after a suspend.
+    private var mouseReported = false
+
+    /// A write failed for good (EIO, EPIPE): the terminal is not there any more.
+    private(set) var terminalGone = false
+    /// The terminal's input hung up: nothing more will be read.
+    private var inputGone = false
 
     /// The last frame went out, and (where the terminal answers) not more than a window of bytes is still
     /// crossing the link: over SSH, frames drawn faster than the link takes them would wait in sshd's buffer.
@@ -1109,7 +1171,7 @@ public final class NcursesBackend: TerminalBackend {
         flushAll(within: 5)
         // Answers to questions still on their way would reach the shell as text: they are read here.
         let deadline = Self.clock() + 1
-        while asksTerminal, !probes.isEmpty, Self.clock() < deadline {
+        while asksTerminal, !terminalGone, !inputGone, !probes.isEmpty, Self.clock() < deadline {
             var value: wint_t = 0
             let status = wget_wch(window, &value)
             if status == ERR {

@@ -20,6 +20,9 @@ public protocol TerminalBackend: AnyObject {
     func invalidate()
     /// Gives the terminal back as it was.
     func restore()
+    /// Ctrl-Z (or a SIGTSTP from outside): gives the terminal back as the shell had it and stops the program; when
+    /// it continues (`fg`), takes the terminal again and makes the next `draw` paint everything, pictures included.
+    func suspend()
     /// Whether the terminal has taken the last frame (a new frame drawn before would only queue behind it:
     /// the loop draws the latest state once it has).
     var readyForFrame: Bool { get }
@@ -48,6 +51,7 @@ extension TerminalBackend {
     public func copyToClipboard(_ text: String) {}
     public func trapSignals() {}
     public func releaseSignals() {}
+    public func suspend() {}
     public var quitSignal: Int32? { nil }
     public var readyForFrame: Bool { true }
     public func flushOutput() {}

@@ -22,6 +22,10 @@ public struct TerminalAbilities: Equatable, Sendable {
     public var mosh: String?
     /// The DA1 answer came: the terminal answered everything it was going to.
     public var answered = false
+    /// The answers ended inside a control string (its introducer: P, ], _, ^ or X) that had not ended when the
+    /// questions were done with: the rest of it is a reply still on its way, not keys (the key decoder starts
+    /// inside it).
+    public var unfinishedString: UInt8?
     /// Seconds from the questions to the DA1 answer: the link's round trip (a terminal on this machine answers
     /// in a few milliseconds; over SSH it is the network's).
     public var roundTrip: Double?
@@ -142,6 +146,9 @@ public enum TerminalProbe {
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(input, TCSANOW, &saved) }
         let start = ProcessInfo.processInfo.systemUptime
+        // Every answer, through the key decoder's own idea of a control string: where the answers leave off inside
+        // one, the keys that follow start there too.
+        var decoder = InputDecoder()
         /// Writes `questions` and reads until DA1's answer arrives (or the deadline passes).
         func exchange(_ questions: String) -> [UInt8]? {
             let bytes = Array(questions.utf8)
@@ -158,6 +165,7 @@ public enum TerminalProbe {
                 answer += chunk[0..<count]
                 if parse(answer).answered { break }
             }
+            for scalar in String(decoding: answer, as: UTF8.self).unicodeScalars { _ = decoder.feed(scalar) }
             return answer
         }
         guard let answer = exchange(queries(environment: environment)) else { return nil }
@@ -171,6 +179,7 @@ public enum TerminalProbe {
             abilities.cellWidth = cell.width
             abilities.cellHeight = cell.height
         }
+        abilities.unfinishedString = decoder.openString
         return abilities
     }
 

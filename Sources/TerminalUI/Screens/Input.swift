@@ -10,6 +10,8 @@ public enum Key: Equatable, Sendable {
     case lineDown, lineUp
     /// Ctrl-L: paint the whole screen again.
     case redraw
+    /// Ctrl-Z: give the terminal back to the shell and stop, until `fg`.
+    case suspend
     case insert, delete
     /// F1 … F20.
     case function(Int)

@@ -343,6 +343,7 @@ public struct KeyMap: Equatable, Sendable {
         case .lineDown: "Ctrl-E"
         case .lineUp: "Ctrl-Y"
         case .redraw: "Ctrl-L"
+        case .suspend: "Ctrl-Z"
         case .insert: "Insert"
         case .delete: "Delete"
         case let .function(number): "F\(number)"
