@@ -61,6 +61,27 @@ public struct DecodedImage: Sendable {
     public let format: ImageFormat
 }
 
+/// Stops a decode from another thread (a picture nobody waits for any more).
+public final class DecodeStop: @unchecked Sendable {
+    let flag: UnsafeMutablePointer<Int32>
+
+    public init() {
+        flag = .allocate(capacity: 1)
+        flag.initialize(to: 0)
+    }
+
+    deinit {
+        flag.deallocate()
+    }
+
+    public func stop() {
+        // A plain store the decoder's thread reads between passes (a volatile int on the C side).
+        flag.pointee = 1
+    }
+
+    public var isStopped: Bool { flag.pointee != 0 }
+}
+
 public enum ImageCodec {
     /// The default pixel budget: a picture whose header claims more (full size) is not decoded.
     public static let defaultPixelBudget = 50_000_000
@@ -70,10 +91,35 @@ public enum ImageCodec {
     nonisolated(unsafe) private static var configuredBudget = defaultPixelBudget
     private static let budgetLock = NSLock()
 
-    /// The pixel budget every decode applies unless it is given one: `max_image_megapixels` in the settings.
+    /// The pixel budget every decode applies unless it is given one: `max_image_megapixels` in the settings. It is
+    /// also the budget of all the decodes in flight at once, whatever the number of cores: a picture waits for its
+    /// pixels while others hold them.
     public static var pixelBudget: Int {
         get { budgetLock.withLock { configuredBudget } }
-        set { budgetLock.withLock { configuredBudget = min(max(1, newValue), largestPixelBudget) } }
+        set {
+            budgetLock.withLock {
+                configuredBudget = min(max(1, newValue), largestPixelBudget)
+                ifc_set_decode_budget(UInt64(configuredBudget))
+            }
+        }
+    }
+
+    /// The most pixels the decodes in flight held at once since the last call that reset it.
+    public static func decodesInFlightPeak(reset: Bool = false) -> Int {
+        Int(ifc_decode_budget_peak(reset ? 1 : 0))
+    }
+
+    /// Decodes as `decode` does, stopping as soon as the task is cancelled (libjpeg between its passes, and a
+    /// decode waiting for the budget at once): a picture scrolled away from costs no more.
+    public static func decodeWhileWanted(_ data: Data, minimumWidth: Int? = nil, minimumHeight: Int? = nil,
+                                         maximumPixels: Int? = nil, oversampling: Int = 1) async throws -> DecodedImage {
+        let stop = DecodeStop()
+        return try await withTaskCancellationHandler {
+            try decode(data, minimumWidth: minimumWidth, minimumHeight: minimumHeight, maximumPixels: maximumPixels,
+                       oversampling: oversampling, stop: stop)
+        } onCancel: {
+            stop.stop()
+        }
     }
 
     /// The size stored in a JPEG's header, without decoding it.
@@ -96,8 +142,22 @@ public enum ImageCodec {
     /// Hopper portrait at 40x20 half blocks scored 34.0 dB against the photo (chafa: 42.4), 43.8 dB with twice
     /// the pixels, and 49.5 dB decoded whole. A picture whose header claims more than `maximumPixels` is
     /// refused before any memory is taken for it.
+    /// `stop`: set from another thread when nobody waits for the picture any more (`CancellationError` then).
     public static func decode(_ data: Data, minimumWidth: Int? = nil, minimumHeight: Int? = nil,
-                              maximumPixels: Int? = nil, oversampling: Int = 1) throws -> DecodedImage {
+                              maximumPixels: Int? = nil, oversampling: Int = 1, stop: DecodeStop? = nil) throws -> DecodedImage {
+        ifc_begin_decode(stop?.flag)
+        defer { ifc_end_decode() }
+        do {
+            return try decodeReserving(data, minimumWidth: minimumWidth, minimumHeight: minimumHeight, maximumPixels: maximumPixels,
+                                       oversampling: oversampling)
+        } catch {
+            if stop?.isStopped == true { throw CancellationError() }
+            throw error
+        }
+    }
+
+    private static func decodeReserving(_ data: Data, minimumWidth: Int?, minimumHeight: Int?, maximumPixels: Int?,
+                                        oversampling: Int) throws -> DecodedImage {
         guard let format = ImageFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
         switch format {

@@ -46,6 +46,26 @@ static void ifc_emit_message(j_common_ptr info, int level) {
 
 static void ifc_output_message(j_common_ptr info) { (void)info; }
 
+// libjpeg's progress monitor, called as it works through the file: the one place a caller can stop a decode
+// (djpeg's -maxscans does it the same way). Past IFC_MAX_JPEG_SCANS scans, or once nobody waits for the
+// picture, the decode ends with an error.
+static void ifc_progress(j_common_ptr info) {
+    struct ifc_error_manager *manager = (struct ifc_error_manager *)info->err;
+    if (ifc_decode_stopped()) {
+        if (manager->message && manager->message_capacity > 0) {
+            snprintf(manager->message, manager->message_capacity, "%s", IFC_STOPPED_MESSAGE);
+        }
+        longjmp(manager->escape, 1);
+    }
+    if (info->is_decompressor && ((j_decompress_ptr)info)->input_scan_number > IFC_MAX_JPEG_SCANS) {
+        if (manager->message && manager->message_capacity > 0) {
+            snprintf(manager->message, manager->message_capacity, "JPEG has more than %d scans; it is not decoded",
+                     IFC_MAX_JPEG_SCANS);
+        }
+        longjmp(manager->escape, 1);
+    }
+}
+
 void ifc_set_message(char *message, size_t capacity, const char *text) {
     if (message && capacity > 0) snprintf(message, capacity, "%s", text);
 }
@@ -68,7 +88,9 @@ int ifc_over_budget(unsigned long width, unsigned long height, uint64_t max_pixe
         if (message && capacity > 0) snprintf(message, capacity, "%s has no pixels", format);
         return 1;
     }
-    if ((unsigned long long)width * (unsigned long long)height <= budget) return 0;
+    if ((unsigned long long)width * (unsigned long long)height <= budget) {
+        return ifc_reserve_pixels((uint64_t)width * (uint64_t)height, message, capacity);
+    }
     if (message && capacity > 0) {
         snprintf(message, capacity, "%s is %lu x %lu pixels, more than the limit of %llu megapixels", format,
                  width, height, (unsigned long long)(budget / 1000000ULL));
@@ -140,6 +162,11 @@ int ifc_jpeg_decode(const uint8_t *data, size_t length, int scale_denom, uint64_
     }
     // And libjpeg's own allocations are bounded: past this it stops with an error instead of growing.
     info.mem->max_memory_to_use = (long)ifc_memory_cap(max_pixels);
+    // And its time: too many scans, or a picture nobody waits for any more, stops it.
+    struct jpeg_progress_mgr progress;
+    memset(&progress, 0, sizeof progress);
+    progress.progress_monitor = ifc_progress;
+    info.progress = &progress;
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) scale_denom = 1;
     info.scale_num = 1;
     info.scale_denom = (unsigned int)scale_denom;

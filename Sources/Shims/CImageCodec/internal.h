@@ -9,4 +9,11 @@ void ifc_set_message(char *message, size_t capacity, const char *text);
 int ifc_over_budget(unsigned long width, unsigned long height, uint64_t max_pixels, const char *format,
                     char *message, size_t capacity);
 
+// Takes `pixels` from the process's budget for decodes in flight, waiting while others hold it; 1 (with the
+// message) when the decode was stopped meanwhile.
+int ifc_reserve_pixels(uint64_t pixels, char *message, size_t capacity);
+// Whether the decode under way on this thread is no longer wanted.
+int ifc_decode_stopped(void);
+#define IFC_STOPPED_MESSAGE "the decode was stopped: the picture is no longer wanted"
+
 #endif

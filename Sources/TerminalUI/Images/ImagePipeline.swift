@@ -203,8 +203,10 @@ public final class ImagePipeline: PictureProvider {
                     let decoded: DecodedImage
                     do {
                         let size = drawer.pixelSize(columns: key.columns, rows: key.rows)
-                        decoded = try ImageCodec.decode(data, minimumWidth: size.width, minimumHeight: size.height,
-                                                        oversampling: drawer.drawsPixels ? 1 : ImageCodec.cellsOversampling)
+                        decoded = try await ImageCodec.decodeWhileWanted(data, minimumWidth: size.width, minimumHeight: size.height,
+                                                                         oversampling: drawer.drawsPixels ? 1 : ImageCodec.cellsOversampling)
+                    } catch is CancellationError {
+                        throw CancellationError()
                     } catch {
                         source.discard(key.url) // not a picture: a retry fetches it anew
                         throw error
@@ -289,7 +291,7 @@ public final class ImagePipeline: PictureProvider {
         let photoID = photo.id
         viewerDetailLoad = Task.detached(priority: .utility) {
             guard let data = try? await source.imageData(at: larger), !Task.isCancelled,
-                  let decoded = try? ImageCodec.decode(data, minimumWidth: wantWidth, minimumHeight: wantHeight),
+                  let decoded = try? await ImageCodec.decodeWhileWanted(data, minimumWidth: wantWidth, minimumHeight: wantHeight),
                   !decoded.isDamaged, !Task.isCancelled else { return }
             post(.viewerDetail(photoID: photoID, decoded.image))
         }
@@ -313,7 +315,10 @@ public final class ImagePipeline: PictureProvider {
             do {
                 let data = try await source.imageData(at: url)
                 try Task.checkCancellation()
-                guard let decoded = try? ImageCodec.decode(data, minimumWidth: side, minimumHeight: side, oversampling: oversampling), !decoded.isDamaged else {
+                let attempt = try? await ImageCodec.decodeWhileWanted(data, minimumWidth: side, minimumHeight: side, oversampling: oversampling)
+                // Stopped because the viewer moved on: the file is fine, and nobody is waiting for the answer.
+                try Task.checkCancellation()
+                guard let decoded = attempt, !decoded.isDamaged else {
                     source.discard(url) // not a picture: a retry fetches it anew
                     post(.viewerSource(photoID: photo.id, nil, nil))
                     return

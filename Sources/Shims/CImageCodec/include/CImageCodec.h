@@ -14,6 +14,18 @@
 // The budget a decoder applies for max_pixels: IFC_MAX_PIXELS for 0 or anything above it.
 uint64_t ifc_effective_budget(uint64_t max_pixels);
 
+// One budget for every decode in flight in the process (pixels, by what the headers claim): a decode waits while
+// others hold it. Every decode on a thread goes between ifc_begin_decode (with a flag another thread sets to
+// stop it; NULL for none) and ifc_end_decode (which gives its pixels back).
+void ifc_set_decode_budget(uint64_t pixels);
+void ifc_begin_decode(const volatile int *stop);
+void ifc_end_decode(void);
+// The most pixels held at once since the last reset (for the tests and benchmarks).
+uint64_t ifc_decode_budget_peak(int reset);
+// A progressive JPEG with more scans than this is refused (a few KB can hold thousands of empty scans, each
+// a pass over the whole picture): real files have ten to twenty (djpeg -maxscans does the same).
+#define IFC_MAX_JPEG_SCANS 64
+
 // Reads the header only. Returns IFC_OK or IFC_ERROR.
 int ifc_jpeg_size(const uint8_t *data, size_t length, int *width, int *height,
                   char *message, size_t message_capacity);
