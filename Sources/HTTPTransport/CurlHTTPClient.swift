@@ -49,11 +49,15 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         for _ in 0...5 {
             let response = try await perform(current)
             guard followRedirects, [301, 302, 303, 307, 308].contains(response.status),
-                  let location = response.header("Location"),
-                  let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
+                  let location = response.header("Location") else {
+                return response
+            }
+            guard let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
                   let scheme = next.scheme?.lowercased(),
                   scheme == "https" || (scheme == "http" && HTTPRequest.isLoopback(host: next.host ?? "")) else {
-                return response
+                // Followed only to https (plain http on loopback): anything else is refused, and said.
+                let shown = String(UntrustedText.sanitize(location).prefix(120))
+                throw ServiceError.other("\(current.url.host ?? "The server") redirected to \(shown), which is not https; it was not followed.")
             }
             if next.host != current.url.host || next.port != current.url.port {
                 current.headers = current.headers.filter { $0.key.lowercased() != "authorization" }
@@ -272,6 +276,8 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(ServiceError.noConnection("secure connection failed"))
         case Int(IFH_BROKEN):
             return .failure(ServiceError.noConnection("the answer broke off"))
+        case Int(IFH_HEAD_TOO_LARGE):
+            return .failure(ServiceError.other("\(request.url.host ?? "The server") sent an answer whose headers are too large to read."))
         default:
             // libcurl's own words mean little to a person; the log has the request.
             return .failure(TransportFailure(detail: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))

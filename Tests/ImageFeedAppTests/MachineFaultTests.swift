@@ -204,6 +204,16 @@ final class MachineFaultTests: XCTestCase {
         XCTAssertEqual(try tmux.format("#{alternate_on}"), "0")
     }
 
+    /// With TERM dumb or unset, nothing is asked of the terminal: the first thing printed is the message.
+    func test_aDumbTerminal_isToldSo_beforeAnyEscapeSequence() throws {
+        for term in ["dumb", ""] {
+            let result = try PtyDriver.run(["--demo"], environment: ["HOME": folder.url.path, "TERM": term], steps: [], folder: folder.url)
+            XCTAssertTrue(result.stderr.contains("ImageFeed needs a terminal"), result.stderr)
+            XCTAssertFalse(result.raw.contains("\u{1B}"), "TERM=\(term): \(result.raw.debugDescription)")
+            XCTAssertTrue(result.ending.hasPrefix("exit"), result.ending)
+        }
+    }
+
     // MARK: Downloads cut short
 
     /// Quitting while a download runs leaves no `.part` file; one left by a copy that was killed is removed at the

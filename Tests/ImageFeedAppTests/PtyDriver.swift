@@ -20,6 +20,8 @@ struct PtyDriver {
         var failedStep: String?
         /// The program's standard error (to a file, not the terminal).
         var stderr: String
+        /// The output after the last `mark` as it came (bytes as Latin-1), escape sequences and all.
+        var raw: String
     }
 
     static let script = #"""
@@ -89,7 +91,7 @@ struct PtyDriver {
         pump(0.02)
     if ending == "running":
         os.kill(pid, signal.SIGKILL); os.waitpid(pid, 0)
-    print(json.dumps({"ending": ending, "secondsToEnd": seconds, "text": strip(out)[-20000:], "failedStep": failed,
+    print(json.dumps({"ending": ending, "secondsToEnd": seconds, "text": strip(out)[-20000:], "raw": out[-20000:].decode("latin-1"), "failedStep": failed,
                       "stderr": open(errfile, errors="replace").read()[-4000:]}))
     """#
 

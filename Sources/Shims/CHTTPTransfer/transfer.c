@@ -83,6 +83,8 @@ static int ifh_outcome(CURLcode code, const ifh_transfer *transfer) {
     if (transfer->stopped) return IFH_STOPPED;
     switch (code) {
     case CURLE_OPERATION_TIMEDOUT: return IFH_TIMEOUT;
+    // libcurl refuses a head past its limit (CURL_MAX_HTTP_HEADER) with this code: no allocation failed.
+    case CURLE_OUT_OF_MEMORY: return IFH_HEAD_TOO_LARGE;
     case CURLE_COULDNT_RESOLVE_HOST: case CURLE_COULDNT_RESOLVE_PROXY: return IFH_CANNOT_RESOLVE;
     case CURLE_COULDNT_CONNECT: return IFH_CANNOT_CONNECT;
     case CURLE_SSL_CONNECT_ERROR: case CURLE_PEER_FAILED_VERIFICATION: case CURLE_SSL_CERTPROBLEM:

@@ -41,6 +41,8 @@ enum {
     IFH_INSECURE = 7,
     IFH_BROKEN = 8,
     IFH_FAILED = 9,
+    // The answer's head was more than libcurl reads (a header line of megabytes): libcurl says "out of memory".
+    IFH_HEAD_TOO_LARGE = 10,
 };
 
 // Performs the request; *status gets the HTTP status (0 if none came). message gets libcurl's own words
