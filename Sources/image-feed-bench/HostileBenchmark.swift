@@ -185,6 +185,7 @@ struct HostileBenchmark {
                 }
                 sleepFor(0.01)
             }
+            Children.ended(pid)
             terminal.close()
             await sandbox.stop()
         }
@@ -231,26 +232,32 @@ struct HostileBenchmark {
         let started = now()
         let spawned = posix_spawn(&pid, program.path, &actions, nil, argv, envp)
         guard spawned == 0 else { throw Failure(description: "cannot run \(program.path): \(String(cString: strerror(spawned)))") }
+        Children.started(pid)
+        defer { Children.ended(pid) }
         var status: Int32 = 0
         var usage = rusage()
         // A watchdog: past the timeout (or 2 GB of memory, checked as it runs) the program is killed, so that
         // a regression cannot take the machine down.
         var killed = false
+        // The peak is the program's own (VmHWM, read as it runs): the rusage of a child started by posix_spawn
+        // counts the benchmark's own memory from before the exec, the same for every child.
+        var peak = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
-            let memory = (try? ScrollBenchmark.memory(of: pid))?.resident ?? 0
-            if now() - started > timeout || memory > Session.memoryCap {
+            let memory = try? ScrollBenchmark.memory(of: pid)
+            peak = max(peak, memory?.peak ?? 0)
+            if now() - started > timeout || (memory?.resident ?? 0) > Session.memoryCap {
                 kill(pid, SIGKILL)
                 wait4(pid, &status, 0, &usage)
                 killed = true
                 break
             }
-            sleepFor(0.01)
+            sleepFor(0.005)
         }
         let seconds = now() - started
         let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: errors)
         let last = killed ? "killed by the watchdog (past 2 GB or the time limit)" : text.split(separator: "\n").last.map(String.init) ?? ""
-        return ((status >> 8) & 0xFF, Int(usage.ru_maxrss) * 1024, seconds, String(last.prefix(160)))
+        return ((status >> 8) & 0xFF, peak, seconds, String(last.prefix(160)))
     }
 
     static func megabytes(_ bytes: Int) -> String {

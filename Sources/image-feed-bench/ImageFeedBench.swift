@@ -55,6 +55,8 @@ struct ImageFeedBench: AsyncParsableCommand {
     mutating func run() async throws {
         // The app draws Unicode half blocks; the benchmark's terminal speaks UTF-8 whatever the caller's locale.
         setenv("LC_ALL", "C.UTF-8", 1)
+        // Interrupted, the benchmark takes the programs it started with it.
+        Children.killOnInterrupt()
         let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile", "slowlink"] : only
         var report = Report()
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
@@ -97,7 +99,7 @@ struct ImageFeedBench: AsyncParsableCommand {
                 }
             }
         }
-        report.print()
+        report.finish()
     }
 
     static var buildMode: String {
@@ -145,29 +147,38 @@ struct Samples {
     var p99: Double { percentile(0.99) }
 }
 
-/// The printed table.
+/// The printed table: each figure and note as soon as it is measured (a whole run takes minutes), then the notes
+/// again, together, at the end.
 struct Report {
-    private var rows: [(String, String, String)] = []
     private var notes: [String] = []
+    private let started = now()
+    static let nameWidth = 64
+    static let valueWidth = 14
 
-    mutating func add(_ name: String, _ value: String, target: String = "") {
-        rows.append((name, value, target))
+    init() {
+        Swift.print("ImageFeed benchmarks")
+        fflush(nil)
     }
 
-    mutating func note(_ text: String) { notes.append(text) }
+    mutating func add(_ name: String, _ value: String, target: String = "") {
+        let line = name.padding(toLength: max(Self.nameWidth, name.count), withPad: " ", startingAt: 0) + "  "
+            + value.padding(toLength: max(Self.valueWidth, value.count), withPad: " ", startingAt: 0)
+            + (target.isEmpty ? "" : "  target \(target)")
+        Swift.print(line)
+        fflush(nil)
+    }
 
-    func print() {
-        let nameWidth = max(10, rows.map { $0.0.count }.max() ?? 0)
-        let valueWidth = max(10, rows.map { $0.1.count }.max() ?? 0)
-        Swift.print("ImageFeed benchmarks")
-        for note in notes { Swift.print("  \(note)") }
+    mutating func note(_ text: String) {
+        notes.append(text)
+        Swift.print("  \(text)")
+        fflush(nil)
+    }
+
+    func finish() {
         Swift.print("")
-        for (name, value, target) in rows {
-            let line = name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
-                + value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
-                + (target.isEmpty ? "" : "  target \(target)")
-            Swift.print(line)
-        }
+        Swift.print("Notes:")
+        for note in notes { Swift.print("  \(note)") }
+        Swift.print(String(format: "Done in %.0f s.", now() - started))
     }
 }
 

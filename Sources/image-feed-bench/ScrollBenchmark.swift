@@ -37,6 +37,7 @@ struct ScrollBenchmark {
         var finished = false
         defer {
             if !finished { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+            Children.ended(pid)
             terminal.close()
         }
         func served(_ route: String) -> Int { sandbox.server.state.requestsByRoute[route] ?? 0 }
@@ -134,6 +135,7 @@ struct ScrollBenchmark {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, program.path, &actions, &attributes, argv, envp)
         guard status == 0 else { throw Failure(description: "cannot run \(program.path): \(String(cString: strerror(status)))") }
+        Children.started(pid)
         return pid
     }
 

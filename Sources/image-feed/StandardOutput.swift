@@ -43,14 +43,21 @@ enum StandardOutput {
 
     /// Writes what `print` left buffered; a failure if that, or anything printed before, could not be written.
     static func flush() throws(Failure) {
-        // Every stream: standard output is the one the commands print to (a write stdio could not finish is
-        // tried again here, and fails again).
+        // Standard output alone (fflush of every stream would wait on standard input while a thread reads it).
+        // A write stdio could not finish is tried again here, and fails again; its error flag says the rest.
+        guard let stream = standardOutputStream else { return }
         errno = 0
-        let flushed = fflush(nil)
+        let flushed = fflush(stream)
         let code = errno
-        if flushed != 0 { throw failure(code) }
+        if flushed != 0 || ferror(stream) != 0 { throw failure(code) }
         if closedAtStart { throw failure(EBADF) }
     }
+
+    /// stdio's `stdout`, which `print` writes to (Swift 6 does not let the C global be read directly).
+    nonisolated(unsafe) private static let standardOutputStream: UnsafeMutablePointer<FILE>? = {
+        guard let symbol = dlsym(nil, "stdout") else { return nil }
+        return symbol.assumingMemoryBound(to: UnsafeMutablePointer<FILE>?.self).pointee
+    }()
 
     static func failure(_ code: Int32) -> Failure {
         let reason = code == 0 ? "" : ": " + String(cString: strerror(code))
