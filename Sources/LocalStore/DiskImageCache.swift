@@ -69,7 +69,9 @@ public final class DiskImageCache: @unchecked Sendable {
         let target = path(for: key)
         let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown)
+            // A full disk: whatever part of the file was written goes.
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteOutOfSpace)
         }
         guard rename(temporary.path, target.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)

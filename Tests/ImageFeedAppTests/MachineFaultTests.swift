@@ -102,6 +102,46 @@ final class MachineFaultTests: XCTestCase {
         XCTAssertEqual(left, [], "nothing partial is left")
     }
 
+    /// `cache info` and `cache clear` on a store another program wrote: values of other types, then a table of the
+    /// same name with other columns. Neither crashes; clear sets the store aside and starts afresh.
+    func test_cacheInfoAndClear_onAStoreAnotherProgramWrote() throws {
+        let home = folder.url.appendingPathComponent("home")
+        let store = home.appendingPathComponent(".cache/image-feed/store.sqlite")
+        try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let environment = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        // Tables of the program's shape, with values of other types in them, as another program may write them.
+        func python(_ lines: [String]) throws -> Int32 {
+            let script = folder.url.appendingPathComponent("store-\(UUID().uuidString).py")
+            try (["import sqlite3", "c = sqlite3.connect('\(store.path)')"] + lines.map { "c.execute(\"\($0)\")" } + ["c.commit()"])
+                .joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+            return Self.shell("python3 '\(script.path)'")
+        }
+        XCTAssertEqual(try python([
+            "CREATE TABLE cached_list (name TEXT PRIMARY KEY, saved_at DOUBLE, note TEXT)",
+            "CREATE TABLE cached_photo (list TEXT, position INTEGER, photo_id TEXT, json BLOB)",
+            "CREATE TABLE cached_value (name TEXT PRIMARY KEY, saved_at DOUBLE, json BLOB)",
+            "CREATE TABLE image_entry (key TEXT PRIMARY KEY, bytes INTEGER, last_used DOUBLE)",
+            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)",
+            "INSERT INTO grdb_migrations VALUES ('v1: lists, profile, images'), ('v2: find a saved photo by id')",
+            "INSERT INTO cached_list VALUES ('feed', '2024-01-01', NULL)",
+            "INSERT INTO cached_value VALUES ('profile', NULL, NULL)",
+        ]), 0)
+        let info = run(["cache", "info"], environment: environment, stdout: "> '\(folder.url.path)/info.txt'")
+        XCTAssertEqual(info.status, 0, info.stderr)
+        let text = try String(contentsOf: folder.url.appendingPathComponent("info.txt"), encoding: .utf8)
+        XCTAssertTrue(text.contains("Feed: none"), text)
+        XCTAssertTrue(text.contains("2 rows with values ImageFeed does not write"), text)
+        // Now a table of the same name with other columns: clear sets the file aside and starts afresh.
+        XCTAssertEqual(try python(["DROP TABLE cached_list", "CREATE TABLE cached_list (id INTEGER)"]), 0)
+        let clear = run(["cache", "clear"], environment: environment, stdout: "> '\(folder.url.path)/clear.txt'")
+        XCTAssertEqual(clear.status, 0, clear.stderr)
+        let cleared = try String(contentsOf: folder.url.appendingPathComponent("clear.txt"), encoding: .utf8)
+        XCTAssertTrue(cleared.contains("Cache cleared"), cleared)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: store.deletingLastPathComponent().path)
+        XCTAssertTrue(aside.contains { $0.hasPrefix("store.sqlite.foreign-") }, "\(aside)")
+        XCTAssertEqual(run(["cache", "info"], environment: environment, stdout: ">/dev/null").status, 0)
+    }
+
     // MARK: Standard output
 
     func test_renderAndFeed_toAFullOrClosedOutput_sayItInOneLine_andFail() throws {
