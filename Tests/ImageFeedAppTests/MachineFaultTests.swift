@@ -18,35 +18,24 @@ final class MachineFaultTests: XCTestCase {
     override func tearDown() {
         tmux?.stop()
         tmux = nil
-        for mount in mounts { _ = Self.shell("umount -l '\(mount.path)'") }
+        for mount in mounts { _ = runShell("umount -l '\(mount.path)'") }
         mounts = []
     }
 
-    @discardableResult
-    static func shell(_ command: String) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 
     /// A home on a tmpfs of `kilobytes`, filled to the last block when `full`.
     func smallHome(kilobytes: Int = 512, full: Bool) throws -> URL {
         guard getuid() == 0 else { throw XCTSkip("needs root to mount a tmpfs") }
         let home = folder.url.appendingPathComponent("home-\(mounts.count)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        guard Self.shell("mount -t tmpfs -o size=\(kilobytes)k tmpfs '\(home.path)'") == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
+        guard runShell("mount -t tmpfs -o size=\(kilobytes)k tmpfs '\(home.path)'") == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
         mounts.append(home)
         if full { fill(home) }
         return home
     }
 
     func fill(_ home: URL) {
-        Self.shell("dd if=/dev/zero of='\(home.path)/filler' bs=4k 2>/dev/null; true")
+        runShell("dd if=/dev/zero of='\(home.path)/filler' bs=4k 2>/dev/null; true")
     }
 
     func environment(home: URL) -> [String: String] {
@@ -57,7 +46,7 @@ final class MachineFaultTests: XCTestCase {
         let errors = folder.url.appendingPathComponent("stderr-\(UUID().uuidString)")
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         let settings = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let status = Self.shell("env -i \(settings) '\(CommandLineTests.executable.path)' \(quoted) \(stdout) 2>'\(errors.path)'")
+        let status = runShell("env -i \(settings) '\(CommandLineTests.executable.path)' \(quoted) \(stdout) 2>'\(errors.path)'")
         return (status, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
     }
 
@@ -114,7 +103,7 @@ final class MachineFaultTests: XCTestCase {
             let script = folder.url.appendingPathComponent("store-\(UUID().uuidString).py")
             try (["import sqlite3", "c = sqlite3.connect('\(store.path)')"] + lines.map { "c.execute(\"\($0)\")" } + ["c.commit()"])
                 .joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
-            return Self.shell("python3 '\(script.path)'")
+            return runShell("python3 '\(script.path)'")
         }
         XCTAssertEqual(try python([
             "CREATE TABLE cached_list (name TEXT PRIMARY KEY, saved_at DOUBLE, note TEXT)",
@@ -159,7 +148,7 @@ final class MachineFaultTests: XCTestCase {
                 // A pipe whose reader has already gone (its read end closed before the program starts).
                 let errors = folder.url.appendingPathComponent("pipe-stderr")
                 let quoted = ([CommandLineTests.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-                let status = Self.shell("""
+                let status = runShell("""
                     HOME='\(folder.url.path)' python3 -c 'import os, subprocess, sys
                     r, w = os.pipe(); os.close(r)
                     sys.exit(subprocess.run(sys.argv[1:], stdout=w, stderr=open("\(errors.path)", "w")).returncode)' \(quoted)

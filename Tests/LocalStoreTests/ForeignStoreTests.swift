@@ -91,29 +91,18 @@ final class ForeignStoreTests: XCTestCase {
         guard getuid() == 0 else { throw XCTSkip("needs root to mount a file system read-only") }
         let mountPoint = folder.url.appendingPathComponent("ro")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        guard Self.shell("mount -t tmpfs -o size=4m tmpfs '\(mountPoint.path)'") == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
-        defer { _ = Self.shell("umount -l '\(mountPoint.path)'") }
+        guard runShell("mount -t tmpfs -o size=4m tmpfs '\(mountPoint.path)'") == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
+        defer { _ = runShell("umount -l '\(mountPoint.path)'") }
         let storeFile = mountPoint.appendingPathComponent("store.sqlite")
         do {
             let store = try SQLiteStore(file: storeFile)
             try store.saveList(.feed, photos: [photo("a"), photo("b")], note: nil, timestamp: Date())
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: storeFile.path + "-shm"), "a clean close leaves no -shm")
-        XCTAssertEqual(Self.shell("mount -o remount,ro '\(mountPoint.path)'"), 0)
+        XCTAssertEqual(runShell("mount -o remount,ro '\(mountPoint.path)'"), 0)
         let store = try SQLiteStore(file: storeFile)
         XCTAssertTrue(store.isReadOnly)
         XCTAssertEqual(try store.loadList(.feed)?.photos.map(\.id), ["a", "b"])
         XCTAssertThrowsError(try store.saveList(.feed, photos: [], note: nil, timestamp: Date()))
-    }
-
-    @discardableResult
-    static func shell(_ command: String) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

@@ -820,15 +820,7 @@ public final class NcursesBackend: TerminalBackend {
     public func suspend() {
         guard !restored else { return }
         SignalTrap.suspendRequested = 0
-        if let pictures {
-            if var current = chunk {
-                current.removeFirst(chunkWritten)
-                chunk = nil
-                text.insert(contentsOf: current, at: textWritten)
-                pictures.chunkSent()
-            }
-            queueText(pictures.finish())
-        }
+        takePicturesAway()
         queueText("\u{1B}[?1006l\u{1B}[0m\u{1B}[H\u{1B}[2J")
         flushAll(within: 2)
         if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags) }
@@ -1149,18 +1141,22 @@ public final class NcursesBackend: TerminalBackend {
 
     // MARK: Restoring
 
+    /// What is under way ends cleanly (the chunk being written goes out whole); pictures still waiting are dropped,
+    /// and the terminal is told to take away those it shows.
+    private func takePicturesAway() {
+        guard let pictures else { return }
+        if var current = chunk {
+            current.removeFirst(chunkWritten)
+            chunk = nil
+            text.insert(contentsOf: current, at: textWritten)
+            pictures.chunkSent()
+        }
+        queueText(pictures.finish())
+    }
+
     public func restore() {
         guard !restored else { return }
-        // What is under way ends cleanly; pictures still waiting are dropped, and taken away.
-        if let pictures {
-            if var current = chunk {
-                current.removeFirst(chunkWritten)
-                chunk = nil
-                text.insert(contentsOf: current, at: textWritten)
-                pictures.chunkSent()
-            }
-            queueText(pictures.finish())
-        }
+        takePicturesAway()
         queueText("\u{1B}[?1006l")
         if clearsOnExit {
             // Sent through the queue like every frame (curses' own output goes to a memory file while it draws):
