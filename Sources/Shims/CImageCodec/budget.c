@@ -27,8 +27,9 @@ void ifc_set_decode_budget(uint64_t pixels) {
 }
 
 void ifc_begin_decode(const volatile int *stop) {
+    // Whatever an earlier decode on this thread left held (one that never reached ifc_end_decode) is given back.
+    if (ifc_thread_reserved > 0) ifc_end_decode();
     ifc_thread_stop = stop;
-    ifc_thread_reserved = 0;
 }
 
 void ifc_end_decode(void) {
