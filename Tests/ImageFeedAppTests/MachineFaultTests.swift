@@ -243,6 +243,16 @@ final class MachineFaultTests: XCTestCase {
         }
     }
 
+    /// Started with no shell that has job control (its own session, as a pseudo-terminal's first program): a stop
+    /// could never be undone, so Ctrl-Z says so and the app goes on.
+    func test_ctrlZ_withoutJobControl_saysSo_andGoesOn() throws {
+        let result = try PtyDriver.run(["--demo"], environment: ["HOME": folder.url.appendingPathComponent("home").path],
+                                       steps: ["wait:Log in", "send:\u{1A}", "wait:no shell with job control", "send:\u{3}"],
+                                       folder: folder.url)
+        XCTAssertNil(result.failedStep, result.text.suffix(600).description)
+        XCTAssertEqual(result.ending, "exit 0")
+    }
+
     // MARK: Downloads cut short
 
     /// Quitting while a download runs leaves no `.part` file; one left by a copy that was killed is removed at the

@@ -48,8 +48,16 @@ enum SignalTrap {
         }
     }
 
-    /// Stops the program as the shell's Ctrl-Z would (the default action of SIGTSTP); returns once it is continued.
-    static func stopUntilContinued() {
+    /// A SIGCONT came: the stop really happened, and a shell brought the program back.
+    nonisolated(unsafe) static var continued: Int32 = 0
+
+    /// Stops the program as the shell's Ctrl-Z would (the default action of SIGTSTP); returns once it is continued,
+    /// true, or at once, false, where the kernel drops the stop: a process group no shell with job control watches
+    /// (an orphaned one) could never be brought back, so it is not stopped.
+    static func stopUntilContinued() -> Bool {
+        continued = 0
+        let previousContinue = signal(SIGCONT) { _ in SignalTrap.continued = 1 }
+        defer { signal(SIGCONT, previousContinue) }
         let handler = signal(SIGTSTP, SIG_DFL)
         // To the process, not this thread: the run loop's thread may be one that blocks signals (a task's), where a
         // raised SIGTSTP would wait unseen; the process stops as soon as any thread takes it.
@@ -62,6 +70,7 @@ enum SignalTrap {
             usleep(5_000)
         }
         signal(SIGTSTP, handler)
+        return continued != 0
     }
 
     /// Only async-signal-safe calls: the saved terminal modes, and the sequences that leave the alternate

@@ -168,7 +168,9 @@ public final class TerminalApp {
     public func handle(_ input: InputEvent) {
         if input == .key(.suspend) {
             // Stopped here until `fg`; then every cell and picture is drawn again.
-            backend.suspend()
+            if !backend.suspend() {
+                dispatch(.notify("Ctrl-Z: no shell with job control started ImageFeed, so nothing could bring it back (fg); it goes on."))
+            }
             dirty = true
             return
         }

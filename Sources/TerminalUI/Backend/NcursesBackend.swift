@@ -817,8 +817,9 @@ public final class NcursesBackend: TerminalBackend {
 
     /// Gives the terminal back as the shell had it (as `restore` does, but curses stays), stops, and on `fg` takes
     /// it again: the next frame paints every cell, and the pictures, which the terminal was told to drop, go again.
-    public func suspend() {
-        guard !restored else { return }
+    @discardableResult
+    public func suspend() -> Bool {
+        guard !restored else { return true }
         SignalTrap.suspendRequested = 0
         takePicturesAway()
         queueText("\u{1B}[?1006l\u{1B}[0m\u{1B}[H\u{1B}[2J")
@@ -827,7 +828,7 @@ public final class NcursesBackend: TerminalBackend {
         mousemask(0, nil)
         curs_set(1)
         endwin()
-        SignalTrap.stopUntilContinued()
+        let stopped = SignalTrap.stopUntilContinued()
         // Continued: the terminal is the program's again, in the modes curses keeps for it.
         if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags | O_NONBLOCK) }
         doupdate()
@@ -841,6 +842,7 @@ public final class NcursesBackend: TerminalBackend {
         // The window may have changed size while stopped.
         Self.resizeSignalled = 1
         invalidate()
+        return stopped
     }
 
     public var quitSignal: Int32? {

@@ -22,7 +22,9 @@ public protocol TerminalBackend: AnyObject {
     func restore()
     /// Ctrl-Z (or a SIGTSTP from outside): gives the terminal back as the shell had it and stops the program; when
     /// it continues (`fg`), takes the terminal again and makes the next `draw` paint everything, pictures included.
-    func suspend()
+    /// False when it could not stop (no shell with job control to bring it back): it went on at once.
+    @discardableResult
+    func suspend() -> Bool
     /// Whether the terminal has taken the last frame (a new frame drawn before would only queue behind it:
     /// the loop draws the latest state once it has).
     var readyForFrame: Bool { get }
@@ -51,7 +53,7 @@ extension TerminalBackend {
     public func copyToClipboard(_ text: String) {}
     public func trapSignals() {}
     public func releaseSignals() {}
-    public func suspend() {}
+    public func suspend() -> Bool { true }
     public var quitSignal: Int32? { nil }
     public var readyForFrame: Bool { true }
     public func flushOutput() {}
