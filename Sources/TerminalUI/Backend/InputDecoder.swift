@@ -49,10 +49,11 @@ public struct InputDecoder: Sendable {
         if let introducer { phase = .string(introducer: introducer, empty: false) }
     }
 
-    /// The introducer of the control string the input ended inside, if it did (what `init(insideString:)` takes).
+    /// The introducer of the control string the input ended inside, if it did (what `init(insideString:)` takes);
+    /// nil right after the introducer (Esc and the letter alone may still be Alt and the key).
     public var openString: UInt8? {
         switch phase {
-        case let .string(introducer, _): introducer
+        case let .string(introducer, false): introducer
         case .stringEscape: 0x5C
         default: nil
         }

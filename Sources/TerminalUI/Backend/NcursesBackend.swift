@@ -88,6 +88,8 @@ public final class NcursesBackend: TerminalBackend {
     private var decoded: [InputEvent] = []
     /// How long the rest of an escape sequence may take to arrive before a lone Esc counts as the key.
     private let escapeWait: Int32 = 30
+    /// How long the rest of a control string is waited for before its letters count as keys again.
+    private let stringWait: Int32 = 300
     private let inputDescriptor: Int32
     private let outputDescriptor: Int32
     private let inputFile: UnsafeMutablePointer<FILE>
@@ -867,7 +869,10 @@ public final class NcursesBackend: TerminalBackend {
                 guard decoder.isPending else { return nil }
                 // The rest of a sequence may still be on its way (a slow link): wait a little, then a lone
                 // Esc is the key.
-                if waitForInput(milliseconds: escapeWait) { continue }
+                // Inside a control string (a terminal's reply) the rest is waited for longer than after a lone Esc: a
+                // reply's bytes can be held up on a busy machine or link, and letters that come after the pause would be
+                // read as keys.
+                if waitForInput(milliseconds: decoder.openString != nil ? stringWait : escapeWait) { continue }
                 decoded += decoder.flush()
                 if decoded.isEmpty { return nil }
                 continue
