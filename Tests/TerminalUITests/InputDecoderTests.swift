@@ -83,4 +83,17 @@ final class InputDecoderTests: XCTestCase {
         XCTAssertEqual(keys("café 猫"), "café 猫".map { .key(.character($0)) })
         XCTAssertEqual(keys("\u{1B}[97u\u{1B}[13u\u{1B}[97;5u"), [.key(.character("a")), .key(.enter)], "the kitty keyboard protocol")
     }
+
+    /// The start-up answers left a control string open: the decoder starts inside it, its letters are no keys, and
+    /// what comes after its end is.
+    func test_startingInsideAStringTheAnswersLeftOpen() {
+        var decoder = InputDecoder(insideString: 0x50)
+        var events: [InputEvent] = []
+        for scalar in "quit q\u{1B}\\q".unicodeScalars { events += decoder.feed(scalar) }
+        XCTAssertEqual(events, [.key(.character("q"))])
+        var probe = InputDecoder()
+        for scalar in "\u{1B}[?62c\u{1B}P>|xterm".unicodeScalars { _ = probe.feed(scalar) }
+        XCTAssertEqual(probe.openString, 0x50)
+        XCTAssertEqual(InputDecoder.decode("\u{1A}".unicodeScalars), [.key(.suspend)], "Ctrl-Z")
+    }
 }
