@@ -121,7 +121,7 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
-    static func reason(_ error: Error) -> String {
+    public static func reason(_ error: Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
         return error.localizedDescription
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageFeedCore
+import LocalStore
 import TerminalUI
 import UnsplashAPI
 
@@ -31,6 +32,18 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
     /// Where the feed's topic is kept between runs (nil: not kept).
     let feedTopicFile: URL?
     private let lock = NSLock()
+    /// Said once a session: the offline store could not keep what was shown (a full disk). Waits here until the
+    /// effect's own events have gone, so that it comes after the page's notice, not under it.
+    private var storeProblemReported = false
+    private var pendingStoreProblem: String?
+
+    private func storeProblem(_ error: any Error) {
+        lock.withLock {
+            guard !storeProblemReported else { return }
+            storeProblemReported = true
+            pendingStoreProblem = "The offline store cannot keep what is shown (\(SQLiteStore.reason(error))): it will not be there offline. ImageFeed goes on."
+        }
+    }
     private var listener: LoopbackRedirectListener?
 
     public init(client: any PhotoService & ServiceSession, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
@@ -171,7 +184,11 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
             return [.noticeExpired(serial: serial)]
         }
-        return events + [.rateLimit(client.rateLimit)]
+        let storeNotice = lock.withLock { () -> String? in
+            defer { pendingStoreProblem = nil }
+            return pendingStoreProblem
+        }
+        return events + [.rateLimit(client.rateLimit)] + (storeNotice.map { [.notify($0)] } ?? [])
     }
 
     /// Keeps a small state file for the next run, in the owner-only state folder, written whole.
@@ -221,7 +238,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
                           _ fetch: @escaping @Sendable () async throws(ServiceError) -> Page<Photo>) async -> [PhotoListViewModel.Event] {
         do {
             let loaded = try await fetch()
-            saved?.save(loaded, as: name, note: note)
+            if let problem = saved?.save(loaded, as: name, note: note) { storeProblem(problem) }
             return [.pageLoaded(page: page, .success(loaded))]
         } catch {
             if page == 1, error.isConnectivity, let list = saved?.load(name, note: note) {

@@ -15,12 +15,19 @@ public struct SavedLists: Sendable {
         self.policy = policy
     }
 
-    /// Save Feed Items: page 1 replaces the list (timestamped now), later pages are added to it.
-    public func save(_ page: Page<Photo>, as name: CachedListName, note: String? = nil) {
-        if page.number <= 1 {
-            try? cache.saveList(name, photos: page.items, note: note, timestamp: clock.now)
-        } else {
-            try? cache.appendToList(name, photos: page.items)
+    /// Save Feed Items: page 1 replaces the list (timestamped now), later pages are added to it. The error when
+    /// the store could not keep it (a full disk): the session goes on either way.
+    @discardableResult
+    public func save(_ page: Page<Photo>, as name: CachedListName, note: String? = nil) -> (any Error)? {
+        do {
+            if page.number <= 1 {
+                try cache.saveList(name, photos: page.items, note: note, timestamp: clock.now)
+            } else {
+                try cache.appendToList(name, photos: page.items)
+            }
+            return nil
+        } catch {
+            return error
         }
     }
 
