@@ -36,6 +36,13 @@ final class SavedListsTests: XCTestCase {
         Page(items: ids.map { photo($0) }, number: number, perPage: 30, nextPage: number + 1)
     }
 
+    func test_aListTheStoreCannotKeep_isAnErrorTheCallerSees_notACrash() throws {
+        XCTAssertNil(lists.save(page(["a"]), as: .feed))
+        try store.pool.write { db in try db.execute(sql: "DROP TABLE cached_photo") }
+        XCTAssertNotNil(lists.save(page(["b"]), as: .feed), "the caller is told (the session says it once)")
+        XCTAssertNotNil(lists.save(page(["c"], number: 2), as: .feed))
+    }
+
     func test_loadFeedFromRemote_replacesTheCache() throws {
         lists.save(page(["a", "b", "c"]), as: .feed)
         lists.save(page(["d", "e"]), as: .feed)
