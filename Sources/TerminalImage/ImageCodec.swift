@@ -252,6 +252,35 @@ public enum ImageCodec {
         return Data(bytes: output, count: length)
     }
 
+    /// A progressive JPEG of `side` x `side` grey pixels whose last scan is repeated `copies` times: each copy is a
+    /// few bytes that make libjpeg pass over the whole picture again (a few hundred KB can cost minutes of CPU
+    /// without the scan limit). For the tests and the benchmarks.
+    public static func repeatingLastScan(side: Int, copies: Int) throws -> Data {
+        let grey = RGBImage(width: side, height: side, pixels: [UInt8](repeating: 128, count: side * side * 3))
+        let jpeg = [UInt8](try encodeJPEG(grey, quality: 50, progressive: true))
+        // The last SOS segment and its entropy-coded data run up to the EOI at the end.
+        var lastScan = -1
+        var index = 2
+        while index + 3 < jpeg.count {
+            guard jpeg[index] == 0xFF else { index += 1; continue }
+            let marker = jpeg[index + 1]
+            if marker == 0xDA { lastScan = index }
+            // Markers without a length, stuffing, and a scan's header (its data follows: walked byte by byte).
+            if marker == 0xD9 || marker == 0x00 || (0xD0...0xD7).contains(marker) || marker == 0xFF || marker == 0xDA {
+                index += 2
+                continue
+            }
+            index += 2 + (Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3]))
+        }
+        let end = jpeg.count - 2
+        guard lastScan > 0, jpeg[end] == 0xFF, jpeg[end + 1] == 0xD9 else {
+            throw ImageDecodingError.corrupt("the encoder's progressive JPEG has no scan to repeat")
+        }
+        var bytes = Array(jpeg[..<end])
+        for _ in 0..<copies { bytes += jpeg[lastScan..<end] }
+        return Data(bytes + [0xFF, 0xD9])
+    }
+
     /// The JPEG with its frame header rewritten to claim `width` x `height` pixels (at most 65535 a side): from a
     /// progressive JPEG (libjpeg keeps every coefficient of the whole image for those), a decompression bomb of
     /// a few hundred bytes, for the sandbox's hostile answers, the tests and the fuzz seeds.

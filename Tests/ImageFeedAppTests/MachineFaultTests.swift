@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImageFeedApp
+import TerminalImage
 import TestSupport
 import XCTest
 
@@ -163,6 +164,52 @@ final class MachineFaultTests: XCTestCase {
             XCTAssertEqual(lines.last, "image-feed: the output could not be written: \(reason)", "\(arguments) \(redirect): \(result.stderr)")
             XCTAssertLessThanOrEqual(lines.count, 2, "\(arguments) \(redirect): one line (a warning may come first): \(result.stderr)")
         }
+    }
+
+    // MARK: Bounds, under a watchdog
+
+    /// `render` as a process of its own, killed past 1 GB of memory or 120 s: what it cost, and how it ended.
+    func renderUnderAWatchdog(_ file: URL) throws -> (status: Int32, peakMB: Int, seconds: Double, stderr: String, killed: Bool) {
+        let errors = folder.url.appendingPathComponent("render-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["render", file.path, "--cols", "40", "--rows", "20"]
+        process.environment = ["HOME": folder.url.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        let started = Date()
+        try process.run()
+        var peak = 0
+        var killed = false
+        while process.isRunning {
+            if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                peak = max(peak, kilobytes / 1024)
+            }
+            if peak > 1024 || Date().timeIntervalSince(started) > 120 {
+                killed = true
+                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, peak, Date().timeIntervalSince(started),
+                (try? String(contentsOf: errors, encoding: .utf8)) ?? "", killed)
+    }
+
+    /// A 4000x4000 progressive JPEG of 200 KB with 2,000 scans: refused after the 64 allowed, well inside the
+    /// watchdog's bounds (without the limit, about half a minute of CPU).
+    func test_aJPEGOfThousandsOfScans_isRefused_withinTheWatchdogsBounds() throws {
+        let file = folder.url.appendingPathComponent("scans.jpg")
+        try ImageCodec.repeatingLastScan(side: 4000, copies: 2000).write(to: file)
+        let outcome = try renderUnderAWatchdog(file)
+        XCTAssertFalse(outcome.killed, "past 1 GB or 120 s: \(outcome)")
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.stderr.contains("more than 64 scans"), outcome.stderr)
+        XCTAssertLessThan(outcome.peakMB, 400, "one 16-megapixel picture's coefficients at most")
     }
 
     // MARK: The terminal

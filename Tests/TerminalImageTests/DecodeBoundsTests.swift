@@ -5,28 +5,8 @@ import XCTest
 /// What a decode may cost: a JPEG with thousands of empty scans is refused after a few passes, a decode nobody
 /// waits for stops, and the decodes in flight share one budget of pixels, whatever the number of cores.
 final class DecodeBoundsTests: XCTestCase {
-    /// A progressive JPEG of `side` x `side` grey pixels whose last scan is repeated `copies` times: each copy is a
-    /// few bytes that make libjpeg pass over the whole picture again.
     static func manyScans(side: Int, copies: Int) throws -> Data {
-        let grey = RGBImage(width: side, height: side, pixels: [UInt8](repeating: 128, count: side * side * 3))
-        let jpeg = [UInt8](try ImageCodec.encodeJPEG(grey, quality: 50, progressive: true))
-        // The last SOS segment and its entropy-coded data run up to the EOI at the end.
-        var lastScan = -1
-        var index = 2
-        while index + 3 < jpeg.count {
-            guard jpeg[index] == 0xFF else { index += 1; continue }
-            let marker = jpeg[index + 1]
-            if marker == 0xDA { lastScan = index }
-            if marker == 0xD9 || marker == 0x00 || (0xD0...0xD7).contains(marker) || marker == 0xFF { index += 2; continue }
-            if marker == 0xDA { index += 2; continue } // scan data follows; keep walking byte by byte
-            index += 2 + (Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3]))
-        }
-        let end = jpeg.count - 2
-        precondition(lastScan > 0 && jpeg[end] == 0xFF && jpeg[end + 1] == 0xD9, "not a progressive JPEG")
-        let scan = jpeg[lastScan..<end]
-        var bytes = Array(jpeg[..<end])
-        for _ in 0..<copies { bytes += scan }
-        return Data(bytes + [0xFF, 0xD9])
+        try ImageCodec.repeatingLastScan(side: side, copies: copies)
     }
 
     func test_aProgressiveJPEGWithThousandsOfScans_isRefused() throws {
