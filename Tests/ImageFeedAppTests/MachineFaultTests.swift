@@ -275,6 +275,8 @@ final class MachineFaultTests: XCTestCase {
         let again = try tmux.waitFor(text: "Photo by")
         XCTAssertEqual(again.split(separator: "\n").first { $0.contains("Photo by") }.map(String.init), likes,
                        "fg and Enter did nothing to the photo (no like, no viewer)")
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertFalse(try tmux.capture().contains("no shell with job control"), "it was stopped and brought back")
         try tmux.send("q")
         try tmux.waitFor("the shell back after q") { _ in (try? tmux.format("#{pane_current_command}")) == "bash" }
         XCTAssertEqual(try tmux.format("#{alternate_on}"), "0")

@@ -70,6 +70,9 @@ enum SignalTrap {
             usleep(5_000)
         }
         signal(SIGTSTP, handler)
+        // SIGCONT's handler may run on another thread a moment after this one goes on: it is waited for a little. Where
+        // the stop was dropped, no SIGCONT comes, and the wait is all it costs.
+        for _ in 0..<40 where continued == 0 { usleep(5_000) }
         return continued != 0
     }
 
