@@ -42,29 +42,18 @@ public struct FileTokenStore: TokenStore {
         // Write to a private temporary file beside the target, then rename over it.
         let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
         // Written whole or not at all: a full disk leaves no half token, and says so in plain words.
-        func failure(_ code: Int32) -> TokenFileError {
-            TokenFileError(message: "the login could not be saved in \(folder.path) (\(String(cString: strerror(code))))")
+        func failure(_ reason: String) -> TokenFileError {
+            TokenFileError(message: "the login could not be saved in \(folder.path) (\(reason))")
         }
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(errno) }
-        let bytes = Array(token.utf8)
-        var offset = 0
-        var code: Int32 = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                code = errno
-                break
-            }
-            offset += written
-        }
-        if code == 0, fsync(descriptor) != 0 { code = errno }
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        var problem = LogFile.writeAll(descriptor, Array(token.utf8))
+        if problem == nil, fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
         close(descriptor)
-        if code == 0, rename(temporary.path, file.path) != 0 { code = errno }
-        if code != 0 {
+        if problem == nil, rename(temporary.path, file.path) != 0 { problem = String(cString: strerror(errno)) }
+        if let problem {
             unlink(temporary.path)
-            throw failure(code)
+            throw failure(problem)
         }
     }
 
