@@ -171,11 +171,4 @@ extension GraphicsMode {
     /// The cell sizes in pixels taken as real; a terminal that says otherwise is mistaken.
     public static let cellWidths = 2...200
     public static let cellHeights = 4...400
-
-    /// Whether the environment names a terminal with the Kitty graphics protocol (kitty, Ghostty, WezTerm),
-    /// for when the terminal cannot be asked or did not answer in time.
-    public static func kittyByEnvironment(_ environment: [String: String]) -> Bool {
-        environment["KITTY_WINDOW_ID"] != nil || ["xterm-kitty", "xterm-ghostty"].contains(environment["TERM"] ?? "")
-            || ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "")
-    }
 }

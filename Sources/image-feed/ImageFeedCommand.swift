@@ -636,10 +636,11 @@ struct RenderCommand: AsyncParsableCommand {
 }
 
 extension RenderCommand {
-    /// Without asking the terminal (a previewer's output is often not the terminal's input): kitty where the
-    /// terminal says it is one that has the Kitty graphics protocol, characters elsewhere.
+    /// Without asking the terminal (a previewer's output is often not the terminal's input): what the environment
+    /// names (`Terminals.graphicsByEnvironment`: Kitty graphics in kitty and Ghostty, iTerm2's images in iTerm2 and
+    /// WezTerm), characters elsewhere.
     static func guessGraphics(_ environment: [String: String]) -> GraphicsMode {
-        GraphicsMode.kittyByEnvironment(environment) ? .kitty : .cells
+        Terminals.graphicsByEnvironment(environment) ?? .cells
     }
 
     static func parseCellSize(_ text: String) -> (Int, Int)? {

@@ -91,14 +91,14 @@ final class HyperlinkTests: XCTestCase {
     func test_drawsHyperlinks_byAnswerOrEnvironment_neverInsideTmux() {
         var kitty = TerminalAbilities()
         kitty.kittyGraphics = true
-        XCTAssertTrue(TerminalProbe.drawsHyperlinks(environment: ["TERM": "xterm-kitty"], abilities: kitty))
+        XCTAssertTrue(Terminals.drawsHyperlinks(environment: ["TERM": "xterm-kitty"], abilities: kitty))
         var foot = TerminalAbilities()
         foot.version = "foot(1.16.2)"
-        XCTAssertTrue(TerminalProbe.drawsHyperlinks(environment: ["TERM": "xterm-256color"], abilities: foot))
-        XCTAssertTrue(TerminalProbe.drawsHyperlinks(environment: ["TERM": "xterm-256color", "VTE_VERSION": "7200"], abilities: nil))
+        XCTAssertTrue(Terminals.drawsHyperlinks(environment: ["TERM": "xterm-256color"], abilities: foot))
+        XCTAssertTrue(Terminals.drawsHyperlinks(environment: ["TERM": "xterm-256color", "VTE_VERSION": "7200"], abilities: nil))
         var xterm = TerminalAbilities()
         xterm.version = "XTerm(379)"
-        XCTAssertFalse(TerminalProbe.drawsHyperlinks(environment: ["TERM": "xterm-256color"], abilities: xterm))
-        XCTAssertFalse(TerminalProbe.drawsHyperlinks(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/x,1,0"], abilities: kitty))
+        XCTAssertFalse(Terminals.drawsHyperlinks(environment: ["TERM": "xterm-256color"], abilities: xterm))
+        XCTAssertFalse(Terminals.drawsHyperlinks(environment: ["TERM": "tmux-256color", "TMUX": "/tmp/x,1,0"], abilities: kitty))
     }
 }

@@ -119,14 +119,14 @@ final class NcursesBackendTests: XCTestCase {
         XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor"], colors: .palette256), .palette256)
         XCTAssertEqual(try mode(["TERM": "xterm-direct"], colors: .palette16), .palette16)
         XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"]), .none)
-        XCTAssertEqual(NcursesBackend.directSiblings(of: "screen-256color", forced: true), ["tmux-direct", "xterm-direct"])
+        XCTAssertEqual(Terminfo.directSiblings(of: "screen-256color", forced: true), ["tmux-direct", "xterm-direct"])
         // Terminals that draw 24-bit colour without COLORTERM (which SSH does not carry): st and mlterm by TERM, xterm
         // by its XTVERSION answer.
         XCTAssertEqual(try mode(["TERM": "st-256color"]), .truecolor, "st-direct")
         XCTAssertEqual(try mode(["TERM": "mlterm"]), .truecolor, "mlterm-direct (mlterm's own entry says 8 colours)")
         var xterm = TerminalAbilities()
         xterm.version = "XTerm(379)"
-        XCTAssertEqual(NcursesBackend.terminfoEntries(term: "xterm", environment: ["TERM": "xterm"], abilities: xterm, colors: nil,
+        XCTAssertEqual(Terminfo.entries(term: "xterm", environment: ["TERM": "xterm"], abilities: xterm, colors: nil,
                                                       graphics: .cells).first, "xterm-direct")
         // GNU screen, inside tmux or not, has no 24-bit colour whatever COLORTERM the outer terminal left.
         XCTAssertEqual(try mode(["TERM": "screen-256color", "COLORTERM": "truecolor", "STY": "1.test"]), .palette256)
@@ -142,10 +142,10 @@ final class NcursesBackendTests: XCTestCase {
     func test_underMosh_24BitColour_goesInTheFormMoshPasses() throws {
         XCTAssertEqual(TerminalProbe.parseMoshVersion("mosh-server (mosh 1.4.0) [build mosh 1.4.0]\nCopyright"), "1.4.0")
         XCTAssertNil(TerminalProbe.parseMoshVersion("mosh-server"))
-        XCTAssertTrue(TerminalProbe.moshDrawsDirectColour("1.4.0"))
-        XCTAssertTrue(TerminalProbe.moshDrawsDirectColour("2.0"))
-        XCTAssertFalse(TerminalProbe.moshDrawsDirectColour("1.3.2"))
-        XCTAssertFalse(TerminalProbe.moshDrawsDirectColour(""))
+        XCTAssertTrue(Terminals.moshDrawsDirectColour("1.4.0"))
+        XCTAssertTrue(Terminals.moshDrawsDirectColour("2.0"))
+        XCTAssertFalse(Terminals.moshDrawsDirectColour("1.3.2"))
+        XCTAssertFalse(Terminals.moshDrawsDirectColour(""))
         // The first mosh-server up the process tree counts, unless tmux, screen or sshd come before it.
         XCTAssertEqual(TerminalProbe.moshServer(among: [(10, "bash"), (9, "mosh-server"), (1, "systemd")]), 9)
         XCTAssertNil(TerminalProbe.moshServer(among: [(10, "bash"), (9, "tmux: server"), (8, "mosh-server")]))
@@ -156,7 +156,7 @@ final class NcursesBackendTests: XCTestCase {
         var mosh = TerminalAbilities()
         mosh.mosh = "1.4.0"
         mosh.trueColor = true
-        let entries = NcursesBackend.terminfoEntries(term: "xterm-256color", environment: ["TERM": "xterm-256color"], abilities: mosh,
+        let entries = Terminfo.entries(term: "xterm-256color", environment: ["TERM": "xterm-256color"], abilities: mosh,
                                                      colors: nil, graphics: .cells)
         XCTAssertEqual(entries.first, "alacritty-direct")
         let terminal = try PseudoTerminal(width: 40, height: 12, keepsOutput: true)
@@ -189,13 +189,13 @@ final class NcursesScrollTests: XCTestCase {
     }
 
     func test_scrollMove_findsTheShift_ofTheRowsThatMoved() {
-        XCTAssertEqual(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 1)),
-                       NcursesBackend.ScrollMove(top: 1, bottom: 18, shift: 1))
-        XCTAssertEqual(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 12)),
-                       NcursesBackend.ScrollMove(top: 1, bottom: 18, shift: 12), "further than the block that stays is tall")
-        XCTAssertEqual(NcursesBackend.scrollMove(from: frame(top: 5), to: frame(top: 2))?.shift, -3)
-        XCTAssertNil(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 0)))
-        XCTAssertNil(NcursesBackend.scrollMove(from: frame(top: 0), to: frame(top: 40)), "nothing in common")
+        XCTAssertEqual(ScrollPlan.scrollMove(from: frame(top: 0), to: frame(top: 1)),
+                       ScrollPlan.ScrollMove(top: 1, bottom: 18, shift: 1))
+        XCTAssertEqual(ScrollPlan.scrollMove(from: frame(top: 0), to: frame(top: 12)),
+                       ScrollPlan.ScrollMove(top: 1, bottom: 18, shift: 12), "further than the block that stays is tall")
+        XCTAssertEqual(ScrollPlan.scrollMove(from: frame(top: 5), to: frame(top: 2))?.shift, -3)
+        XCTAssertNil(ScrollPlan.scrollMove(from: frame(top: 0), to: frame(top: 0)))
+        XCTAssertNil(ScrollPlan.scrollMove(from: frame(top: 0), to: frame(top: 40)), "nothing in common")
     }
 
     func test_aMovedScreen_costsItsNewRows_andLooksAsARepaintWould() throws {

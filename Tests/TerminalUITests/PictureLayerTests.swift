@@ -139,36 +139,36 @@ final class PictureLayerTests: XCTestCase {
         // Sextants by default where the terminal draws them itself: by XTVERSION, by tmux's client, by VTE's version.
         var foot = TerminalAbilities()
         foot.version = "foot(1.16.2)"
-        XCTAssertTrue(TerminalProbe.drawsSextants(environment: [:], abilities: foot, tmux: nil))
-        XCTAssertTrue(TerminalProbe.drawsSextants(environment: ["TMUX": "/tmp/t,1,0"], abilities: nil,
+        XCTAssertTrue(Terminals.drawsSextants(environment: [:], abilities: foot, tmux: nil))
+        XCTAssertTrue(Terminals.drawsSextants(environment: ["TMUX": "/tmp/t,1,0"], abilities: nil,
                                                   tmux: TmuxClient(passthrough: false, terminalName: "xterm-kitty", terminalType: "kitty(0.26.5)")))
-        XCTAssertTrue(TerminalProbe.drawsSextants(environment: ["VTE_VERSION": "7006"], abilities: nil, tmux: nil))
-        XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["VTE_VERSION": "6003"], abilities: nil, tmux: nil), "older VTE")
-        XCTAssertFalse(TerminalProbe.drawsSextants(environment: [:], abilities: vt100, tmux: nil), "alacritty, st, xterm, urxvt: boxes")
-        XCTAssertFalse(TerminalProbe.drawsSextants(environment: ["STY": "1.s"], abilities: foot, tmux: nil), "screen draws them from its font")
+        XCTAssertTrue(Terminals.drawsSextants(environment: ["VTE_VERSION": "7006"], abilities: nil, tmux: nil))
+        XCTAssertFalse(Terminals.drawsSextants(environment: ["VTE_VERSION": "6003"], abilities: nil, tmux: nil), "older VTE")
+        XCTAssertFalse(Terminals.drawsSextants(environment: [:], abilities: vt100, tmux: nil), "alacritty, st, xterm, urxvt: boxes")
+        XCTAssertFalse(Terminals.drawsSextants(environment: ["STY": "1.s"], abilities: foot, tmux: nil), "screen draws them from its font")
         // Blocks (quadrants and eighths) everywhere but the Linux console (whose fonts lack them).
-        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "alacritty"]))
-        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "xterm-256color"]))
-        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "screen", "STY": "1.s"]))
-        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "linux"]))
-        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "vt100"]))
-        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "con80x25"]))
-        XCTAssertFalse(TerminalProbe.drawsBlockElements(environment: ["TERM": "cons25"]))
-        XCTAssertTrue(TerminalProbe.drawsBlockElements(environment: ["TERM": "contour"]), "a terminal, not a console")
+        XCTAssertTrue(Terminals.drawsBlockElements(environment: ["TERM": "alacritty"]))
+        XCTAssertTrue(Terminals.drawsBlockElements(environment: ["TERM": "xterm-256color"]))
+        XCTAssertTrue(Terminals.drawsBlockElements(environment: ["TERM": "screen", "STY": "1.s"]))
+        XCTAssertFalse(Terminals.drawsBlockElements(environment: ["TERM": "linux"]))
+        XCTAssertFalse(Terminals.drawsBlockElements(environment: ["TERM": "vt100"]))
+        XCTAssertFalse(Terminals.drawsBlockElements(environment: ["TERM": "con80x25"]))
+        XCTAssertFalse(Terminals.drawsBlockElements(environment: ["TERM": "cons25"]))
+        XCTAssertTrue(Terminals.drawsBlockElements(environment: ["TERM": "contour"]), "a terminal, not a console")
         // tmux and screen take an APC string for a window title: the Kitty query goes second, and not there.
         XCTAssertFalse(TerminalProbe.queries(environment: ["TERM": "xterm-kitty"]).contains("\u{1B}_"), "not in the first burst")
         XCTAssertTrue(TerminalProbe.kittyQueries.contains("\u{1B}_G"))
         XCTAssertTrue(TerminalProbe.kittyQueries.hasSuffix("\u{1B}[c\u{1B}8\u{1B}[J"), "DA1 behind it, then erased")
-        XCTAssertTrue(TerminalProbe.sendsKittyQuery(["TERM": "xterm-kitty"], after: abilities))
-        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], after: abilities))
-        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "screen"], after: abilities))
-        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "rxvt-unicode-256color"], after: abilities), "urxvt prints APC strings as text")
+        XCTAssertTrue(Terminals.sendsKittyQuery(["TERM": "xterm-kitty"], after: abilities))
+        XCTAssertFalse(Terminals.sendsKittyQuery(["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], after: abilities))
+        XCTAssertFalse(Terminals.sendsKittyQuery(["TERM": "screen"], after: abilities))
+        XCTAssertFalse(Terminals.sendsKittyQuery(["TERM": "rxvt-unicode-256color"], after: abilities), "urxvt prints APC strings as text")
         // Over SSH from inside a local tmux, TERM can say xterm-256color: tmux's XTVERSION answer says who is there.
         var behindTmux = TerminalAbilities()
         behindTmux.answered = true
         behindTmux.version = "tmux 3.3a"
-        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "xterm-256color"], after: behindTmux))
-        XCTAssertFalse(TerminalProbe.sendsKittyQuery(["TERM": "xterm-256color"], after: TerminalAbilities()), "no answer at all")
+        XCTAssertFalse(Terminals.sendsKittyQuery(["TERM": "xterm-256color"], after: behindTmux))
+        XCTAssertFalse(Terminals.sendsKittyQuery(["TERM": "xterm-256color"], after: TerminalAbilities()), "no answer at all")
         XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasSuffix("\u{1B}[c\u{1B}8\u{1B}[J"),
                       "DA1 last, then the cursor back where it was and what an unknown question printed erased")
         XCTAssertTrue(TerminalProbe.queries(environment: [:]).hasPrefix("\u{1B}7"))

@@ -198,16 +198,14 @@ public enum Doctor {
             add("Terminal", .info, "standard input or output is not a terminal: it was not asked what it can draw")
         }
         let term = environment["TERM"] ?? ""
-        let colorSetting = configuration?.colors
-        let graphicsSetting = configuration?.graphics
-        var choice = GraphicsChoice.choose(setting: graphicsSetting, environment: environment,
-                                           abilities: facts.abilities, tmux: facts.tmux)
-            .allowing(colors: colorSetting, environment: environment)
-        if !facts.isTerminal, graphicsSetting == nil {
-            choice = GraphicsChoice(mode: .cells, reason: "the terminal could not be asked")
-        }
-        let plan = NcursesBackend.plan(environment: environment, abilities: facts.abilities, colors: colorSetting,
-                                       graphics: choice.mode)
+        // The very value the session opens the screen from (without a readable config file, the defaults').
+        let profile = configuration.map {
+            InteractiveSession.profile($0, environment: environment, abilities: facts.abilities, tmux: facts.tmux,
+                                       isTerminal: facts.isTerminal, colors: $0.colors, graphics: $0.graphics)
+        } ?? TerminalProfile.decide(environment: environment, abilities: facts.abilities, tmux: facts.tmux, settings: .init(),
+                                    unicode: TerminalEnvironment.isUTF8(environment), isTerminal: facts.isTerminal)
+        let choice = profile.graphics
+        let plan = profile.terminfo
         if term.isEmpty || term == "dumb" {
             add("TERM", facts.isTerminal ? .problem : .info, term.isEmpty ? "not set" : "dumb",
                 fix: facts.isTerminal ? "set TERM to your terminal's type (xterm-256color suits most)" : nil)
@@ -226,20 +224,22 @@ public enum Doctor {
             let origin = configuration?.origins["colors"].map { ", colors set by \($0)" } ?? ""
             var detail = "\(describe(plan.colorMode)) (terminfo entry \(plan.entry!)\(origin))"
             if !(environment["NO_COLOR"] ?? "").isEmpty { detail = "none: NO_COLOR is set" }
-            let wants24Bit = ["truecolor", "24bit"].contains(colorterm.lowercased()) || facts.abilities?.trueColor == true
-            if wants24Bit, plan.colorMode != .truecolor, colorSetting == nil, choice.mode != .kittyPlaceholders,
-               (environment["NO_COLOR"] ?? "").isEmpty {
-                let fix = !plan.termKnown ? "install TERM's terminfo entry, as above"
-                    : NcursesBackend.knowsEntry("xterm-direct")
-                    ? "colors = \"truecolor\" in the config file (or IMAGE_FEED_COLORS=truecolor) draws it through xterm-direct"
-                    : "apt install ncurses-term (it has the -direct entries 24-bit colour is drawn through)"
-                add("Colours", .warning, detail + "; the terminal has 24-bit colour", fix: fix)
+            if profile.between == .gnuScreen, configuration?.colors == nil {
+                detail += "; GNU screen draws 256 colours at most, whatever COLORTERM says"
+            }
+            if let advice = profile.colorsAdvice {
+                add("Colours", .warning, detail + "; the terminal has 24-bit colour", fix: advice)
             } else {
                 add("Colours", .ok, detail)
             }
         }
         let name = facts.abilities?.version ?? facts.tmux.map { $0.terminalType.isEmpty ? $0.terminalName : $0.terminalType }
-        if let name, !name.isEmpty { add("Terminal", .info, UntrustedText.sanitize(name)) }
+        if let name, !name.isEmpty {
+            let known = profile.terminal.map { " (decided as \($0))" } ?? ""
+            add("Terminal", .info, UntrustedText.sanitize(name) + known)
+        } else if let known = profile.terminal {
+            add("Terminal", .info, "\(known), by its environment")
+        }
         let cell = choice.mode == .cells ? "" : ", cell \(choice.cellWidth)x\(choice.cellHeight) pixels"
         var graphicsStatus = DoctorReport.Status.ok
         var graphicsFix: String?
@@ -251,12 +251,7 @@ public enum Doctor {
         if graphicsStatus == .ok, facts.abilities == nil, facts.tmux == nil { graphicsStatus = .info }
         add("Pictures", graphicsStatus, "\(choice.mode.rawValue): \(choice.reason)\(cell)", fix: graphicsFix)
         if choice.mode == .cells {
-            // As the session chooses (without a readable config file, there is no session to choose for).
-            let blitter = configuration.map {
-                InteractiveSession.defaultBlitter($0, unicode: TerminalEnvironment.isUTF8(environment), environment: environment,
-                                                  abilities: facts.abilities, tmux: facts.tmux)
-            } ?? (kind: BlitterKind.half, reason: "default")
-            add("Blitter", .info, "\(blitter.kind.rawValue) (\(blitter.reason))")
+            add("Blitter", .info, "\(profile.blitter.value.rawValue): \(profile.blitter.reason)")
         }
         if choice.mode != .cells {
             let setting = configuration?.link ?? .auto
@@ -275,22 +270,30 @@ public enum Doctor {
             }
             add("Link", .info, detail)
         }
-        if TerminalProbe.isMultiplexed(environment) {
+        switch profile.between {
+        case .tmux:
             if let tmux = facts.tmux {
                 let client = tmux.terminalName.isEmpty ? "no terminal attached" : "attached to \(UntrustedText.sanitize(tmux.terminalName))"
                 add("tmux", .info, "inside tmux, \(client); allow-passthrough \(tmux.passthrough ? "on" : "off")"
-                    + (tmux.hasRGB ? "; it draws 24-bit colour there (RGB among the client's features)" : ""))
+                    + (tmux.hasRGB ? "; it draws 24-bit colour there (RGB among the client's features)" : "")
+                    + (tmux.drawsSixel ? "; built with Sixel, which the terminal draws" : ""))
             } else {
-                add("tmux", .info, TerminalProbe.isGNUScreen(environment)
-                    ? "inside GNU screen: 256 colours at most (screen 4 has no 24-bit colour, whatever COLORTERM says), "
-                        + "no mouse (screen holds a lone Esc while the mouse is reported), the screen cleared on quitting"
-                    : "inside tmux or screen (tmux was not asked)")
+                add("tmux", .info, "inside tmux or screen (tmux was not asked)")
             }
+        case .gnuScreen:
+            add("tmux", .info, "inside GNU screen: 256 colours at most (screen 4 has no 24-bit colour, whatever COLORTERM says), "
+                + "no mouse (screen holds a lone Esc while the mouse is reported), the screen cleared on quitting")
+        case .zellij:
+            add("Zellij", .info, "inside Zellij: pictures only as Kitty graphics it draws itself (0.45 and later answer for them), "
+                + "never Sixel or placeholders; links and sextants are left to the terminal outside")
+        case .nothing:
+            break
         }
+        add("Links", .info, "OSC 8 links \(profile.hyperlinks.value ? "on" : "off"): \(profile.hyperlinks.reason)")
         if let mosh = facts.abilities?.mosh {
             let version = mosh.isEmpty ? "mosh (its version could not be read)" : "mosh \(mosh)"
             add("mosh", .info, "through \(version): "
-                + (TerminalProbe.moshDrawsDirectColour(mosh) ? "24-bit colour crosses it" : "256 colours at most (24-bit from mosh 1.4)")
+                + (Terminals.moshDrawsDirectColour(mosh) ? "24-bit colour crosses it" : "256 colours at most (24-bit from mosh 1.4)")
                 + "; no pictures in pixels (mosh passes no Sixel or Kitty graphics)")
         }
         if TerminalEnvironment.isUTF8(environment) {

@@ -14,19 +14,18 @@ public enum InteractiveSession {
     /// `blitter`: the characters photos are drawn with when they are not pixels (nil: the setting's).
     /// `themeName`: the interface's colours (nil: the setting's).
     /// `link`: how pictures are sized for the link (nil: the setting's).
-    /// The characters photos are drawn with, unless a flag says: the setting's when it is set, else sextants where
-    /// the terminal draws them itself, else blocks where the font has Block Elements, else half blocks; with the
-    /// reason, for doctor.
-    public static func defaultBlitter(_ configuration: Settings, unicode: Bool, environment: [String: String],
-                                      abilities: TerminalAbilities?, tmux: TmuxClient?) -> (kind: BlitterKind, reason: String) {
-        if let origin = configuration.origins["blitter"] { return (configuration.blitter, "set by \(origin)") }
-        if unicode, TerminalProbe.drawsSextants(environment: environment, abilities: abilities, tmux: tmux) {
-            return (.sextant, "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
-        }
-        if unicode, TerminalProbe.drawsBlockElements(environment: environment) {
-            return (.blocks, "quadrants and eighths, which every terminal font has (blitter = \"half\" in the config file to change)")
-        }
-        return (configuration.blitter, "default")
+    /// What the terminal is, decided once from its answers, the environment and the settings (flags first): the
+    /// session opens the screen from it, and doctor prints the same value. `colors` and `graphics`: the settings as the
+    /// flags left them (nil: decided from the terminal); `blitter` and `link`: the flags (nil: the settings').
+    public static func profile(_ configuration: Settings, environment: [String: String], abilities: TerminalAbilities?,
+                               tmux: TmuxClient?, isTerminal: Bool = true, colors: ColorMode?, graphics: GraphicsMode?,
+                               blitter: BlitterKind? = nil, link: LinkSetting? = nil) -> TerminalProfile {
+        let blitterSetting = blitter.map { (kind: $0, origin: "--blitter") }
+            ?? configuration.origins["blitter"].map { (kind: configuration.blitter, origin: $0) }
+        let settings = TerminalProfile.Settings(colors: colors, graphics: graphics,
+                                                blitter: blitterSetting, link: link ?? configuration.link)
+        return TerminalProfile.decide(environment: environment, abilities: abilities, tmux: tmux, settings: settings,
+                                      unicode: TerminalEnvironment.isUTF8(environment), isTerminal: isTerminal)
     }
 
     public static func run(context: CompositionRoot, colors: ColorMode? = nil, graphics: GraphicsMode? = nil,
@@ -34,8 +33,9 @@ public enum InteractiveSession {
         let environment = ProcessInfo.processInfo.environment
         // One burst of questions before curses starts (their answers must not be read as keys).
         let (abilities, tmux) = TerminalProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, environment: environment)
-        let choice = GraphicsChoice.choose(setting: graphics, environment: environment, abilities: abilities, tmux: tmux)
-            .allowing(colors: colors, environment: environment)
+        let profile = profile(context.configuration, environment: environment, abilities: abilities, tmux: tmux,
+                              colors: colors, graphics: graphics, blitter: blitter, link: link)
+        let choice = profile.graphics
         let logger = Logger(label: "terminal")
         if let abilities {
             logger.info("""
@@ -49,18 +49,15 @@ public enum InteractiveSession {
         if let tmux {
             logger.info("tmux: allow-passthrough \(tmux.passthrough), client \(tmux.terminalName) \(tmux.terminalType)")
         }
-        logger.info("pictures: \(choice.mode.rawValue) (\(choice.reason)), cell \(choice.cellWidth)x\(choice.cellHeight)")
-        let hyperlinks = TerminalProbe.drawsHyperlinks(environment: environment, abilities: abilities)
-        let backend = try NcursesBackend(colors: colors, abilities: abilities, graphics: choice.mode, hyperlinks: hyperlinks,
-                                         link: link ?? context.configuration.link,
-                                         sixelScrolls: TerminalProbe.sixelFollowsScrolls(environment: environment, abilities: abilities))
+        for line in profile.summary { logger.info("\(line)") }
+        let backend = try NcursesBackend(profile: profile)
         defer { backend.restore() }
-        logger.info("colours: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode), OSC 8 links \(hyperlinks)")
+        logger.info("colours drawn: \(backend.colorMode.rawValue)\(backend.termFallback.map { "; \($0)" } ?? ""), UTF-8 \(backend.unicode)")
         // Unless a theme is set, a terminal that says its background is light gets the light theme (muted text in
         // the dark theme's grey would barely show on white).
         let configured = context.configuration.origins["theme"] != nil ? context.configuration.theme : nil
-        let chosenTheme = themeName ?? configured ?? (abilities?.hasLightBackground == true ? .light : context.configuration.theme)
-        let themeReason = themeName ?? configured == nil && abilities?.hasLightBackground == true ? " (the terminal's background is light)" : ""
+        let chosenTheme = themeName ?? configured ?? (profile.lightBackground ? .light : context.configuration.theme)
+        let themeReason = themeName ?? configured == nil && profile.lightBackground ? " (the terminal's background is light)" : ""
         logger.info("theme: \(chosenTheme.rawValue)\(themeReason)")
         let theme = Theme(colorMode: backend.colorMode, unicode: backend.unicode, name: chosenTheme,
                           overrides: context.configuration.themeColors)
@@ -79,9 +76,7 @@ public enum InteractiveSession {
         state.isDemo = context.isDemo
         state.albumsEnabled = context.albums != nil
         state.setupProblem = setupProblem(context)
-        let chosenBlitter = blitter ?? defaultBlitter(context.configuration, unicode: theme.unicode, environment: environment,
-                                                      abilities: abilities, tmux: tmux).kind
-        if choice.mode == .cells { logger.info("photos as characters: \(chosenBlitter.rawValue)") }
+        let chosenBlitter = profile.blitter.value
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo(), graphics: choice,
                               blitter: chosenBlitter, keyMap: context.configuration.keyMap)

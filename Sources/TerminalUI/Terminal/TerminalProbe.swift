@@ -68,57 +68,6 @@ public enum TerminalProbe {
     /// local tmux cannot tell from its environment (TERM may say xterm-256color) but can from tmux's XTVERSION answer.
     public static let kittyQueries = "\u{1B}7" + KittyGraphics.query + "\u{1B}[c" + "\u{1B}8\u{1B}[J"
 
-    /// Whether the Kitty graphics query may be sent, after the first answers (`abilities`): not through a
-    /// multiplexer (by the environment, or by XTVERSION: "tmux 3.3a"), nor to a terminal known to show APC strings
-    /// as text (rxvt-unicode, the Linux console), nor to one that did not answer at all.
-    public static func sendsKittyQuery(_ environment: [String: String], after abilities: TerminalAbilities? = nil) -> Bool {
-        let term = environment["TERM"] ?? ""
-        guard !isMultiplexed(environment), !term.hasPrefix("rxvt"), term != "linux", !term.hasPrefix("vt") else { return false }
-        guard let abilities else { return true }
-        let version = (abilities.version ?? "").lowercased()
-        return abilities.answered && !version.hasPrefix("tmux") && !version.hasPrefix("screen")
-    }
-
-    /// Whether the terminal draws Unicode 13's sextants (🬀 … 🬻) itself, from its own block drawing rather than the
-    /// font's (which often lacks them: Debian's DejaVu Sans Mono draws boxes): kitty, foot, WezTerm and Ghostty, said
-    /// by XTVERSION or, inside tmux, by tmux's client, and VTE terminals (`VTE_VERSION` 0.70 and later; GNOME
-    /// Terminal, xfce4-terminal, Tilix). Where they do, photos drawn as characters default to sextants: 2x3 pixels a
-    /// cell, 1.5 dB or more closer to the photo than half blocks.
-    public static func drawsSextants(environment: [String: String], abilities: TerminalAbilities?, tmux: TmuxClient?) -> Bool {
-        if isGNUScreen(environment) { return false }
-        let names = [abilities?.version, tmux?.terminalType].compactMap { $0?.lowercased() }
-        if names.contains(where: { name in ["kitty", "foot", "wezterm", "ghostty"].contains { name.hasPrefix($0) } }) { return true }
-        if (environment["TMUX"] ?? "").isEmpty, let vte = environment["VTE_VERSION"].flatMap(Int.init), vte >= 7000 { return true }
-        return false
-    }
-
-    /// Whether the terminal draws Block Elements' quadrants and eighths (▖ ▗ ▘ ▝ ▙ …, ▁ … ▇, ▏ … ▉): kitty, foot,
-    /// alacritty, WezTerm, VTE terminals and Konsole draw them themselves, and the fonts the others use have them
-    /// (chafa draws with them by default everywhere); the Linux console's fonts do not. Where they are drawn, photos
-    /// drawn as characters default to blocks (alacritty: 20.2 dB with half blocks, 22.0 with blocks, chafa's default
-    /// 21.9).
-    public static func drawsBlockElements(environment: [String: String]) -> Bool {
-        let term = (environment["TERM"] ?? "").lowercased()
-        // The consoles' entries: linux, vt100 …, cons25 and con80x25 … (not contour, a terminal that draws them).
-        let console = term == "linux" || term.hasPrefix("vt") || term.hasPrefix("cons")
-            || (term.hasPrefix("con") && term.dropFirst(3).first?.isNumber == true)
-        return !(console || term == "dumb" || term.isEmpty)
-    }
-
-    /// Whether GNU screen stands between the program and the terminal (`STY` is set), inside tmux or around it: either
-    /// way what reaches the terminal goes through screen, which has no 24-bit colour (screen 4), whatever the terminal
-    /// has, and holds a lone Esc while mouse reporting is on.
-    public static func isGNUScreen(_ environment: [String: String]) -> Bool {
-        !(environment["STY"] ?? "").isEmpty
-    }
-
-    /// Whether the program runs inside tmux or GNU screen (which stand between it and the terminal).
-    public static func isMultiplexed(_ environment: [String: String]) -> Bool {
-        let term = environment["TERM"] ?? ""
-        return !(environment["TMUX"] ?? "").isEmpty || !(environment["STY"] ?? "").isEmpty
-            || term.hasPrefix("screen") || term.hasPrefix("tmux")
-    }
-
     static let otherQueries = ""
         + "\u{1B}P+q524742\u{1B}\\" // XTGETTCAP "RGB" (hex)
         + "\u{1B}[>0q" // XTVERSION
@@ -172,7 +121,7 @@ public enum TerminalProbe {
         var abilities = parse(answer)
         if abilities.answered { abilities.roundTrip = ProcessInfo.processInfo.systemUptime - start }
         // Then, where it is safe, the Kitty graphics query (one more round trip).
-        if sendsKittyQuery(environment, after: abilities), let second = exchange(kittyQueries) {
+        if Terminals.sendsKittyQuery(environment, after: abilities), let second = exchange(kittyQueries) {
             abilities.kittyGraphics = parse(second).kittyGraphics
         }
         if abilities.cellWidth == nil, let cell = cellSize(of: output) ?? cellSize(of: output, textArea: textArea(answer)) {
@@ -190,12 +139,12 @@ public enum TerminalProbe {
     /// xterm-256color and nothing says so (mosh answers DA1 itself, and no COLORTERM crosses).
     public static func ask(input: Int32, output: Int32, environment: [String: String]) -> (abilities: TerminalAbilities?, tmux: TmuxClient?) {
         var abilities = run(input: input, output: output, environment: environment)
-        let tmux = isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
+        let tmux = Terminals.isMultiplexed(environment) ? TmuxClient.ask(environment: environment) : nil
         if tmux?.hasRGB == true { abilities?.trueColor = true }
-        if !isMultiplexed(environment), let server = moshServer(among: ancestors()) {
+        if !Terminals.isMultiplexed(environment), let server = moshServer(among: ancestors()) {
             let version = moshVersion(of: server)
             abilities?.mosh = version ?? ""
-            if let version, moshDrawsDirectColour(version) { abilities?.trueColor = true }
+            if let version, Terminals.moshDrawsDirectColour(version) { abilities?.trueColor = true }
         }
         return (abilities, tmux)
     }
@@ -262,13 +211,6 @@ public enum TerminalProbe {
         guard let range = text.range(of: "(mosh ") else { return nil }
         let version = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
         return version.isEmpty ? nil : String(version)
-    }
-
-    /// mosh draws 24-bit colour from 1.4.
-    public static func moshDrawsDirectColour(_ version: String) -> Bool {
-        let numbers = version.split(separator: ".").map { Int($0) ?? 0 }
-        guard let major = numbers.first else { return false }
-        return major > 1 || (major == 1 && (numbers.dropFirst().first ?? 0) >= 4)
     }
 
     /// A cell's size in pixels: the terminal's text area in pixels (`textArea`, from `CSI 14 t`; nil: the
@@ -395,110 +337,6 @@ public enum TerminalProbe {
     }
 }
 
-/// What the session draws pictures with, and why: the help overlay tells the user.
-public struct GraphicsChoice: Equatable, Sendable {
-    public var mode: GraphicsMode
-    public var reason: String
-    /// One cell in pixels (what the pictures are drawn for).
-    public var cellWidth: Int
-    public var cellHeight: Int
-
-    public init(mode: GraphicsMode, reason: String, cellWidth: Int = 10, cellHeight: Int = 20) {
-        self.mode = mode
-        self.reason = reason
-        self.cellWidth = cellWidth
-        self.cellHeight = cellHeight
-    }
-
-    public static let cells = GraphicsChoice(mode: .cells, reason: "coloured characters")
-
-    /// This choice as the colours allow it: pictures in pixels need colour (NO_COLOR and colors = "none" keep
-    /// photos as characters too), and placeholders name their picture by a colour of the 256-colour palette.
-    public func allowing(colors: ColorMode?, environment: [String: String]) -> GraphicsChoice {
-        if mode != .cells, !(environment["NO_COLOR"] ?? "").isEmpty || colors == ColorMode.none {
-            return GraphicsChoice(mode: .cells, reason: "colour is off (NO_COLOR or colors = none)")
-        }
-        if mode == .kittyPlaceholders, let colors, [.palette16, .palette8].contains(colors) {
-            return GraphicsChoice(mode: .cells, reason: "colors = \(colors) leaves too few colours to name pictures in placeholders")
-        }
-        return self
-    }
-
-    /// Decides from the setting (nil: auto), the environment and the terminal's answers.
-    /// `tmux`: what tmux said of the pane and the terminal it is attached to (nil outside tmux, or when it
-    /// could not be asked).
-    public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?,
-                              tmux: TmuxClient? = nil) -> GraphicsChoice {
-        // Inside tmux, its client's cell (the pane's pixels may be tmux's default of 16x32).
-        let width = tmux?.cellWidth ?? abilities?.cellWidth.flatMap { GraphicsMode.cellWidths.contains($0) ? $0 : nil }
-        let height = tmux?.cellHeight ?? abilities?.cellHeight.flatMap { GraphicsMode.cellHeights.contains($0) ? $0 : nil }
-        let sized = width != nil && height != nil
-        func choice(_ mode: GraphicsMode, _ reason: String) -> GraphicsChoice {
-            GraphicsChoice(mode: mode, reason: reason, cellWidth: width ?? 10, cellHeight: height ?? 20)
-        }
-        let multiplexed = TerminalProbe.isMultiplexed(environment)
-        if let setting {
-            switch setting {
-            case .cells: return choice(.cells, "graphics = cells in the settings")
-            case .kitty where multiplexed, .kittyPlaceholders where multiplexed:
-                // Inside tmux only placeholders can work (direct placements would land wherever the terminal's
-                // cursor is, over other panes); they need the passthrough.
-                if let tmux, !tmux.passthrough {
-                    return choice(.cells, "graphics = \(setting.rawValue) in the settings, but tmux's allow-passthrough is off")
-                }
-                return choice(.kittyPlaceholders, "graphics = \(setting.rawValue) in the settings, inside tmux: Unicode placeholders"
-                              + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
-            case .kitty, .kittyPlaceholders, .sixel, .iterm2:
-                return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
-            }
-        }
-        if multiplexed {
-            guard let tmux, environment["STY"] == nil else {
-                return choice(.cells, "inside tmux or screen, which keep pictures from the terminal")
-            }
-            let name = tmux.terminalType.isEmpty ? tmux.terminalName : tmux.terminalType
-            guard !name.isEmpty else {
-                return choice(.cells, "inside tmux, with no terminal attached to ask")
-            }
-            guard tmux.drawsPlaceholders else {
-                return choice(.cells, "inside tmux, attached to a terminal (\(name)) that does not draw Kitty's Unicode placeholders")
-            }
-            guard tmux.passthrough else {
-                return choice(.cells, "inside tmux, whose allow-passthrough is off: `set -g allow-passthrough on` in tmux.conf lets \(name) draw the photos")
-            }
-            let term = environment["TERM"] ?? ""
-            guard term.contains("256color") || term.hasSuffix("-direct") else {
-                return choice(.cells, "inside tmux with TERM=\(term), which has too few colours to name pictures (set tmux's default-terminal to tmux-256color)")
-            }
-            return choice(.kittyPlaceholders, "inside tmux with allow-passthrough on, the terminal (\(name)) draws Kitty's Unicode placeholders"
-                          + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
-        }
-        // No answer in time (a loaded machine, a slow link): what the environment says of the terminal.
-        if abilities?.answered != true {
-            if GraphicsMode.kittyByEnvironment(environment) {
-                return choice(.kitty, "the terminal did not answer in time; its environment says it has Kitty graphics")
-            }
-        }
-        guard let abilities else { return choice(.cells, "the terminal could not be asked") }
-        let name = abilities.version.map { " (\($0))" } ?? ""
-        if abilities.kittyGraphics {
-            return choice(.kitty, "the terminal\(name) answered the Kitty graphics query")
-        }
-        // iTerm2 says who it is in LC_TERMINAL (which SSH passes on with the other LC_ variables),
-        // TERM_PROGRAM, or its XTVERSION answer; its own inline images draw better than its Sixel.
-        if environment["LC_TERMINAL"] == "iTerm2" || environment["TERM_PROGRAM"] == "iTerm.app"
-            || abilities.version?.hasPrefix("iTerm2") == true {
-            return choice(.iterm2, "the terminal is iTerm2" + (sized ? "" : " (cell size unknown: 10x20 pixels assumed)"))
-        }
-        if abilities.sixel {
-            guard sized else { return choice(.cells, "the terminal\(name) has Sixel but did not say its cell size") }
-            return choice(.sixel, "the terminal\(name) reports Sixel")
-        }
-        if !abilities.answered { return choice(.cells, "the terminal did not answer") }
-        return choice(.cells, "the terminal\(name) shows no pictures itself")
-    }
-}
-
 /// What tmux says of the pane the program runs in and of the terminal its client sits in: whether escape
 /// sequences may pass through to that terminal, and which terminal it is (tmux asks it with XTVERSION).
 public struct TmuxClient: Equatable, Sendable {
@@ -515,6 +353,9 @@ public struct TmuxClient: Equatable, Sendable {
     /// tmux draws 24-bit colour in the client's terminal (`RGB` among its `client_termfeatures`): a program in the
     /// pane may use it, though no COLORTERM reached the pane (over SSH, then tmux).
     public var hasRGB = false
+    /// tmux was built with Sixel (`#{sixel_support}`, tmux 3.4 and later) and the client's terminal draws it (`sixel`
+    /// among its features): a Sixel picture in the pane reaches the terminal, in the pane.
+    public var drawsSixel = false
 
     public init(passthrough: Bool, terminalName: String, terminalType: String, cellWidth: Int? = nil, cellHeight: Int? = nil) {
         self.passthrough = passthrough
@@ -526,16 +367,18 @@ public struct TmuxClient: Equatable, Sendable {
 
     /// The question put to tmux: `tmux display-message -p` with this format.
     public static let format = "#{allow-passthrough}|#{client_termname}|#{client_termtype}|#{client_cell_width}|#{client_cell_height}"
-        + "|#{client_termfeatures}"
+        + "|#{client_termfeatures}|#{sixel_support}"
 
     /// tmux's answer to `format` (nil when it is not one).
     public static func parse(_ answer: String) -> TmuxClient? {
         let fields = answer.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", omittingEmptySubsequences: false)
-        guard [3, 5, 6].contains(fields.count) else { return nil }
+        guard [3, 5, 6, 7].contains(fields.count) else { return nil }
         let passthrough = ["1", "on", "all"].contains(fields[0].lowercased())
         var client = TmuxClient(passthrough: passthrough, terminalName: String(fields[1].prefix(60)), terminalType: String(fields[2].prefix(60)))
-        if fields.count == 6 {
-            client.hasRGB = fields[5].split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "RGB" }
+        if fields.count >= 6 {
+            let features = fields[5].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            client.hasRGB = features.contains("RGB")
+            client.drawsSixel = fields.count == 7 && fields[6] == "1" && features.contains("sixel")
         }
         if fields.count >= 5, let width = Int(fields[3]), let height = Int(fields[4]),
            GraphicsMode.cellWidths.contains(width), GraphicsMode.cellHeights.contains(height) {
@@ -545,14 +388,10 @@ public struct TmuxClient: Equatable, Sendable {
         return client
     }
 
-    /// Whether the terminal draws Kitty's Unicode placeholders: kitty from 0.28, Ghostty.
+    /// Whether the terminal draws Kitty's Unicode placeholders (its row in `Terminals`: kitty from 0.28, Ghostty, Rio).
     public var drawsPlaceholders: Bool {
-        let type = terminalType.lowercased()
-        if type.contains("ghostty") || terminalName == "xterm-ghostty" { return true }
-        guard type.hasPrefix("kitty(") else { return false }
-        let numbers = type.dropFirst(6).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
-        guard let major = numbers.first else { return false }
-        return major > 0 || numbers.dropFirst().first.map { $0 >= 28 } == true
+        let seen = Terminals.Seen(environment: [:], abilities: nil, tmux: self)
+        return Terminals.row(seen)?.placeholders(seen) == true
     }
 
     /// Asks the tmux the program runs in (`TMUX` names it) about this pane; nil outside tmux, or when tmux

@@ -158,3 +158,28 @@ extension PictureLayer {
     static func moveCursor(_ x: Int, _ y: Int) -> String { "\u{1B}[\(y + 1);\(x + 1)H" }
 }
 
+extension PixelPicture {
+    /// The pixels under cells (`column`, `row`, `columns` x `rows`) in a copy of the picture `width` x `height`
+    /// pixels (a copy sent smaller on a slow link).
+    func pixelRect(column: Int, row: Int, columns: Int, rows: Int, inWidth width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        guard width != image.width || height != image.height else {
+            return pixelRect(column: column, row: row, columns: columns, rows: rows)
+        }
+        let cellWidth = Double(width) / Double(max(1, self.columns))
+        let cellHeight = Double(height) / Double(max(1, self.rows))
+        let x0 = Int((Double(column) * cellWidth).rounded())
+        let y0 = Int((Double(row) * cellHeight).rounded())
+        let x1 = min(width, Int((Double(column + columns) * cellWidth).rounded()))
+        let y1 = min(height, Int((Double(row + rows) * cellHeight).rounded()))
+        return (x0, y0, max(0, x1 - x0), max(0, y1 - y0))
+    }
+
+    /// The picture `scale` of its size each way (at least a pixel a cell), or itself at 1.
+    func scaled(_ scale: Double) -> RGBImage {
+        guard scale < 1 else { return image }
+        let width = max(columns, Int((Double(image.width) * scale).rounded()))
+        let height = max(rows, Int((Double(image.height) * scale).rounded()))
+        guard width < image.width || height < image.height else { return image }
+        return AreaResampler.resize(image, width: min(width, image.width), height: min(height, image.height))
+    }
+}

@@ -91,31 +91,3 @@ struct HyperlinkLayer {
         }
     }
 }
-
-extension TerminalProbe {
-    /// Whether the terminal moves Sixel pixels with the rows it scrolls and clips them at the scrolling region's
-    /// margins, as checked in the real terminals under Xvfb: xterm (its XTVERSION answer) and mlterm. foot moves
-    /// them past the margins (over the tab bar and the status line), and others are untested: there every
-    /// moved piece is drawn again instead.
-    public static func sixelFollowsScrolls(environment: [String: String], abilities: TerminalAbilities?) -> Bool {
-        if abilities?.version?.hasPrefix("XTerm(") == true { return true }
-        return (environment["TERM"] ?? "").hasPrefix("mlterm") && !TerminalProbe.isMultiplexed(environment)
-    }
-
-    /// Whether the terminal makes OSC 8 hyperlinks clickable (and so is worth sending them to): terminals known
-    /// to by their answers or their environment. Not inside tmux or screen, which keep them from the terminal
-    /// (or, before tmux 3.4, drop them).
-    public static func drawsHyperlinks(environment: [String: String], abilities: TerminalAbilities?) -> Bool {
-        if isMultiplexed(environment) { return false }
-        if abilities?.kittyGraphics == true { return true } // kitty, Ghostty, WezTerm, Konsole
-        let version = (abilities?.version ?? "").lowercased()
-        if ["kitty", "wezterm", "foot", "iterm2", "ghostty", "konsole", "contour", "mintty"].contains(where: version.hasPrefix) {
-            return true
-        }
-        if let vte = environment["VTE_VERSION"].flatMap({ Int($0) }), vte >= 5000 { return true } // GNOME Terminal & co.
-        if ["iTerm.app", "WezTerm", "vscode", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "") { return true }
-        if !(environment["WT_SESSION"] ?? "").isEmpty || !(environment["KONSOLE_VERSION"] ?? "").isEmpty { return true }
-        let term = environment["TERM"] ?? ""
-        return ["xterm-kitty", "xterm-ghostty", "wezterm", "alacritty", "foot", "foot-extra"].contains(term)
-    }
-}

@@ -265,7 +265,7 @@ public struct LinkProbe: Sendable, Equatable {
 
     /// Writes `bytes` and reads until a DA1 answer (`ESC [ ? … c`) arrives: the seconds it took.
     private static func answerTime(_ bytes: [UInt8], input: Int32, output: Int32, deadline: Double) -> Double? {
-        let start = NcursesBackend.clock()
+        let start = OutputQueue.clock()
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBufferPointer { write(output, $0.baseAddress! + written, $0.count - written) }
@@ -275,14 +275,14 @@ public struct LinkProbe: Sendable, Equatable {
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256)
         while true {
-            let left = deadline - (NcursesBackend.clock() - start)
+            let left = deadline - (OutputQueue.clock() - start)
             guard left > 0 else { return nil }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, Int32((left * 1_000).rounded(.up))) > 0 else { return nil }
             let count = read(input, &chunk, chunk.count)
             guard count > 0 else { return nil }
             answer += chunk[0..<count]
-            if let end = answer.lastIndex(of: 0x63), answer[..<end].contains(0x3F) { return NcursesBackend.clock() - start }
+            if let end = answer.lastIndex(of: 0x63), answer[..<end].contains(0x3F) { return OutputQueue.clock() - start }
         }
     }
 }

@@ -1,0 +1,400 @@
+import CNcursesw
+import Foundation
+import TerminalImage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal, through ncursesw. Only the thread that created it may call it.
+///
+/// Each frame writes the cells that changed since the previous frame into curses' screen, and
+/// `doupdate` works out what to send. curses scrolls the terminal when rows moved, instead of repainting
+/// them (a move further than curses takes at once is shown in steps). Pictures in pixels (Kitty graphics,
+/// Sixel, iTerm2) are written after curses' frame by a `PictureLayer`, into cells curses keeps blank.
+///
+/// Nothing here waits for the terminal. curses writes each frame into a file in memory; what it wrote, and the
+/// pictures' chunks, wait in a queue the run loop empties as fast as the terminal takes them (non-blocking
+/// writes, and `readInput` wakes when the terminal can take more). curses' frames go first; a picture is
+/// cut only between its chunks. How fast the terminal takes bytes when it pushes back is the link's rate
+/// (`LinkMeter`), which pictures are sized to.
+public final class NcursesBackend: TerminalBackend {
+    public enum Failure: Error, CustomStringConvertible {
+        case noTerminal(String)
+        public var description: String {
+            switch self {
+            case let .noTerminal(detail): detail
+            }
+        }
+    }
+
+    public let colorMode: ColorMode
+    public let unicode: Bool
+    /// Set when ncurses did not know `TERM` and the screen is driven as xterm-256color instead: what to tell the user.
+    public let termFallback: String?
+    /// The terminal has no alternate screen (vt100): the last frame is cleared on the way out.
+    let clearsOnExit: Bool
+    /// Where the queue's bytes are written: the terminal, opened again without blocking (curses keeps its own
+    /// descriptor, which blocks, for the terminal's modes and for what it writes on the way out).
+    let writeDescriptor: Int32
+    /// The one writer of the terminal.
+    var output: OutputQueue!
+    /// `writeDescriptor` shares curses' open file and had O_NONBLOCK set on it: the flags to put back.
+    var sharedFlags: Int32?
+    /// Where curses writes while it draws a frame (its output descriptor points there meanwhile).
+    let captureDescriptor: Int32
+    /// The terminal, kept to point curses' descriptor back at it.
+    let terminalCopy: Int32
+    /// The last frame drawn as the app gave it (drawn again when the pictures ask, the link having had room).
+    var lastFrame: CellBuffer?
+    /// When the screen last changed: a picture goes again in full only once the view has stayed put.
+    var lastChange = 0.0
+    let screen: OpaquePointer
+    let window: UnsafeMutablePointer<WINDOW>
+    var previous: CellBuffer?
+    var pairs: [PairKey: Int32] = [:]
+    /// A direct-mapped cache in front of `pairs` (frames ask for a pair per changed cell).
+    var pairCacheKeys = [UInt64](repeating: .max, count: 4096)
+    var pairCacheValues = [Int32](repeating: 0, count: 4096)
+    var wakePipe: [Int32] = [-1, -1]
+    var restored = false
+    var decoder = InputDecoder()
+    var decoded: [InputEvent] = []
+    /// How long the rest of an escape sequence may take to arrive before a lone Esc counts as the key.
+    let escapeWait: Int32 = 30
+    /// How long the rest of a control string is waited for before its letters count as keys again.
+    let stringWait: Int32 = 300
+    let inputDescriptor: Int32
+    let outputDescriptor: Int32
+    let inputFile: UnsafeMutablePointer<FILE>
+    let outputFile: UnsafeMutablePointer<FILE>
+    /// Pictures in pixels (Kitty graphics, Sixel), written after curses' frame; nil: pictures are characters.
+    let pictures: PictureLayer?
+    /// The next frame's pictures must be drawn whole (the screen was cleared).
+    var picturesRepainted = true
+    /// The row hashes of the last frame drawn (`scrollMove` compares them with the next frame's).
+    var previousRowHashes: [Int]?
+    /// OSC 8 hyperlinks over curses' frame, where the terminal makes them clickable; nil: links are plain text.
+    var hyperlinks: HyperlinkLayer?
+
+    struct PairKey: Hashable {
+        var foreground: Int32
+        var background: Int32
+    }
+
+    // Attribute bits (curses.h builds them with macros Swift cannot import).
+    static let underline: attr_t = 1 << 17
+    static let reverse: attr_t = 1 << 18
+    static let dim: attr_t = 1 << 20
+    static let bold: attr_t = 1 << 21
+    static let invisible: attr_t = 1 << 23
+    // Mouse masks, likewise (NCURSES_MOUSE_VERSION 2).
+    static let button1Pressed: mmask_t = 0o2
+    static let button4Pressed: mmask_t = 0o2 << 15
+    static let button5Pressed: mmask_t = 0o2 << 20
+
+    /// Opens the terminal on standard input and output, as `profile` (`TerminalProfile.decide`) says.
+    public convenience init(profile: TerminalProfile) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw Failure.noTerminal("ImageFeed's full-screen interface needs a terminal on standard input and output.")
+        }
+        SignalTrap.saveTerminal()
+        try self.init(input: STDIN_FILENO, output: STDOUT_FILENO, profile: profile)
+    }
+
+    /// Opens the terminal on the given descriptors (a pseudo-terminal in the benchmarks and tests), whose type is
+    /// `environment["TERM"]`, deciding as a session does; `graphics`, `hyperlinks` and `sixelScrolls` are given, not
+    /// decided. `colors` overrides what is detected (nil: detect; `NO_COLOR` always means none).
+    public convenience init(input: Int32, output: Int32, environment: [String: String], colors: ColorMode? = nil,
+                            abilities: TerminalAbilities? = nil, graphics: GraphicsMode = .cells, hyperlinks: Bool = false,
+                            link: LinkSetting = .auto, sixelScrolls: Bool = false) throws {
+        var profile = TerminalProfile.decide(environment: environment, abilities: abilities, tmux: nil,
+                                             settings: .init(colors: colors, graphics: graphics, link: link), unicode: true)
+        profile.graphics = GraphicsChoice(mode: graphics, reason: "given")
+        profile.terminfo = Terminfo.plan(environment: environment, abilities: abilities, colors: colors, graphics: graphics)
+        profile.colors.value = profile.terminfo.colorMode
+        profile.hyperlinks.value = hyperlinks
+        profile.sixelScrolls = sixelScrolls
+        try self.init(input: input, output: output, profile: profile)
+    }
+
+    /// Opens the terminal on the given descriptors as `profile` says; they stay open after `restore`.
+    public init(input: Int32, output: Int32, profile: TerminalProfile) throws {
+        let environment = profile.environment, abilities = profile.abilities
+        let graphics = profile.graphics.mode
+        // The start-up answers may have left off inside a control string: what follows of it is no key.
+        decoder = InputDecoder(insideString: abilities?.unfinishedString)
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        unicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+        guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else {
+            throw Failure.noTerminal("ImageFeed needs a terminal (TERM is \(environment["TERM"].map { "\"\($0)\"" } ?? "not set")).")
+        }
+        set_escdelay(25)
+        // Own copies of the descriptors, so closing the FILEs leaves the caller's open.
+        let inputCopy = dup(input)
+        let outputCopy = dup(output)
+        guard inputCopy >= 0, outputCopy >= 0,
+              let outputFile = fdopen(outputCopy, "w"), let inputFile = fdopen(inputCopy, "r") else {
+            throw Failure.noTerminal("Cannot open the terminal: \(String(cString: strerror(errno))).")
+        }
+        // The window's size is followed here, not by curses: curses would ask its descriptor, which points at
+        // the frame's file while a frame is drawn. (curses installs its own handler only where none is.)
+        if pipe(&wakePipe) == 0 {
+            for descriptor in wakePipe {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        Self.installResizeTrap(wakeDescriptor: wakePipe[1])
+        var opened: OpaquePointer?
+        let candidates = profile.terminfo.entries.isEmpty ? [term, Terminfo.fallbackEntry] : profile.terminfo.entries
+        var fallback: String?
+        for entry in candidates where opened == nil {
+            opened = newterm(entry, outputFile, inputFile)
+            if opened != nil, entry == Terminfo.fallbackEntry, term != Terminfo.fallbackEntry { fallback = Terminfo.fallbackMessage(term) }
+        }
+        guard let screen = opened else {
+            fclose(outputFile)
+            fclose(inputFile)
+            throw Failure.noTerminal("The terminal type \(term) is not known to ncurses.")
+        }
+        termFallback = fallback
+        inputDescriptor = inputCopy
+        outputDescriptor = outputCopy
+        terminalCopy = dup(outputCopy)
+        var capture = imagefeed_memory_file()
+        if capture < 0, let file = tmpfile() { capture = dup(fileno(file)); fclose(file) }
+        captureDescriptor = capture
+        // A description of the terminal of its own, so that not blocking there leaves curses' (and the
+        // shell's) descriptor as it was.
+        var reopened = open("/proc/self/fd/\(outputCopy)", O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        if reopened < 0 || isatty(reopened) != isatty(outputCopy) {
+            if reopened >= 0 { close(reopened) }
+            reopened = dup(outputCopy)
+            let flags = fcntl(reopened, F_GETFL)
+            sharedFlags = flags
+            _ = fcntl(reopened, F_SETFL, flags | O_NONBLOCK)
+        }
+        writeDescriptor = reopened
+        self.inputFile = inputFile
+        self.outputFile = outputFile
+        self.screen = screen
+        set_term(screen)
+        // After newterm, ncurses flushes its output after every cursor move (until the screen has once been
+        // left and resumed, it takes the caller for a low-level terminfo program), so a frame went out as
+        // hundreds of small writes: about a third of a frame's time at 200x60 was spent in them. Leaving
+        // and resuming once, before anything is set up or drawn, lets doupdate write a frame in large blocks.
+        endwin()
+        doupdate()
+        window = imagefeed_stdscr()
+        raw()
+        noecho()
+        nonl()
+        // Keys are decoded by InputDecoder, not by curses: curses knows only the sequences terminfo lists for
+        // this TERM, and hands the rest over as loose characters (End from PuTTY, ESC [ 4 ~, became `4`, `~`).
+        keypad(window, false)
+        nodelay(window, true)
+        curs_set(0)
+        var inline: InlinePictureLayer?
+        switch graphics {
+        case .kitty: pictures = KittyPictureLayer()
+        case .kittyPlaceholders: pictures = KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(profile.between))
+        case .sixel:
+            inline = InlinePictureLayer(format: .sixel, followsScrolls: profile.sixelScrolls)
+            pictures = inline
+        case .iterm2: pictures = InlinePictureLayer(format: .iterm2)
+        case .cells: pictures = nil
+        }
+        // Scrolling the terminal would move pictures in pixels out from under the cells curses believes
+        // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites
+        // what changed instead; the pictures themselves are only placed again. Placeholders are text, and
+        // move with it.
+        self.output = OutputQueue(descriptor: reopened, pictures: pictures, meter: LinkMeter(setting: profile.link), abilities: abilities)
+        idlok(window, pictures.map { $0.movesWithText || $0.followsScrolls } ?? true)
+        // Inserting and deleting characters shifts the cells of a row, which some terminals (foot) do not do
+        // to the pixels drawn there: with pictures drawn into cells, curses writes the cells instead.
+        idcok(window, !(pictures.map { !$0.movesWithText } ?? false))
+        // GNU screen holds a lone Esc while the window reports the mouse (until another key comes): there, no mouse,
+        // so Esc goes back at once.
+        if profile.mouse.value {
+            mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil)
+            mouseinterval(0)
+            mouseReported = true
+        }
+
+        var mode = ColorMode.none
+        if has_colors(), (environment["NO_COLOR"] ?? "").isEmpty {
+            start_color()
+            use_default_colors()
+            mode = Terminfo.colorMode(colors: Int(imagefeed_colors()), rgb: tigetflag("RGB") > 0)
+        }
+        // As planned (the same entry, and the `colors` setting, which the plan has taken in).
+        colorMode = Terminfo.capped(mode, at: profile.colors.value)
+        self.hyperlinks = profile.hyperlinks.value ? HyperlinkLayer(colorMode: colorMode) : nil
+        inline?.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode)
+        if let layer = pictures as? InlinePictureLayer {
+            layer.encodesInBackground = true
+            let descriptor = wakePipe[1]
+            layer.wake = {
+                var byte: UInt8 = 1
+                _ = write(descriptor, &byte, 1)
+            }
+        }
+        // The screen is cleared on the way out: where the alternate screen is missing (no smcup; GNU screen without
+        // `altscreen on`; mosh) the last frame would stay on the user's terminal, and where it is there, clearing it
+        // before leaving it changes nothing the user sees.
+        clearsOnExit = true
+        // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
+        // InputDecoder reads both encodings.
+        self.output.queue("\u{1B}[?1006h")
+        self.output.pump()
+    }
+
+    deinit {
+        restore()
+        for descriptor in wakePipe where descriptor >= 0 { close(descriptor) }
+        for descriptor in [writeDescriptor, captureDescriptor, terminalCopy] where descriptor >= 0 { close(descriptor) }
+    }
+
+    public var width: Int { Int(getmaxx(window)) }
+    public var height: Int { Int(getmaxy(window)) }
+
+    // MARK: Output
+
+    public func draw(_ frame: CellBuffer) {
+        guard !restored else { return }
+        var buffer = frame
+        if lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
+            lastChange = OutputQueue.clock()
+        }
+        lastFrame = frame
+        if let previous, previous.width != buffer.width || previous.height != buffer.height {
+            self.previous = nil
+            wclear(window)
+        }
+        if previous == nil { picturesRepainted = true }
+        let before = previous
+        let link = linkState(buffer)
+        if let pictures {
+            // Pictures that are text (Kitty's placeholders, pictures waiting for room on a slow link) become
+            // text in the frame curses draws.
+            buffer = pictures.prepare(buffer, repainted: picturesRepainted, link: link)
+        }
+        let scrolls = pictures.map { $0.movesWithText || $0.followsScrolls } ?? true
+        // Where curses may scroll Sixel pictures, each picture row's cells differ from every other's (by an unseen
+        // colour), so that curses recognises a moved row and scrolls it instead of leaving identical blanks be.
+        let drawn = pictures?.followsScrolls == true && [.palette256, .truecolor].contains(colorMode) ? ScrollPlan.tagged(buffer) : buffer
+        var moves = RowMoves(height: buffer.height)
+        // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
+        // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
+        // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
+        // frame itself fills them), so only the new rows are sent.
+        let rowHashes = scrolls ? ScrollPlan.rowHashes(drawn) : []
+        var scrolled = false
+        if scrolls, var shown = previous,
+           let move = ScrollPlan.scrollMove(before: previousRowHashes ?? ScrollPlan.rowHashes(shown), after: rowHashes, blankRow: ScrollPlan.blankRowHash(drawn.width)) {
+            let step = ScrollPlan.scrollStep(move)
+            scrolled = true
+            var moved = 0
+            while abs(move.shift) - moved > step {
+                shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step)
+                moves.read(present(shown))
+                moved += step
+            }
+        }
+        staged = false
+        if !scrolled, let rate = output.meter.rate, let shown = previous, let part = ScrollPlan.stage(drawn, over: shown,
+                                                                                         budget: Int(rate * ScrollPlan.stageSeconds),
+                                                                                         bytesPerCell: bytesPerCell) {
+            // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
+            // top first, each once the last has crossed; a key meanwhile is answered by the next part's frame.
+            moves.read(present(part))
+            if let pictures, pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
+            previousRowHashes = nil
+            staged = true
+            queueHyperlinks(part, before: before, moved: true)
+            output.askBehindPictures()
+            output.pump()
+            return
+        }
+        moves.read(present(drawn))
+        let hashesBefore = previousRowHashes
+        previousRowHashes = scrolls ? rowHashes : nil
+        if let pictures {
+            if pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
+            pictures.plan(buffer, repainted: picturesRepainted, link: link)
+            picturesRepainted = false
+        }
+        queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
+        output.askBehindPictures()
+        output.pump()
+    }
+
+    /// The hyperlinks over the frame just drawn.
+    func queueHyperlinks(_ buffer: CellBuffer, before: CellBuffer?, moved scrolled: Bool, hashesBefore: [Int]? = nil,
+                                 rowHashes: [Int] = [], scrolls: Bool = false) {
+        if hyperlinks != nil {
+            // curses may scroll rows of its own accord (idlok) when several changed: their links may have moved.
+            // The rows' hashes, which the scroll check made anyway, say which changed.
+            var rowsChanged = false
+            if scrolls, let before, before.width == buffer.width, before.height == buffer.height {
+                let old = hashesBefore ?? ScrollPlan.rowHashes(before)
+                rowsChanged = zip(old, rowHashes).lazy.filter { $0 != $1 }.prefix(2).count >= 2
+            }
+            let bytes = hyperlinks!.frame(buffer, before: before, moved: scrolled || rowsChanged)
+            if !bytes.isEmpty { output.queue(bytes) }
+        }
+    }
+
+    /// The last frame went out in part: the rest follows once the terminal has taken it.
+    var staged = false
+
+    /// About what a changed cell costs in curses' output, by the colours drawn with.
+    var bytesPerCell: Int {
+        switch colorMode {
+        case .truecolor: 32
+        case .palette256: 16
+        default: 8
+        }
+    }
+
+    /// Copies text to the clipboard of the terminal the user sits at, with OSC 52 (works over SSH; tmux
+    /// passes it on with `set-clipboard`). Written after the frame, outside curses' picture of the screen.
+    public func copyToClipboard(_ text: String) {
+        let encoded = Data(text.utf8).base64EncodedString()
+        output.queue("\u{1B}]52;c;\(encoded)\u{07}")
+        output.pump()
+    }
+
+    /// What the link is, for the pictures' plans.
+    func linkState(_ buffer: CellBuffer) -> LinkState {
+        let now = OutputQueue.clock()
+        let idle = output.idleSince.map { min(now - $0, now - lastChange) } ?? 0
+        return LinkState(rate: output.meter.rate, idle: idle, screenCells: buffer.width * buffer.height)
+    }
+
+    /// What the terminal has been found to take, for the help overlay (and the log).
+    public var linkSummary: String? { pictures == nil ? nil : output.meter.summary }
+
+    /// The mouse is reported (everywhere but GNU screen): taken up again after a suspend.
+    var mouseReported = false
+
+    /// The terminal's input hung up: nothing more will be read.
+    var inputGone = false
+
+    public func flushOutput() {
+        flushAll(within: 30, preparing: true)
+    }
+
+    public func flushText() {
+        output.flushText(within: 30)
+    }
+
+    /// The terminal has taken the last frame, and not more than a window of bytes is still crossing the link.
+    public var readyForFrame: Bool { output.readyForFrame }
+
+    /// A write failed for good: the terminal is not there any more.
+    var terminalGone: Bool { output.terminalGone }
+
+
+}

@@ -1,0 +1,127 @@
+import Foundation
+import TerminalImage
+
+/// The Kitty graphics protocol with direct placements: each picture is uploaded once (compressed), then
+/// each frame only places, moves and takes away placements. A scroll step costs placements, not pixels.
+///
+/// On a slow link a picture is first uploaded smaller (the terminal scales a placement to its cells), and
+/// again in full once the link has been idle and the picture is still in view (`UploadBook`).
+final class KittyPictureLayer: PictureLayer {
+    enum JobKey: Hashable {
+        case upload(UInt32) // Kitty image id
+        case place(PictureTile, UInt32)
+        case control
+    }
+
+    private var book: UploadBook
+    private var shown: [PictureTile: (kittyID: UInt32, placement: UInt32)] = [:]
+    private var queue = ChunkQueue<JobKey>()
+    private var nextPlacement: UInt32 = 1
+    private var nextKittyID: UInt32 = 1
+
+    init(budget: Int = 96 << 20) {
+        book = UploadBook(budget: budget)
+    }
+
+    var usesBottomRow: Bool { true }
+
+    func prepare(_ buffer: CellBuffer, repainted: Bool, link: LinkState) -> CellBuffer { buffer }
+
+    func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {
+        book.nextFrame()
+        if repainted {
+            // The screen was cleared (a resize, Ctrl-L), and clearing the screen makes kitty forget the
+            // pictures on it, data and all: every picture is sent again when next shown.
+            _ = queue.withdraw { _ in true }
+            if !book.isEmpty { control(KittyGraphics.deleteAll) }
+            shown.removeAll()
+            book.reset()
+        }
+        let wanted = Self.tiles(buffer, bottomRow: true)
+        let wantedTiles = Set(wanted.map(\.1))
+        let liveIDs = Set(wanted.compactMap { book[$0.1.pictureID]?.id })
+        // What is queued for pictures and places no longer wanted goes before a byte of it is written.
+        for key in queue.withdraw(where: { key in
+            switch key {
+            case let .upload(id): !liveIDs.contains(id)
+            case let .place(tile, id): !wantedTiles.contains(tile) || !liveIDs.contains(id)
+            case .control: false
+            }
+        }) {
+            switch key {
+            case let .upload(id):
+                if let picture = book.picture(withID: id) { book.forget(picture) }
+            case let .place(tile, id):
+                if shown[tile]?.kittyID == id { shown[tile] = nil }
+            case .control:
+                break
+            }
+        }
+        for (tile, entry) in shown where !wantedTiles.contains(tile) {
+            control(KittyGraphics.deletePlacement(id: entry.kittyID, placement: entry.placement))
+            shown[tile] = nil
+        }
+        for (placement, tile) in wanted {
+            let picture = placement.picture
+            if book[picture.id] == nil { upload(picture, scale: linkScale(picture, link: link)) }
+            book.touch(picture.id)
+            guard let entry = book[picture.id] else { continue }
+            if let known = shown[tile], known.kittyID == entry.id { continue }
+            place(tile, of: picture, entry)
+        }
+        // The link has been idle: the largest picture in view that went small goes again in full.
+        if let picture = book.fullAgain(inView: wanted.map(\.0.picture), link: link, queueEmpty: queue.isEmpty),
+           let old = book.forget(picture.id) {
+            upload(picture, scale: 1)
+            if let entry = book[picture.id] {
+                for (_, tile) in wanted where tile.pictureID == picture.id { place(tile, of: picture, entry) }
+            }
+            control(KittyGraphics.deletePicture(id: old.id))
+        }
+        book.noteInView(wanted.map(\.1.pictureID))
+        for entry in book.evict(keeping: Set(wanted.map(\.1.pictureID))) where queue.withdraw(where: { $0 == .upload(entry.id) }).isEmpty {
+            control(KittyGraphics.deletePicture(id: entry.id))
+        }
+    }
+
+    private func control(_ command: String) {
+        queue.append(.control, chunks: [Array(command.utf8)], withdrawable: false)
+    }
+
+    private func upload(_ picture: PixelPicture, scale: Double) {
+        let image = picture.scaled(scale)
+        let id = nextKittyID
+        nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
+        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id)), abort: kittyAbort(id: id))
+        book.record(picture, image: image, id: id)
+    }
+
+    private func place(_ tile: PictureTile, of picture: PixelPicture, _ entry: UploadBook.Entry) {
+        let source = picture.pixelRect(column: tile.column, row: tile.row, columns: tile.rect.width, rows: tile.rect.height,
+                                       inWidth: entry.width, height: entry.height)
+        guard source.width > 0, source.height > 0 else { return }
+        let id = nextPlacement
+        nextPlacement = nextPlacement == UInt32.max ? 1 : nextPlacement + 1
+        let command = KittyGraphics.place(id: entry.id, placement: id, x: source.x, y: source.y, width: source.width,
+                                          height: source.height, columns: tile.rect.width, rows: tile.rect.height)
+        queue.append(.place(tile, entry.id), chunks: [atCell(tile.rect.x, tile.rect.y, Array(command.utf8))])
+        shown[tile] = (entry.id, id)
+    }
+
+    func nextChunk() -> [UInt8]? { queue.next() }
+    func chunkSent() { queue.sent() }
+    var hasWork: Bool { !queue.isEmpty }
+
+    func wantsFrame(link: LinkState) -> Bool {
+        book.wantsFrame(link: link, queueEmpty: queue.isEmpty)
+    }
+
+    func finish() -> [UInt8] {
+        _ = queue.withdraw { _ in true }
+        var output = drain()
+        if !book.isEmpty || !output.isEmpty { output += Array(KittyGraphics.deleteAll.utf8) }
+        book.reset()
+        shown.removeAll()
+        return output
+    }
+}

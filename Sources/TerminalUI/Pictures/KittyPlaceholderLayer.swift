@@ -1,0 +1,132 @@
+import Foundation
+import TerminalImage
+
+/// Pictures shown by Kitty's Unicode placeholders (kitty 0.28+, Ghostty, Rio; inside tmux, through its
+/// passthrough): each picture is uploaded once with a virtual placement of its cells, and the frame's picture
+/// cells become placeholder text that names the picture's cell, which curses draws (and tmux keeps) like any
+/// other text. Text drawn over a picture simply replaces its placeholders; a card moved up is rows of text
+/// moved up, which curses may send as a terminal scroll.
+///
+/// The picture's id travels in the foreground colour (its low byte, as a colour of the 256-colour palette, which
+/// tmux passes on unchanged) and the third diacritic (its high byte); ids are given out here, 16–255 in the low
+/// byte (past the 16 colours a terminal or tmux may send in their older SGR forms).
+///
+/// On a slow link a picture is first uploaded smaller (the virtual placement scales it to its cells), and again
+/// in full, under the same id, once the link has been idle with the picture in view (`UploadBook`).
+final class KittyPlaceholderLayer: PictureLayer {
+    enum JobKey: Hashable {
+        case upload(UInt32) // PixelPicture id
+        case control
+    }
+
+    /// Through tmux's passthrough (the program runs inside tmux).
+    let tmux: Bool
+    private var book: UploadBook
+    private var nextID = 0
+    private var queue = ChunkQueue<JobKey>()
+    /// Each placeholder's text, made once: the same String every frame compares and hashes fast.
+    private var texts: [Int: String] = [:]
+
+    init(tmux: Bool, budget: Int = 96 << 20) {
+        self.tmux = tmux
+        book = UploadBook(budget: budget)
+    }
+
+    var budget: Int { book.budget }
+    var usesBottomRow: Bool { true }
+    var movesWithText: Bool { true }
+
+    /// The image id of the `count`th picture: low byte 16…255, high byte the rest, wrapping after 61,440.
+    static func imageID(_ count: Int) -> UInt32 {
+        let number = count % (240 * 256)
+        return KittyPlaceholders.imageID(low: UInt8(16 + number % 240), high: UInt8(number / 240))
+    }
+
+    private func wrapped(_ bytes: [UInt8]) -> [UInt8] { tmux ? KittyPlaceholders.tmuxPassthrough(bytes) : bytes }
+
+    private func control(_ text: String) {
+        queue.append(.control, chunks: [wrapped(Array(text.utf8))], withdrawable: false)
+    }
+
+    func prepare(_ buffer: CellBuffer, repainted: Bool, link: LinkState) -> CellBuffer {
+        book.nextFrame()
+        if repainted {
+            // Ctrl-L or a resize: the terminal may be another one (tmux attached from elsewhere) or have let
+            // go of what it had; every picture is sent again when next shown.
+            _ = queue.withdraw { _ in true }
+            for entry in book.reset() { control(KittyGraphics.deletePicture(id: entry.id)) }
+        }
+        let onScreen = Set(buffer.placements.map(\.picture.id))
+        for key in queue.withdraw(where: { key in
+            if case let .upload(picture) = key { return !onScreen.contains(picture) }
+            return false
+        }) {
+            if case let .upload(picture) = key { book.forget(picture) }
+        }
+        var drawn = buffer
+        for placement in buffer.placements {
+            let picture = placement.picture
+            guard picture.columns <= KittyPlaceholders.maximumCells, picture.rows <= KittyPlaceholders.maximumCells else { continue }
+            let id: UInt32
+            if let known = book[picture.id] {
+                id = known.id
+                book.touch(picture.id)
+            } else {
+                id = Self.imageID(nextID)
+                nextID += 1
+                upload(picture, id: id, scale: linkScale(picture, link: link))
+            }
+            let style = CellStyle(foreground: .indexed(UInt8(id & 0xFF)))
+            let high = UInt8(id >> 24)
+            let area = placement.visible
+            for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {
+                for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
+                    let row = y - placement.y, column = x - placement.x
+                    let key = Int(high) << 20 | row << 10 | column
+                    let text: String
+                    if let known = texts[key] {
+                        text = known
+                    } else {
+                        guard let made = KittyPlaceholders.cell(row: row, column: column, high: high) else { continue }
+                        texts[key] = made
+                        text = made
+                    }
+                    drawn[x, y] = Cell(text, style: style)
+                }
+            }
+        }
+        if let picture = book.fullAgain(inView: buffer.placements.map(\.picture), link: link, queueEmpty: queue.isEmpty),
+           let entry = book[picture.id] {
+            // The link has room: the picture again in full, under the same id (its placeholders stay).
+            upload(picture, id: entry.id, scale: 1)
+        }
+        book.noteInView(buffer.placements.map(\.picture.id))
+        for entry in book.evict(keeping: onScreen) { control(KittyGraphics.deletePicture(id: entry.id)) }
+        return drawn
+    }
+
+    private func upload(_ picture: PixelPicture, id: UInt32, scale: Double) {
+        let image = picture.scaled(scale)
+        let chunks = escapeSequences(KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows)).map(wrapped)
+        queue.append(.upload(picture.id), chunks: chunks, abort: wrapped(kittyAbort(id: id)))
+        book.record(picture, image: image, id: id)
+    }
+
+    func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {}
+
+    func nextChunk() -> [UInt8]? { queue.next() }
+    func chunkSent() { queue.sent() }
+    var hasWork: Bool { !queue.isEmpty }
+
+    func wantsFrame(link: LinkState) -> Bool {
+        book.wantsFrame(link: link, queueEmpty: queue.isEmpty)
+    }
+
+    func finish() -> [UInt8] {
+        // Deleting by id is the only way to reach virtual placements (`d=A` leaves them).
+        _ = queue.withdraw { _ in true }
+        var output = drain()
+        for entry in book.reset() { output += wrapped(Array(KittyGraphics.deletePicture(id: entry.id).utf8)) }
+        return output
+    }
+}

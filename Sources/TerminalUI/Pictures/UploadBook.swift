@@ -1,0 +1,121 @@
+import Foundation
+import TerminalImage
+
+/// What a terminal that keeps uploaded pictures holds (Kitty graphics, with direct placements or placeholders): for
+/// each picture, the id the terminal knows it by, its size as sent, whether it went in full or smaller for a slow link,
+/// and the frame it was last shown in. The budget of raw pixels kept there, which pictures to let go when over it,
+/// which picture goes again in full once the link has been idle, and the reset when the screen is repainted: the
+/// bookkeeping both Kitty layers share.
+struct UploadBook {
+    struct Entry {
+        /// The id the terminal knows the picture by.
+        var id: UInt32
+        var width: Int
+        var height: Int
+        /// Raw bytes the terminal keeps for it.
+        var bytes: Int
+        /// Sent at its own size (not smaller, for a slow link).
+        var full: Bool
+        var lastUsed: Int
+    }
+
+    /// Raw pixels kept uploaded before the least recently shown are let go (kitty's own quota is 320 MB).
+    let budget: Int
+    private(set) var entries: [UInt32: Entry] = [:] // by PixelPicture id
+    private(set) var bytes = 0
+    private(set) var frame = 0
+    /// A picture in view was sent smaller than it is.
+    private(set) var smallInView = false
+
+    init(budget: Int) {
+        self.budget = budget
+    }
+
+    subscript(picture: UInt32) -> Entry? { entries[picture] }
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// A frame is planned.
+    mutating func nextFrame() { frame += 1 }
+
+    /// `image` sent for `picture` under `id`, replacing what was recorded for it.
+    mutating func record(_ picture: PixelPicture, image: RGBImage, id: UInt32) {
+        forget(picture.id)
+        let entry = Entry(id: id, width: image.width, height: image.height, bytes: image.pixels.count,
+                          full: image.width == picture.image.width, lastUsed: frame)
+        entries[picture.id] = entry
+        bytes += entry.bytes
+    }
+
+    /// The picture is shown in this frame.
+    mutating func touch(_ picture: UInt32) { entries[picture]?.lastUsed = frame }
+
+    /// The terminal no longer holds the picture (withdrawn before it went, deleted, or about to be sent again).
+    @discardableResult
+    mutating func forget(_ picture: UInt32) -> Entry? {
+        guard let entry = entries.removeValue(forKey: picture) else { return nil }
+        bytes -= entry.bytes
+        return entry
+    }
+
+    /// The picture whose terminal id is `id`, if one is recorded.
+    func picture(withID id: UInt32) -> UInt32? {
+        entries.first { $0.value.id == id }?.key
+    }
+
+    /// The screen was cleared or the layer is done: nothing recorded is held any more. Returns what was.
+    @discardableResult
+    mutating func reset() -> [Entry] {
+        let all = Array(entries.values)
+        entries.removeAll()
+        bytes = 0
+        return all
+    }
+
+    /// Past the budget, the pictures not on screen shown longest ago, forgotten here until three quarters of it are
+    /// left: the caller tells the terminal.
+    mutating func evict(keeping onScreen: Set<UInt32>) -> [Entry] {
+        guard bytes > budget else { return [] }
+        var gone: [Entry] = []
+        for (picture, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) where bytes > budget * 3 / 4 {
+            guard !onScreen.contains(picture) else { continue }
+            forget(picture)
+            gone.append(entry)
+        }
+        return gone
+    }
+
+    /// Of the pictures in view, the largest that went small, once the link has been idle long enough and nothing waits:
+    /// it goes again in full.
+    func fullAgain(inView pictures: [PixelPicture], link: LinkState, queueEmpty: Bool) -> PixelPicture? {
+        guard link.idle >= LinkState.dwell, queueEmpty else { return nil }
+        return pictures.filter { entries[$0.id]?.full == false }.max { $0.columns * $0.rows < $1.columns * $1.rows }
+    }
+
+    /// Notes whether a picture in view went small (`wantsFrame` then waits for the link to have room).
+    mutating func noteInView(_ pictures: [UInt32]) {
+        smallInView = pictures.contains { entries[$0]?.full == false }
+    }
+
+    /// Whether the layer wants the frame planned again: a picture in view went small and the link has room now.
+    func wantsFrame(link: LinkState, queueEmpty: Bool) -> Bool {
+        smallInView && queueEmpty && link.idle >= LinkState.dwell
+    }
+}
+
+/// The scale a picture is first sent at for the link, as a share of the screen (1 on a fast link).
+func linkScale(_ picture: PixelPicture, link: LinkState) -> Double {
+    LinkMeter.scale(pixels: picture.image.width * picture.image.height,
+                    screenShare: link.share(columns: picture.columns, rows: picture.rows), rate: link.rate)
+}
+
+/// Cursor saved, moved to the cell, `bytes`, cursor and colours put back as curses left them: a chunk that can
+/// go between any two of curses' frames.
+func atCell(_ x: Int, _ y: Int, _ bytes: [UInt8]) -> [UInt8] {
+    Array("\u{1B}7\u{1B}[\(y + 1);\(x + 1)H".utf8) + bytes + Array("\u{1B}8".utf8)
+}
+
+/// What ends a Kitty upload cut short: its last chunk (empty, so the terminal drops what it got) and a delete
+/// of the id, in case it kept anything.
+func kittyAbort(id: UInt32) -> [UInt8] {
+    Array("\u{1B}_Gm=0,q=2;\u{1B}\\".utf8) + Array(KittyGraphics.deletePicture(id: id).utf8)
+}
