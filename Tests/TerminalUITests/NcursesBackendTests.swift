@@ -119,14 +119,14 @@ final class NcursesBackendTests: XCTestCase {
         XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor"], colors: .palette256), .palette256)
         XCTAssertEqual(try mode(["TERM": "xterm-direct"], colors: .palette16), .palette16)
         XCTAssertEqual(try mode(["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"]), .none)
-        XCTAssertEqual(Terminfo.directSiblings(of: "screen-256color", forced: true), ["tmux-direct", "xterm-direct"])
+        XCTAssertEqual(Terminals.directSiblings(of: "screen-256color", forced: true), ["tmux-direct", "xterm-direct"])
         // Terminals that draw 24-bit colour without COLORTERM (which SSH does not carry): st and mlterm by TERM, xterm
         // by its XTVERSION answer.
         XCTAssertEqual(try mode(["TERM": "st-256color"]), .truecolor, "st-direct")
         XCTAssertEqual(try mode(["TERM": "mlterm"]), .truecolor, "mlterm-direct (mlterm's own entry says 8 colours)")
         var xterm = TerminalAbilities()
         xterm.version = "XTerm(379)"
-        XCTAssertEqual(Terminfo.entries(term: "xterm", environment: ["TERM": "xterm"], abilities: xterm, colors: nil,
+        XCTAssertEqual(Terminals.terminfoEntries(term: "xterm", environment: ["TERM": "xterm"], abilities: xterm, colors: nil,
                                                       graphics: .cells).first, "xterm-direct")
         // GNU screen, inside tmux or not, has no 24-bit colour whatever COLORTERM the outer terminal left.
         XCTAssertEqual(try mode(["TERM": "screen-256color", "COLORTERM": "truecolor", "STY": "1.test"]), .palette256)
@@ -156,7 +156,7 @@ final class NcursesBackendTests: XCTestCase {
         var mosh = TerminalAbilities()
         mosh.mosh = "1.4.0"
         mosh.trueColor = true
-        let entries = Terminfo.entries(term: "xterm-256color", environment: ["TERM": "xterm-256color"], abilities: mosh,
+        let entries = Terminals.terminfoEntries(term: "xterm-256color", environment: ["TERM": "xterm-256color"], abilities: mosh,
                                                      colors: nil, graphics: .cells)
         XCTAssertEqual(entries.first, "alacritty-direct")
         let terminal = try PseudoTerminal(width: 40, height: 12, keepsOutput: true)

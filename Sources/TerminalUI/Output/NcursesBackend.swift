@@ -195,15 +195,19 @@ public final class NcursesBackend: TerminalBackend {
         keypad(window, false)
         nodelay(window, true)
         curs_set(0)
-        var inline: InlinePictureLayer?
-        switch graphics {
-        case .kitty: pictures = KittyPictureLayer()
-        case .kittyPlaceholders: pictures = KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(profile.between))
-        case .sixel:
-            inline = InlinePictureLayer(format: .sixel, followsScrolls: profile.sixelScrolls)
-            pictures = inline
-        case .iterm2: pictures = InlinePictureLayer(format: .iterm2)
-        case .cells: pictures = nil
+        var mode = ColorMode.none
+        if has_colors(), (environment["NO_COLOR"] ?? "").isEmpty {
+            start_color()
+            use_default_colors()
+            mode = Terminfo.colorMode(colors: Int(imagefeed_colors()), rgb: tigetflag("RGB") > 0)
+        }
+        // As planned (the same entry, and the `colors` setting, which the plan has taken in).
+        colorMode = Terminfo.capped(mode, at: profile.colors.value)
+        self.hyperlinks = profile.hyperlinks.value ? HyperlinkLayer(colorMode: colorMode) : nil
+        let descriptor = wakePipe[1]
+        pictures = makePictureLayer(graphics, profile: profile, colorMode: colorMode, unicode: unicode) {
+            var byte: UInt8 = 1
+            _ = write(descriptor, &byte, 1)
         }
         // Scrolling the terminal would move pictures in pixels out from under the cells curses believes
         // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites
@@ -222,24 +226,6 @@ public final class NcursesBackend: TerminalBackend {
             mouseReported = true
         }
 
-        var mode = ColorMode.none
-        if has_colors(), (environment["NO_COLOR"] ?? "").isEmpty {
-            start_color()
-            use_default_colors()
-            mode = Terminfo.colorMode(colors: Int(imagefeed_colors()), rgb: tigetflag("RGB") > 0)
-        }
-        // As planned (the same entry, and the `colors` setting, which the plan has taken in).
-        colorMode = Terminfo.capped(mode, at: profile.colors.value)
-        self.hyperlinks = profile.hyperlinks.value ? HyperlinkLayer(colorMode: colorMode) : nil
-        inline?.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode)
-        if let layer = pictures as? InlinePictureLayer {
-            layer.encodesInBackground = true
-            let descriptor = wakePipe[1]
-            layer.wake = {
-                var byte: UInt8 = 1
-                _ = write(descriptor, &byte, 1)
-            }
-        }
         // The screen is cleared on the way out: where the alternate screen is missing (no smcup; GNU screen without
         // `altscreen on`; mosh) the last frame would stay on the user's terminal, and where it is there, clearing it
         // before leaving it changes nothing the user sees.

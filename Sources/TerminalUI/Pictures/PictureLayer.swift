@@ -35,6 +35,26 @@ struct LinkState {
     func share(columns: Int, rows: Int) -> Double { Double(columns * rows) / Double(max(1, screenCells)) }
 }
 
+/// The layer that sends pictures in `mode` (nil: pictures are characters), as the terminal's profile says: the one
+/// place a picture protocol's layer is chosen. `wake`: wakes the run loop when a picture made off it is ready.
+func makePictureLayer(_ mode: GraphicsMode, profile: TerminalProfile, colorMode: ColorMode, unicode: Bool,
+                      wake: @escaping @Sendable () -> Void) -> PictureLayer? {
+    switch mode {
+    case .kitty:
+        return KittyPictureLayer()
+    case .kittyPlaceholders:
+        return KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(profile.between))
+    case .sixel, .iterm2:
+        let layer = InlinePictureLayer(format: mode == .sixel ? .sixel : .iterm2, followsScrolls: profile.sixelScrolls)
+        if mode == .sixel { layer.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode) }
+        layer.encodesInBackground = true
+        layer.wake = wake
+        return layer
+    case .cells:
+        return nil
+    }
+}
+
 /// Pictures in pixels, written after curses has drawn a frame: the bytes the terminal needs to show the
 /// frame's placements, given what it showed before. Pure bookkeeping: the backend writes what it hands out.
 ///

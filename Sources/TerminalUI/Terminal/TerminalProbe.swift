@@ -397,7 +397,7 @@ public struct TmuxClient: Equatable, Sendable {
     /// Asks the tmux the program runs in (`TMUX` names it) about this pane; nil outside tmux, or when tmux
     /// does not answer within `deadline` seconds.
     public static func ask(environment: [String: String], deadline: Double = 1) -> TmuxClient? {
-        guard !(environment["TMUX"] ?? "").isEmpty else { return nil }
+        guard Terminals.insideTmux(environment) else { return nil }
         var arguments = ["tmux", "display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
         guard let run = TerminalProbe.quietly(URL(fileURLWithPath: "/usr/bin/env"), arguments + [format], environment: environment,

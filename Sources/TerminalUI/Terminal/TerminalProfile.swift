@@ -84,7 +84,7 @@ public struct TerminalProfile: Sendable {
         var advice: String?
         let term = environment["TERM"] ?? ""
         if plan.entry != nil, plan.colorMode != .truecolor, settings.colors == nil, graphics.mode != .kittyPlaceholders, !noColor,
-           Terminfo.saysTrueColor(term: term, environment: environment, abilities: abilities) {
+           Terminals.saysTrueColor(term: term, environment: environment, abilities: abilities) {
             advice = !plan.termKnown ? "install TERM's terminfo entry, as above"
                 : Terminfo.knowsEntry("xterm-direct")
                 ? "colors = \"truecolor\" in the config file (or IMAGE_FEED_COLORS=truecolor) draws it through xterm-direct"

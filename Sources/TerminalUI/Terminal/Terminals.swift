@@ -171,6 +171,11 @@ public enum Terminals {
         return .nothing
     }
 
+    /// Whether the program runs inside tmux (`TMUX` names its server).
+    public static func insideTmux(_ environment: [String: String]) -> Bool {
+        !(environment["TMUX"] ?? "").isEmpty
+    }
+
     /// Whether GNU screen stands between the program and the terminal (`STY` is set), inside tmux or around it.
     public static func isGNUScreen(_ environment: [String: String]) -> Bool {
         !(environment["STY"] ?? "").isEmpty
@@ -187,6 +192,67 @@ public enum Terminals {
         let numbers = version.split(separator: ".").map { Int($0) ?? 0 }
         guard let major = numbers.first else { return false }
         return major > 1 || (major == 1 && (numbers.dropFirst().first ?? 0) >= 4)
+    }
+
+    // MARK: - Terminfo entries and colour
+
+    /// The terminfo entries a session on `term` tries, in order; the first this machine knows is used.
+    /// 24-bit colour where the terminal says it has it (COLORTERM, as most desktop terminals set) or the user
+    /// asks for it, though TERM's own entry lists 256 colours: curses can only send direct colours through a
+    /// terminfo entry with RGB, so the session uses the `-direct` sibling of TERM from ncurses-term.
+    static func terminfoEntries(term: String, environment: [String: String], abilities: TerminalAbilities?,
+                                colors: ColorMode?, graphics: GraphicsMode) -> [String] {
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        // The terminal's own word counts as much as COLORTERM: XTGETTCAP RGB, or the Kitty graphics protocol
+        // (every terminal that has it draws 24-bit colour).
+        // GNU screen (4.x) has no 24-bit colour: a COLORTERM inherited from the terminal outside it, or that
+        // terminal's answers passed through, say nothing of what screen draws. Only the `colors` setting forces it.
+        let direct = saysTrueColor(term: term, environment: environment, abilities: abilities)
+        var entries: [String] = []
+        // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
+        // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
+        if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && direct) {
+            // mosh passes 24-bit colour only in its semicolon form (38;2;R;G;B) and drops xterm-direct's colons
+            // (38:2::R:G:B): alacritty-direct is xterm-256color with the semicolon form.
+            entries += abilities?.mosh != nil ? ["alacritty-direct"] : directSiblings(of: term, forced: colors == .truecolor)
+        }
+        // GNU screen names itself "screen" (8 colours in terminfo) unless its configuration says otherwise, and so
+        // does tmux before 3.4, yet both draw 256 colours in any terminal that has them and bring them down to what one
+        // without them has.
+        let insideMultiplexer = isGNUScreen(environment) || insideTmux(environment)
+        if !noColor, insideMultiplexer, term == "screen" { entries.append("screen-256color") }
+        return entries + [term, Terminfo.fallbackEntry]
+    }
+
+    /// Whether the terminal says it draws 24-bit colour, where it can be heard: COLORTERM (as most desktop terminals
+    /// set it), XTGETTCAP RGB, the Kitty graphics protocol (every terminal with it draws 24-bit colour), or its row in
+    /// `Terminals` (xterm, st, mlterm never say it). Not through GNU screen (4.x), which has no 24-bit colour: a
+    /// COLORTERM inherited from the terminal outside it, or that terminal's answers passed through, say nothing of
+    /// what screen draws. Only the `colors` setting forces it there.
+    public static func saysTrueColor(term: String, environment: [String: String], abilities: TerminalAbilities?) -> Bool {
+        !isGNUScreen(environment)
+            && (["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+                || abilities?.trueColor == true || abilities?.kittyGraphics == true
+                || Terminals.drawsDirectColour(term: term, version: abilities?.version))
+    }
+
+    /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,
+    /// xterm-kitty → kitty-direct, tmux-256color → tmux-direct), most fitting first; `forced` adds
+    /// xterm-direct, which every xterm-like terminal understands.
+    static func directSiblings(of term: String, forced: Bool) -> [String] {
+        guard !term.hasSuffix("-direct") else { return [] }
+        var base = term
+        for suffix in ["-256color", "-88color", "-16color", "-color"] where base.hasSuffix(suffix) {
+            base = String(base.dropLast(suffix.count))
+        }
+        var names: [String] = []
+        switch base {
+        case "xterm-kitty": names.append("kitty-direct")
+        case "screen": names.append("tmux-direct")
+        default: names.append(base + "-direct")
+        }
+        if forced, !names.contains("xterm-direct") { names.append("xterm-direct") }
+        return names
     }
 
     // MARK: - The rules, read from the table

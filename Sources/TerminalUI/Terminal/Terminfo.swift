@@ -12,46 +12,6 @@ public enum Terminfo {
         "TERM=\(term) is not known here: drawing as xterm-256color (install its terminfo to change that)."
     }
 
-    /// The terminfo entries a session on `term` tries, in order; the first this machine knows is used.
-    /// 24-bit colour where the terminal says it has it (COLORTERM, as most desktop terminals set) or the user
-    /// asks for it, though TERM's own entry lists 256 colours: curses can only send direct colours through a
-    /// terminfo entry with RGB, so the session uses the `-direct` sibling of TERM from ncurses-term.
-    static func entries(term: String, environment: [String: String], abilities: TerminalAbilities?,
-                                colors: ColorMode?, graphics: GraphicsMode) -> [String] {
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        // The terminal's own word counts as much as COLORTERM: XTGETTCAP RGB, or the Kitty graphics protocol
-        // (every terminal that has it draws 24-bit colour).
-        // GNU screen (4.x) has no 24-bit colour: a COLORTERM inherited from the terminal outside it, or that
-        // terminal's answers passed through, say nothing of what screen draws. Only the `colors` setting forces it.
-        let saysTrueColor = saysTrueColor(term: term, environment: environment, abilities: abilities)
-        var entries: [String] = []
-        // Kitty's placeholders name their picture by a colour of the 256-colour palette, which a direct-colour
-        // entry cannot send: that session keeps TERM's own entry (its pictures are pixels anyway).
-        if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && saysTrueColor) {
-            // mosh passes 24-bit colour only in its semicolon form (38;2;R;G;B) and drops xterm-direct's colons
-            // (38:2::R:G:B): alacritty-direct is xterm-256color with the semicolon form.
-            entries += abilities?.mosh != nil ? ["alacritty-direct"] : directSiblings(of: term, forced: colors == .truecolor)
-        }
-        // GNU screen names itself "screen" (8 colours in terminfo) unless its configuration says otherwise, and so
-        // does tmux before 3.4, yet both draw 256 colours in any terminal that has them and bring them down to what one
-        // without them has.
-        let insideMultiplexer = Terminals.isGNUScreen(environment) || !(environment["TMUX"] ?? "").isEmpty
-        if !noColor, insideMultiplexer, term == "screen" { entries.append("screen-256color") }
-        return entries + [term, fallbackEntry]
-    }
-
-    /// Whether the terminal says it draws 24-bit colour, where it can be heard: COLORTERM (as most desktop terminals
-    /// set it), XTGETTCAP RGB, the Kitty graphics protocol (every terminal with it draws 24-bit colour), or its row in
-    /// `Terminals` (xterm, st, mlterm never say it). Not through GNU screen (4.x), which has no 24-bit colour: a
-    /// COLORTERM inherited from the terminal outside it, or that terminal's answers passed through, say nothing of
-    /// what screen draws. Only the `colors` setting forces it there.
-    public static func saysTrueColor(term: String, environment: [String: String], abilities: TerminalAbilities?) -> Bool {
-        !Terminals.isGNUScreen(environment)
-            && (["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
-                || abilities?.trueColor == true || abilities?.kittyGraphics == true
-                || Terminals.drawsDirectColour(term: term, version: abilities?.version))
-    }
-
     /// The colours a terminfo entry offers: `colors` and the `RGB` flag.
     static func colorMode(colors: Int, rgb: Bool) -> ColorMode {
         if rgb, colors >= 0x1000000 { return .truecolor }
@@ -92,7 +52,7 @@ public enum Terminfo {
         let term = environment["TERM"] ?? ""
         guard !term.isEmpty, term != "dumb" else { return Plan(entry: nil, termKnown: false, colorMode: .none, fallback: nil) }
         let termKnown = knowsEntry(term)
-        let candidates = entries(term: term, environment: environment, abilities: abilities, colors: colors, graphics: graphics)
+        let candidates = Terminals.terminfoEntries(term: term, environment: environment, abilities: abilities, colors: colors, graphics: graphics)
         for entry in candidates {
             guard let found = terminfo(entry) else { continue }
             var mode = (environment["NO_COLOR"] ?? "").isEmpty ? colorMode(colors: found.colors, rgb: found.rgb) : .none
@@ -101,25 +61,6 @@ public enum Terminfo {
                         fallback: entry == fallbackEntry && term != fallbackEntry ? fallbackMessage(term) : nil)
         }
         return Plan(entries: candidates, entry: nil, termKnown: false, colorMode: .none, fallback: nil)
-    }
-
-    /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,
-    /// xterm-kitty → kitty-direct, tmux-256color → tmux-direct), most fitting first; `forced` adds
-    /// xterm-direct, which every xterm-like terminal understands.
-    static func directSiblings(of term: String, forced: Bool) -> [String] {
-        guard !term.hasSuffix("-direct") else { return [] }
-        var base = term
-        for suffix in ["-256color", "-88color", "-16color", "-color"] where base.hasSuffix(suffix) {
-            base = String(base.dropLast(suffix.count))
-        }
-        var names: [String] = []
-        switch base {
-        case "xterm-kitty": names.append("kitty-direct")
-        case "screen": names.append("tmux-direct")
-        default: names.append(base + "-direct")
-        }
-        if forced, !names.contains("xterm-direct") { names.append("xterm-direct") }
-        return names
     }
 
     /// At most the colours asked for: a terminal with 24-bit colour can be drawn in 256, 16, 8 or none.

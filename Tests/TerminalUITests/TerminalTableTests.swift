@@ -1,0 +1,174 @@
+import Foundation
+import TerminalImage
+@testable import TerminalUI
+import XCTest
+
+/// The table of terminals, a row at a time: each place users run the program, fed the answers its terminal gives (as
+/// its documentation says them: XTVERSION, DA1, the Kitty query, the cell's size) and the environment it sets, and the
+/// decisions checked (`TerminalProfile.decide`, the one place they are made).
+final class TerminalTableTests: XCTestCase {
+    // The answers, as bytes a terminal writes.
+    static let kittyOK = "\u{1B}_Gi=31;OK\u{1B}\\"
+    static func version(_ name: String) -> String { "\u{1B}P>|\(name)\u{1B}\\" }
+    static func da1(_ parameters: String) -> String { "\u{1B}[?\(parameters)c" }
+    static func cell(_ width: Int, _ height: Int) -> String { "\u{1B}[6;\(height);\(width)t" }
+
+    struct Place {
+        var name: String
+        var answers: String?
+        var environment: [String: String]
+        /// tmux's answer to `TmuxClient.format` (inside tmux).
+        var tmux: String?
+        var pictures: GraphicsMode
+        var links: Bool
+        var between: Terminals.Between = .nothing
+        var terminal: String?
+        var cell: (Int, Int)?
+    }
+
+    func profile(_ place: Place) -> TerminalProfile {
+        let abilities = place.answers.map { TerminalProbe.parse(Array($0.utf8)) }
+        let tmux = place.tmux.flatMap(TmuxClient.parse)
+        return TerminalProfile.decide(environment: place.environment, abilities: abilities, tmux: tmux, settings: .init(), unicode: true)
+    }
+
+    static let places: [Place] = [
+        Place(name: "kitty", answers: kittyOK + version("kitty(0.35.2)") + cell(10, 21) + da1("62;"),
+              environment: ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"], pictures: .kitty, links: true, terminal: "kitty", cell: (10, 21)),
+        // Ghostty: Kitty graphics; a DA1 that lists 4 is not taken for Sixel.
+        Place(name: "Ghostty", answers: kittyOK + version("ghostty 1.1.3") + cell(9, 18) + da1("62;4;22"),
+              environment: ["TERM": "xterm-ghostty", "TERM_PROGRAM": "ghostty"], pictures: .kitty, links: true, terminal: "Ghostty"),
+        Place(name: "Ghostty without its Kitty answer", answers: version("ghostty 1.1.3") + cell(9, 18) + da1("62;4;22"),
+              environment: ["TERM": "xterm-ghostty"], pictures: .cells, links: true, terminal: "Ghostty"),
+        // WezTerm: answers the Kitty query, but its own iTerm2 images are used.
+        Place(name: "WezTerm", answers: kittyOK + version("WezTerm 20240203-110809-5046fc22") + cell(8, 17) + da1("65;4;6;18;22"),
+              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"], pictures: .iterm2, links: true, terminal: "WezTerm"),
+        // Konsole: Kitty graphics by its answer, placed directly.
+        Place(name: "Konsole", answers: kittyOK + cell(9, 19) + da1("62;22"),
+              environment: ["TERM": "xterm-256color", "KONSOLE_VERSION": "230805"], pictures: .kitty, links: true, terminal: "Konsole"),
+        // Konsole around tmux: tmux's client is Konsole, which ignores placeholders.
+        Place(name: "Konsole around tmux", answers: version("tmux 3.4") + da1("62;22"),
+              environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
+              tmux: "1|xterm-256color|Konsole 23.08.5|9|19|RGB", pictures: .cells, links: false, between: .tmux, terminal: "Konsole"),
+        // Rio around tmux: placeholders through the passthrough.
+        Place(name: "Rio around tmux", answers: version("tmux 3.4") + da1("62;22"),
+              environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
+              tmux: "1|rio|rio 0.2.10|9|19|RGB", pictures: .kittyPlaceholders, links: false, between: .tmux, terminal: "Rio"),
+        // VS Code's terminal: iTerm2 images where its image support is on (DA1 then lists Sixel), else characters; Kitty
+        // graphics where it answers the query.
+        Place(name: "VS Code, images on", answers: cell(8, 16) + da1("62;4;9;22"),
+              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .iterm2, links: true, terminal: "VS Code"),
+        Place(name: "VS Code, images off", answers: cell(8, 16) + da1("62;9;22"),
+              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .cells, links: true, terminal: "VS Code"),
+        Place(name: "VS Code with Kitty graphics", answers: kittyOK + cell(8, 16) + da1("62;4;9;22"),
+              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .kitty, links: true, terminal: "VS Code"),
+        // Windows Terminal over SSH: nothing in the environment crosses; DA1 lists Sixel and CSI 16 t says 10x20.
+        Place(name: "Windows Terminal over SSH", answers: cell(10, 20) + da1("61;4;6;7;14;21;22;23;24;28;32;42"),
+              environment: ["TERM": "xterm-256color"], pictures: .sixel, links: false, cell: (10, 20)),
+        // Windows Terminal where WT_SESSION is there and no cell size is said: its Sixel cell, 10x20.
+        Place(name: "Windows Terminal, no cell size", answers: da1("61;4;6;7;14;21;22;23;24;28;32;42"),
+              environment: ["TERM": "xterm-256color", "WT_SESSION": "c2b1f0"], pictures: .sixel, links: true,
+              terminal: "Windows Terminal", cell: (10, 20)),
+        // iTerm2: LC_TERMINAL crosses SSH; its own images before its Sixel.
+        Place(name: "iTerm2 over SSH", answers: cell(14, 28) + da1("62;4"),
+              environment: ["TERM": "xterm-256color", "LC_TERMINAL": "iTerm2"], pictures: .iterm2, links: true, terminal: "iTerm2"),
+        Place(name: "iTerm2 by XTVERSION", answers: version("iTerm2 3.5.0") + cell(14, 28) + da1("62;4"),
+              environment: ["TERM": "xterm-256color"], pictures: .iterm2, links: true, terminal: "iTerm2"),
+        // tmux built with Sixel, attached to foot (no placeholders): Sixel in the pane.
+        Place(name: "tmux with Sixel, in foot", answers: version("tmux 3.5a") + da1("62;4;22"),
+              environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
+              tmux: "0|foot|foot(1.16.2)|9|18|RGB,sixel|1", pictures: .sixel, links: false, between: .tmux, terminal: "foot", cell: (9, 18)),
+        Place(name: "tmux without Sixel, in foot", answers: version("tmux 3.3a") + da1("62;4;22"),
+              environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
+              tmux: "0|foot|foot(1.16.2)|9|18|RGB,sixel|", pictures: .cells, links: false, between: .tmux, terminal: "foot"),
+        // Zellij: Kitty graphics where it answers for them (0.45 and later), never Sixel from its DA1.
+        Place(name: "Zellij 0.45 in kitty", answers: kittyOK + cell(10, 21) + da1("62;4;22"),
+              environment: ["TERM": "xterm-kitty", "ZELLIJ": "0", "ZELLIJ_SESSION_NAME": "work"], pictures: .kitty, links: false,
+              between: .zellij),
+        Place(name: "older Zellij in foot", answers: cell(9, 18) + da1("62;4;22"),
+              environment: ["TERM": "foot", "ZELLIJ": "0"], pictures: .cells, links: false, between: .zellij),
+        // GNU screen: characters, whatever the terminal outside has.
+        Place(name: "GNU screen in kitty", answers: version("kitty(0.35.2)") + da1("62;4"),
+              environment: ["TERM": "screen", "STY": "1234.pts-0.host", "COLORTERM": "truecolor"], pictures: .cells, links: false,
+              between: .gnuScreen, terminal: "kitty"),
+        // xterm: Sixel that follows scrolls.
+        Place(name: "xterm", answers: version("XTerm(379)") + cell(6, 13) + da1("63;1;2;4;6;9;15;16;22;28"),
+              environment: ["TERM": "xterm-256color"], pictures: .sixel, links: false, terminal: "xterm", cell: (6, 13)),
+    ]
+
+    func test_everyPlace_isDecidedAsItsDocumentationSays() {
+        for place in Self.places {
+            let decided = profile(place)
+            XCTAssertEqual(decided.graphics.mode, place.pictures, "\(place.name): \(decided.graphics.reason)")
+            XCTAssertEqual(decided.hyperlinks.value, place.links, "\(place.name): links")
+            XCTAssertEqual(decided.between, place.between, place.name)
+            if let terminal = place.terminal { XCTAssertEqual(decided.terminal, terminal, place.name) }
+            if let cell = place.cell {
+                XCTAssertEqual(decided.graphics.cellWidth, cell.0, "\(place.name): cell width")
+                XCTAssertEqual(decided.graphics.cellHeight, cell.1, "\(place.name): cell height")
+            }
+            XCTAssertFalse(decided.graphics.reason.isEmpty, place.name)
+        }
+    }
+
+    func test_zellij_isBetween_andTheKittyQueryMayBeSentThere() {
+        XCTAssertEqual(Terminals.between(["ZELLIJ": "0", "TERM": "xterm-256color"]), .zellij)
+        XCTAssertFalse(Terminals.isMultiplexed(["ZELLIJ": "0"]), "Zellij answers as a terminal")
+        var answered = TerminalAbilities()
+        answered.answered = true
+        XCTAssertTrue(Terminals.sendsKittyQuery(["ZELLIJ": "0", "TERM": "xterm-256color"], after: answered))
+        XCTAssertFalse(Terminals.drawsSextants(environment: ["ZELLIJ": "0"], abilities: TerminalProbe.parse(Array(Self.version("kitty(0.35.2)").utf8)),
+                                               tmux: nil), "Zellij draws cells from the outer terminal's font")
+        XCTAssertNil(Terminals.graphicsByEnvironment(["ZELLIJ": "0", "TERM": "xterm-kitty"]), "render asks nothing of Zellij's version")
+    }
+
+    func test_render_guessesByEnvironment() {
+        XCTAssertEqual(Terminals.graphicsByEnvironment(["TERM": "xterm-kitty"]), .kitty)
+        XCTAssertEqual(Terminals.graphicsByEnvironment(["TERM_PROGRAM": "ghostty"]), .kitty)
+        XCTAssertEqual(Terminals.graphicsByEnvironment(["TERM_PROGRAM": "WezTerm"]), .iterm2, "WezTerm's Kitty graphics misplace pictures")
+        XCTAssertEqual(Terminals.graphicsByEnvironment(["LC_TERMINAL": "iTerm2"]), .iterm2)
+        XCTAssertNil(Terminals.graphicsByEnvironment(["TERM": "xterm-kitty", "TMUX": "/tmp/t"]))
+        XCTAssertNil(Terminals.graphicsByEnvironment(["TERM": "xterm-256color"]))
+    }
+
+    func test_tmuxAnswer_withSixelSupport_isRead() {
+        let foot = TmuxClient.parse("0|foot|foot(1.16.2)|9|18|RGB,sixel|1")
+        XCTAssertEqual(foot?.drawsSixel, true)
+        XCTAssertEqual(foot?.hasRGB, true)
+        XCTAssertEqual(TmuxClient.parse("0|foot|foot(1.16.2)|9|18|RGB|1")?.drawsSixel, false, "the terminal lacks it")
+        XCTAssertEqual(TmuxClient.parse("0|foot|foot(1.16.2)|9|18|RGB,sixel|")?.drawsSixel, false, "tmux built without it")
+        XCTAssertEqual(TmuxClient.parse("1|rio|rio 0.2.10")?.drawsPlaceholders, true)
+        XCTAssertEqual(TmuxClient.parse("1|xterm-256color|Konsole 23.08.5")?.drawsPlaceholders, false)
+    }
+
+    /// GNU screen with a COLORTERM inherited from the terminal outside: 256 colours, and nothing advises 24-bit.
+    func test_gnuScreen_withInheritedColorterm_drawsAndAdvises256() {
+        let environment = ["TERM": "screen", "STY": "1234.pts-0.host", "COLORTERM": "truecolor"]
+        let decided = TerminalProfile.decide(environment: environment, abilities: nil, tmux: nil, settings: .init(), unicode: true)
+        XCTAssertFalse(decided.terminfo.entries.contains { $0.hasSuffix("-direct") }, "\(decided.terminfo.entries)")
+        XCTAssertNotEqual(decided.colors.value, .truecolor)
+        XCTAssertNil(decided.colorsAdvice, "screen has no 24-bit colour to advise")
+        XCTAssertFalse(decided.mouse.value)
+        XCTAssertTrue(decided.colors.reason.contains("GNU screen"), decided.colors.reason)
+    }
+
+    /// A rule that names a terminal lives in Terminals.swift: no other file of the program holds one.
+    func test_terminalNames_liveInTheTable() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let names = ["\"kitty", "\"ghostty", "\"wezterm", "\"foot", "\"iTerm2\"", "\"iTerm.app\"", "\"vscode", "WT_SESSION", "KONSOLE_VERSION", "VTE_VERSION",
+                     "\"mlterm", "\"rxvt", "XTerm(", "ZELLIJ", "\"STY\"", "\"TMUX\"", "KITTY_WINDOW_ID", "LC_TERMINAL", "TERM_PROGRAM"]
+        let files = ["Sources/TerminalUI", "Sources/TerminalImage", "Sources/ImageFeedApp", "Sources/image-feed"].flatMap { folder in
+            FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL } ?? []
+        }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "Terminals.swift" }
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            let code = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+                .replacingOccurrences(of: "\"kitty-placeholders\"", with: "") // a setting's value, not a terminal
+            for name in names where code.contains(name) {
+                XCTFail("\(file.lastPathComponent) names a terminal (\(name)): its rule belongs in Terminals.swift")
+            }
+        }
+    }
+}
