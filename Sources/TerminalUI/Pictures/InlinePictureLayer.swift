@@ -10,7 +10,7 @@ import TerminalImage
 /// On a slow link, pieces are sent in bands a few rows high (a key waits for one band, not a whole picture);
 /// iTerm2's pictures are sent smaller (the terminal stretches them over their cells), and Sixel pictures, which
 /// the terminal cannot scale, are drawn in characters until the link has been idle, then in pixels.
-final class InlinePictureLayer: PictureLayer {
+final class InlinePictureLayer: QueuedPictureLayer {
     enum Format {
         case sixel, iterm2
     }
@@ -40,7 +40,7 @@ final class InlinePictureLayer: PictureLayer {
 
     /// The rows of pieces drawn or queued.
     private var shown: Set<ShownRow> = []
-    private var queue = ChunkQueue<PictureTile>()
+    var queue = ChunkQueue<PictureTile>()
     /// Pictures in view sent in pixels on a slow link; the others are characters for now.
     private var inPixels: Set<UInt32> = []
     /// Pictures sent at full resolution on a slow link (iTerm2), once the link had room.
@@ -272,9 +272,6 @@ final class InlinePictureLayer: PictureLayer {
         return ITerm2Images.inline(part, columns: piece.columns, rows: piece.rows, quality: scale < 1 ? 80 : 92)
     }
 
-    func nextChunk() -> [UInt8]? { queue.next() }
-    func chunkSent() { queue.sent() }
-    var hasWork: Bool { !queue.isEmpty }
 
     /// Pieces are being encoded.
     var isPreparing: Bool { encoding.isBusy || encoding.hasResults }

@@ -6,7 +6,7 @@ import TerminalImage
 ///
 /// On a slow link a picture is first uploaded smaller (the terminal scales a placement to its cells), and
 /// again in full once the link has been idle and the picture is still in view (`UploadBook`).
-final class KittyPictureLayer: PictureLayer {
+final class KittyPictureLayer: QueuedPictureLayer {
     enum JobKey: Hashable {
         case upload(UInt32) // Kitty image id
         case place(PictureTile, UInt32)
@@ -15,7 +15,7 @@ final class KittyPictureLayer: PictureLayer {
 
     private var book: UploadBook
     private var shown: [PictureTile: (kittyID: UInt32, placement: UInt32)] = [:]
-    private var queue = ChunkQueue<JobKey>()
+    var queue = ChunkQueue<JobKey>()
     private var nextPlacement: UInt32 = 1
     private var nextKittyID: UInt32 = 1
 
@@ -108,9 +108,6 @@ final class KittyPictureLayer: PictureLayer {
         shown[tile] = (entry.id, id)
     }
 
-    func nextChunk() -> [UInt8]? { queue.next() }
-    func chunkSent() { queue.sent() }
-    var hasWork: Bool { !queue.isEmpty }
 
     func wantsFrame(link: LinkState) -> Bool {
         book.wantsFrame(link: link, queueEmpty: queue.isEmpty)

@@ -13,7 +13,7 @@ import TerminalImage
 ///
 /// On a slow link a picture is first uploaded smaller (the virtual placement scales it to its cells), and again
 /// in full, under the same id, once the link has been idle with the picture in view (`UploadBook`).
-final class KittyPlaceholderLayer: PictureLayer {
+final class KittyPlaceholderLayer: QueuedPictureLayer {
     enum JobKey: Hashable {
         case upload(UInt32) // PixelPicture id
         case control
@@ -23,7 +23,7 @@ final class KittyPlaceholderLayer: PictureLayer {
     let tmux: Bool
     private var book: UploadBook
     private var nextID = 0
-    private var queue = ChunkQueue<JobKey>()
+    var queue = ChunkQueue<JobKey>()
     /// Each placeholder's text, made once: the same String every frame compares and hashes fast.
     private var texts: [Int: String] = [:]
 
@@ -114,9 +114,6 @@ final class KittyPlaceholderLayer: PictureLayer {
 
     func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {}
 
-    func nextChunk() -> [UInt8]? { queue.next() }
-    func chunkSent() { queue.sent() }
-    var hasWork: Bool { !queue.isEmpty }
 
     func wantsFrame(link: LinkState) -> Bool {
         book.wantsFrame(link: link, queueEmpty: queue.isEmpty)

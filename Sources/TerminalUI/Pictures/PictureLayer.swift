@@ -95,6 +95,18 @@ protocol PictureLayer: AnyObject {
     var isPreparing: Bool { get }
 }
 
+/// A layer whose bytes wait in a `ChunkQueue` (every layer here): the queue hands out the chunks.
+protocol QueuedPictureLayer: PictureLayer {
+    associatedtype JobKey: Hashable
+    var queue: ChunkQueue<JobKey> { get set }
+}
+
+extension QueuedPictureLayer {
+    func nextChunk() -> [UInt8]? { queue.next() }
+    func chunkSent() { queue.sent() }
+    var hasWork: Bool { !queue.isEmpty }
+}
+
 extension PictureLayer {
     var movesWithText: Bool { false }
     var followsScrolls: Bool { false }
