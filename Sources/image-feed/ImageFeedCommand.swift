@@ -590,18 +590,19 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "truecolor, 256, 16, 8 or none (default: from COLORTERM, TERM and NO_COLOR).")
     var colors: String?
 
-    @Option(help: "auto, kitty, sixel or cells: pixels for terminals that show pictures (default auto: kitty in kitty, WezTerm and Ghostty, else cells).")
+    @Option(help: "auto, kitty, sixel, iterm2 or cells: pixels for terminals that show pictures (default auto: kitty in kitty and Ghostty, iterm2 in iTerm2 and WezTerm, else cells).")
     var graphics: String?
 
-    @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for kitty and sixel (default: the terminal's, else 10x20).")
+    @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for kitty, sixel and iterm2 (default: the terminal's, else 10x20).")
     var cellSize: String?
 
     @Option(help: "half, quadrant, sextant or blocks: the characters of a photo drawn as cells (default half).")
     var blitter: String?
 
     func validate() throws {
-        if let graphics, graphics.lowercased() != "auto", ![.kitty, .sixel, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
-            throw ValidationError("--graphics is auto, kitty, sixel or cells.")
+        if let graphics, graphics.lowercased() != "auto",
+           ![.kitty, .sixel, .iterm2, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
+            throw ValidationError("--graphics is auto, kitty, sixel, iterm2 or cells.")
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil { throw ValidationError("--blitter is half, quadrant, sextant or blocks.") }
         if let cellSize, Self.parseCellSize(cellSize) == nil { throw ValidationError("--cell-size is WxH in pixels, for example 9x18.") }

@@ -87,6 +87,15 @@ final class CommandLineTests: XCTestCase {
         let decoded = try XCTUnwrap(SixelEncoder.decode(Array(sixel.stdout.utf8.dropLast())))
         XCTAssertEqual(decoded.width, 270)
         XCTAssertEqual(decoded.height, 180)
+        // iTerm2's images (iTerm2, WezTerm): a JPEG the terminal stretches over the cells it names; `auto` picks them
+        // where the environment says WezTerm.
+        for arguments in [["--graphics", "iterm2"], ["--graphics", "auto"]] {
+            let inline = try await run(["render", photo, "--cols", "30", "--rows", "10", "--cell-size", "9x18"] + arguments,
+                                       environment: ["TERM_PROGRAM": "WezTerm"])
+            XCTAssertEqual(inline.status, 0, inline.stderr)
+            XCTAssertTrue(inline.stdout.hasPrefix("\u{1B}]1337;File=inline=1;"), "\(arguments): \(inline.stdout.prefix(40))")
+            XCTAssertTrue(inline.stdout.contains(";width=30;height=10;"), String(inline.stdout.prefix(80)))
+        }
         let bad = try await run(["render", photo, "--graphics", "vt100"], environment: [:])
         XCTAssertNotEqual(bad.status, 0)
     }

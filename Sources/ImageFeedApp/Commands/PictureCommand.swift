@@ -42,12 +42,12 @@ public enum PictureCommand {
         }
     }
 
-    /// The picture fitted in `columns` x `rows` cells for a terminal that shows pixels (Kitty graphics or
-    /// Sixel) with cells of `cellWidth` x `cellHeight` pixels: the escape sequence that draws it at the cursor,
-    /// then the line under it. Anything else is drawn as characters.
+    /// The picture fitted in `columns` x `rows` cells for a terminal that shows pixels (Kitty graphics, Sixel or
+    /// iTerm2's images) with cells of `cellWidth` x `cellHeight` pixels: the escape sequence that draws it at the
+    /// cursor, then the line under it. Anything else is drawn as characters.
     public static func render(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
                               mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half) throws -> [UInt8] {
-        guard graphics == .kitty || graphics == .sixel, cellWidth > 0, cellHeight > 0 else {
+        guard [.kitty, .sixel, .iterm2].contains(graphics), cellWidth > 0, cellHeight > 0 else {
             return Array(try render(data, columns: columns, rows: rows, mode: mode, unicode: unicode, blitter: blitter).utf8)
         }
         guard ImageFormat(sniffing: data) != nil else { throw ImageDecodingError.unknownFormat }
@@ -67,6 +67,11 @@ public enum PictureCommand {
             output = KittyGraphics.transmit(image, id: UInt32.random(in: 1_000_000...UInt32.max), display: (cells.columns, cells.rows))
             // The picture takes its rows; the cursor goes under it.
             output += Array(String(repeating: "\n", count: cells.rows).utf8)
+        } else if graphics == .iterm2 {
+            guard let inline = ITerm2Images.inline(image, columns: cells.columns, rows: cells.rows) else {
+                throw Failure.unreadable("the picture could not be turned into an iTerm2 image")
+            }
+            output = inline + Array("\n".utf8)
         } else {
             guard let sixel = SixelEncoder.encode(image) else { throw Failure.unreadable("the picture could not be turned into Sixel") }
             output = sixel + Array("\n".utf8)
