@@ -5,18 +5,15 @@ import TerminalImage
 import Glibc
 #endif
 
-/// The real terminal, through ncursesw. Only the thread that created it may call it.
+/// The real terminal, through ncursesw, opened as a `TerminalProfile` says. Only the thread that created it may call it.
 ///
-/// Each frame writes the cells that changed since the previous frame into curses' screen, and
-/// `doupdate` works out what to send. curses scrolls the terminal when rows moved, instead of repainting
-/// them (a move further than curses takes at once is shown in steps). Pictures in pixels (Kitty graphics,
-/// Sixel, iTerm2) are written after curses' frame by a `PictureLayer`, into cells curses keeps blank.
-///
-/// Nothing here waits for the terminal. curses writes each frame into a file in memory; what it wrote, and the
-/// pictures' chunks, wait in a queue the run loop empties as fast as the terminal takes them (non-blocking
-/// writes, and `readInput` wakes when the terminal can take more). curses' frames go first; a picture is
-/// cut only between its chunks. How fast the terminal takes bytes when it pushes back is the link's rate
-/// (`LinkMeter`), which pictures are sized to.
+/// It draws, writes and reads, in rooms of its own: this file opens the terminal and plans each frame (`draw`);
+/// `CursesCells` hands curses the cells that changed and captures what curses made of them; `ScrollPlan` shows a
+/// move further than curses scrolls at once in steps, and stages a frame too large for a slow link; the
+/// `OutputQueue` is the one writer of the terminal, never blocking (curses' frames first, then the picture layer's
+/// chunks, with DA1 asked behind them where the terminal answers); `CursesInput` reads keys and the terminal's
+/// answers; `CursesLeaving` gives the terminal back (on the way out, and for Ctrl-Z). Pictures in pixels are
+/// written after curses' frame by the `PictureLayer` `makePictureLayer` chose, into cells curses keeps blank.
 public final class NcursesBackend: TerminalBackend {
     public enum Failure: Error, CustomStringConvertible {
         case noTerminal(String)
