@@ -43,16 +43,6 @@ final class TerminalAgreementTests: XCTestCase {
         Case(name: "not UTF-8", environment: ["TERM": "xterm-256color", "LANG": "C", "LC_ALL": "C"], answers: "\u{1B}[?62;c"),
     ]
 
-    static func describe(_ mode: ColorMode) -> String {
-        switch mode {
-        case .truecolor: "24-bit"
-        case .palette256: "256 colours"
-        case .palette16: "16 colours"
-        case .palette8: "8 colours"
-        case .none: "none"
-        }
-    }
-
     func test_doctorsLines_areTheSessionsChoice() async throws {
         guard Terminfo.knowsEntry("xterm-256color") else { throw XCTSkip("no terminfo here") }
         for item in Self.cases {
@@ -77,7 +67,7 @@ final class TerminalAgreementTests: XCTestCase {
             XCTAssertTrue(pictures.hasPrefix("\(profile.graphics.mode.rawValue): \(profile.graphics.reason)"),
                           "\(item.name): doctor says \(pictures); the session draws \(profile.graphics.mode.rawValue)")
             let colours = try XCTUnwrap(report.check("Colours"), item.name)
-            XCTAssertTrue(colours.detail.hasPrefix(Self.describe(drawn)), "\(item.name): doctor says \(colours.detail); the session draws \(drawn)")
+            XCTAssertTrue(colours.detail.hasPrefix(Doctor.describe(drawn)), "\(item.name): doctor says \(colours.detail); the session draws \(drawn)")
             XCTAssertEqual(colours.fix != nil, profile.colorsAdvice != nil, item.name)
             if colours.status == .warning {
                 XCTAssertNotEqual(drawn, .truecolor, "\(item.name): a warning about 24-bit colour the session draws")

@@ -313,7 +313,8 @@ public enum Doctor {
         return checks
     }
 
-    static func describe(_ mode: ColorMode) -> String {
+    /// How the report names a colour mode ("24-bit", "256 colours").
+    public static func describe(_ mode: ColorMode) -> String {
         switch mode {
         case .truecolor: "24-bit"
         case .palette256: "256 colours"
