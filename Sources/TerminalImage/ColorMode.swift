@@ -168,6 +168,20 @@ public enum GraphicsMode: String, Sendable, CaseIterable {
 }
 
 extension GraphicsMode {
+    /// What the help calls it.
+    public var title: String {
+        switch self {
+        case .kitty: "Kitty graphics"
+        case .kittyPlaceholders: "Kitty graphics in Unicode placeholders"
+        case .sixel: "Sixel"
+        case .iterm2: "iTerm2 inline images"
+        case .cells: "coloured characters"
+        }
+    }
+
+    /// Whether its pictures are drawn for the cell's size in pixels (iTerm2 stretches a picture over its cells).
+    public var drawsForCellSize: Bool { ![.iterm2, .cells].contains(self) }
+
     /// The cell sizes in pixels taken as real; a terminal that says otherwise is mistaken.
     public static let cellWidths = 2...200
     public static let cellHeights = 4...400

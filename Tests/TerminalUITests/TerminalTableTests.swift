@@ -131,6 +131,16 @@ final class TerminalTableTests: XCTestCase {
         XCTAssertNil(Terminals.graphicsByEnvironment(["TERM": "xterm-256color"]))
     }
 
+    /// The help says what draws the photos, in each mode's own words.
+    func test_helpNote_namesTheModeAndItsCells() {
+        XCTAssertEqual(TerminalApp.picturesNote(GraphicsChoice(mode: .kitty, reason: "asked", cellWidth: 9, cellHeight: 18)),
+                       "Kitty graphics, 9x18-pixel cells: asked. The graphics setting changes it.")
+        XCTAssertEqual(TerminalApp.picturesNote(GraphicsChoice(mode: .iterm2, reason: "asked", cellWidth: 9, cellHeight: 18)),
+                       "iTerm2 inline images: asked. The graphics setting changes it.")
+        XCTAssertEqual(TerminalApp.picturesNote(GraphicsChoice(mode: .cells, reason: "asked")),
+                       "coloured characters: asked. The graphics setting changes it.")
+    }
+
     func test_tmuxAnswer_withSixelSupport_isRead() {
         let foot = TmuxClient.parse("0|foot|foot(1.16.2)|9|18|RGB,sixel|1")
         XCTAssertEqual(foot?.drawsSixel, true)

@@ -94,14 +94,8 @@ public final class TerminalApp {
 
     /// "Kitty graphics, 9x18-pixel cells: the terminal (kitty(0.26.5)) answered the Kitty graphics query."
     static func picturesNote(_ graphics: GraphicsChoice) -> String {
-        let what: String
-        switch graphics.mode {
-        case .kitty: what = "Kitty graphics, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
-        case .kittyPlaceholders: what = "Kitty graphics in Unicode placeholders, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
-        case .sixel: what = "Sixel, \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells"
-        case .iterm2: what = "iTerm2 inline images"
-        case .cells: what = "coloured characters"
-        }
+        let what = graphics.mode.title
+            + (graphics.mode.drawsForCellSize ? ", \(graphics.cellWidth)x\(graphics.cellHeight)-pixel cells" : "")
         return "\(what): \(graphics.reason). The graphics setting changes it."
     }
 

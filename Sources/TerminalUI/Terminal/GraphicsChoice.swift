@@ -58,7 +58,7 @@ public struct GraphicsChoice: Equatable, Sendable {
                 }
                 return choice(.kittyPlaceholders, "graphics = \(setting.rawValue) in the settings, inside tmux: Unicode placeholders"
                               + (sized ? "" : unsized))
-            case .kitty, .kittyPlaceholders, .sixel, .iterm2:
+            default:
                 return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : unsized))
             }
         }
