@@ -63,9 +63,6 @@ final class OutputQueue {
         !terminalGone && (textWritten < text.count || chunk != nil || pictures?.hasWork == true)
     }
 
-    /// Whether text (curses' frames, sequences) waits; pictures' chunks apart.
-    var hasText: Bool { textWritten < text.count }
-
     static func clock() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

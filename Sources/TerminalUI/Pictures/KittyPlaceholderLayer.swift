@@ -32,7 +32,6 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
         book = UploadBook(budget: budget)
     }
 
-    var budget: Int { book.budget }
     var usesBottomRow: Bool { true }
     var movesWithText: Bool { true }
 

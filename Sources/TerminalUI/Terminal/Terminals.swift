@@ -276,11 +276,10 @@ public enum Terminals {
         case .tmux:
             return row(Seen(environment: [:], abilities: abilities, tmux: tmux))?.sextants == true
         case .nothing:
-            let seen = Seen(environment: environment, abilities: abilities, tmux: tmux)
+            // VTE by its version; the others by XTVERSION alone (their TERM also reaches terminals that draw from the font).
+            let seen = Seen(environment: environment, abilities: abilities, tmux: nil)
             if seen.vte.map({ $0 >= 7000 }) == true { return true }
-            return [seen.version, seen.clientType].contains { version in
-                rows.contains { $0.sextants && $0.recognises(Seen(version: version)) }
-            }
+            return rows.contains { $0.sextants && $0.recognises(Seen(version: seen.version)) }
         }
     }
 
@@ -309,8 +308,9 @@ public enum Terminals {
 
     /// Terminals that draw 24-bit colour without saying so (xterm by XTVERSION, st and mlterm by TERM).
     public static func drawsDirectColour(term: String, version: String?) -> Bool {
-        row(Seen(environment: ["TERM": term], abilities: version.map { var a = TerminalAbilities(); a.version = $0; return a }, tmux: nil))?
-            .directColour == true
+        var seen = Seen(version: version ?? "")
+        seen.term = term
+        return row(seen)?.directColour == true
     }
 
     /// Whether the environment names a terminal with Kitty graphics (kitty, Ghostty), for when it cannot be asked or
