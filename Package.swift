@@ -71,6 +71,14 @@ let package = Package(
             pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"])]
         ),
+        // FFmpeg's libavformat, libavcodec and libswscale: video items (Imgur's gifv and mp4), the first video
+        // stream a frame at a time.
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Sources/Shims/CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
         // zlib, for the Kitty graphics protocol's compressed pixels.
         .systemLibrary(
             name: "CZlib",
@@ -93,10 +101,11 @@ let package = Package(
         // libjpeg reports errors by longjmp; this small C target keeps that inside C.
         .target(
             name: "CImageCodec",
-            dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP", "CTIFF"],
+            dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP", "CTIFF", "CFFmpeg"],
             path: "Sources/Shims/CImageCodec",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
-                             .linkedLibrary("webpdemux"), .linkedLibrary("tiff")]
+                             .linkedLibrary("webpdemux"), .linkedLibrary("tiff"), .linkedLibrary("avformat"),
+                             .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
         ),
 
         // MARK: The domain: models, ports, view models. Foundation only.

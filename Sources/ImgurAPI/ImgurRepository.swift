@@ -50,10 +50,13 @@ public struct ImgurRepository: AlbumService {
 
     /// An image as a `Photo`: the file is `link`; Imgur's smaller sizes are the same name with a size letter
     /// before the extension ("abc.jpg" → "abcm.jpg" 320, "abcl.jpg" 640, "abch.jpg" 1024 pixels), so a tile asks
-    /// for the one that fits its cells (`PhotoURLs.sized`). An animation (GIF, MP4) is shown by the still JPEG
-    /// Imgur serves for every image id ("abch.jpg"); `links.download` stays the animation, which `d` saves.
+    /// for the one that fits its cells (`PhotoURLs.sized`). An animation (GIF, WebP, MP4) is shown by the still JPEG
+    /// Imgur serves for every image id ("abch.jpg") while its frames load; `links.download` is the animation, which the
+    /// viewer plays and `d` saves.
     static func photo(_ dto: ImageDTO, imageBase: URL, pageBase: URL = ImgurConfiguration.defaultPageBase) -> Photo? {
-        guard let file = nonEmpty(dto.link).flatMap({ URL(string: $0) }) else { return nil }
+        guard var file = nonEmpty(dto.link).flatMap({ URL(string: $0) }) else { return nil }
+        // A `gifv` link is Imgur's page around a video: the video is the `mp4` of the same name.
+        if file.pathExtension.lowercased() == "gifv" { file = file.deletingPathExtension().appendingPathExtension("mp4") }
         let animated = dto.animated == true || ["gif", "gifv", "mp4", "webm"].contains(file.pathExtension.lowercased())
         func still(_ letter: String) -> URL? { sized(file, letter: letter, imageBase: imageBase, still: animated) }
         let large = still("h")

@@ -11,6 +11,12 @@ public enum ITerm2Images {
         return Array(header.utf8) + Array(jpeg.base64EncodedString().utf8) + [0x07]
     }
 
+    /// A picture file as it is (a GIF, which the terminal plays), stretched over `columns` x `rows` cells.
+    public static func inline(file: Data, columns: Int, rows: Int) -> [UInt8] {
+        let header = "\u{1B}]1337;File=inline=1;size=\(file.count);width=\(columns);height=\(rows);preserveAspectRatio=0:"
+        return Array(header.utf8) + Array(file.base64EncodedString().utf8) + [0x07]
+    }
+
     /// The files of every inline image in `bytes`, with their arguments (the tests' reading of what was sent).
     public static func files(in bytes: [UInt8]) -> [(arguments: [String: String], file: Data)] {
         var found: [(arguments: [String: String], file: Data)] = []

@@ -19,8 +19,9 @@ public enum KittyGraphics {
     /// `display`: also shows it at the cursor over that many cells (`a=T`), as a previewer prints a picture.
     /// `virtualPlacement`: also makes a virtual placement of that many cells (`a=T,U=1`) for Unicode
     /// placeholders to show.
+    /// `frameGap`: sends it as the next frame of the animation `id` (`a=f`), shown for that many milliseconds.
     public static func transmit(_ image: RGBImage, id: UInt32, display: (columns: Int, rows: Int)? = nil,
-                                virtualPlacement: (columns: Int, rows: Int)? = nil) -> [UInt8] {
+                                virtualPlacement: (columns: Int, rows: Int)? = nil, frameGap: Int? = nil) -> [UInt8] {
         let compressed = deflate(image.pixels)
         let payload = Array(Data(compressed ?? image.pixels).base64EncodedString().utf8)
         var output: [UInt8] = []
@@ -29,7 +30,7 @@ public enum KittyGraphics {
         repeat {
             let end = min(payload.count, start + chunkSize)
             let more = end < payload.count ? 1 : 0
-            let action = display.map { "a=T,c=\($0.columns),r=\($0.rows),C=1" }
+            let action = frameGap.map { "a=f,z=\(max(1, $0))" } ?? display.map { "a=T,c=\($0.columns),r=\($0.rows),C=1" }
                 ?? virtualPlacement.map { "a=T,U=1,c=\($0.columns),r=\($0.rows)" } ?? "a=t"
             var keys = start == 0
                 ? "\(action),f=24,s=\(image.width),v=\(image.height),i=\(id),q=2\(compressed == nil ? "" : ",o=z"),m=\(more)"
@@ -57,6 +58,35 @@ public enum KittyGraphics {
     /// Forgets a picture: its placements and its data.
     public static func deletePicture(id: UInt32) -> String {
         "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"
+    }
+
+    // MARK: Animation: the terminal plays the frames it was given, nothing is sent per loop.
+
+    /// How long the first frame of animation `id` shows (its other frames say so as they are sent).
+    public static func firstFrameGap(id: UInt32, milliseconds: Int) -> String {
+        "\u{1B}_Ga=a,i=\(id),r=1,z=\(max(1, milliseconds)),q=2\u{1B}\\"
+    }
+
+    /// Plays animation `id` from the frame it stands at, `loops` times (0: for ever).
+    public static func play(id: UInt32, loops: Int) -> String {
+        // v=1 loops for ever; otherwise one more than the plays.
+        "\u{1B}_Ga=a,i=\(id),s=3,v=\(loops <= 0 ? 1 : loops + 1),q=2\u{1B}\\"
+    }
+
+    /// Stops animation `id` at frame `frame` (0-based).
+    public static func stop(id: UInt32, atFrame frame: Int) -> String {
+        "\u{1B}_Ga=a,i=\(id),s=1,q=2\u{1B}\\\u{1B}_Ga=a,i=\(id),c=\(frame + 1),q=2\u{1B}\\"
+    }
+
+    /// Every frame after the first of an animation already sent as picture `id`, then the first frame's gap:
+    /// `frames` and `delays` (milliseconds) are the whole animation's.
+    public static func animationFrames(_ frames: [RGBImage], delays: [Int], id: UInt32) -> [UInt8] {
+        var output: [UInt8] = []
+        for (index, frame) in frames.enumerated().dropFirst() {
+            output += transmit(frame, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100)
+        }
+        output += Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8)
+        return output
     }
 
     /// Forgets every picture this program sent, placements and data (on the way out).

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A photo drawn in pixels for a terminal that shows pictures itself (Kitty graphics, Sixel, iTerm2): the
@@ -11,14 +12,50 @@ public final class PixelPicture: Sendable {
     public let image: RGBImage
     public let columns: Int
     public let rows: Int
+    /// An animation the terminal plays itself (Kitty graphics' animation frames, iTerm2's GIF); `image` is its
+    /// first frame.
+    public let motion: PixelMotion?
+    /// The frame of an animation the program plays, and the picture it follows on screen: the cell rows equal to
+    /// that picture's need not be drawn again.
+    public let follows: Succession?
 
-    public init(image: RGBImage, columns: Int, rows: Int) {
+    public struct Succession: Sendable {
+        public let pictureID: UInt32
+        /// The picture's cell rows (0-based) whose pixels are the same in both.
+        public let unchangedRows: Set<Int>
+
+        public init(pictureID: UInt32, unchangedRows: Set<Int>) {
+            self.pictureID = pictureID
+            self.unchangedRows = unchangedRows
+        }
+    }
+
+    public init(image: RGBImage, columns: Int, rows: Int, motion: PixelMotion? = nil, follows: Succession? = nil) {
         var next = Self.counter.add(1, ordering: .relaxed).newValue
         if next == 0 { next = Self.counter.add(1, ordering: .relaxed).newValue }
         id = next
         self.image = image
         self.columns = columns
         self.rows = rows
+        self.motion = motion
+        self.follows = follows
+    }
+
+    /// The cell rows (0-based) whose pixels are the same in `other`, a picture of the same size (all or none
+    /// otherwise).
+    public func unchangedRows(since other: PixelPicture) -> Set<Int> {
+        guard other.image.width == image.width, other.image.height == image.height, other.rows == rows else { return [] }
+        var same = Set<Int>()
+        image.pixels.withUnsafeBufferPointer { now in
+            other.image.pixels.withUnsafeBufferPointer { before in
+                for row in 0..<rows {
+                    let rect = pixelRect(column: 0, row: row, columns: columns, rows: 1)
+                    let start = rect.y * image.width * 3, length = rect.height * image.width * 3
+                    if length == 0 || memcmp(now.baseAddress! + start, before.baseAddress! + start, length) == 0 { same.insert(row) }
+                }
+            }
+        }
+        return same
     }
 
     /// Pixels per cell across and down (the picture fills its cells exactly).
@@ -43,5 +80,24 @@ public final class PixelPicture: Sendable {
             pixels.replaceSubrange((line * width * 3)..<((line + 1) * width * 3), with: image.pixels[from..<(from + width * 3)])
         }
         return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+/// An animation for a terminal that plays it itself: every frame at the picture's size (the first is the picture's
+/// own), how long each shows, and the loops; and the file as it came, for a terminal that plays the file itself
+/// (iTerm2 plays a GIF).
+public final class PixelMotion: Sendable {
+    public let frames: [RGBImage]
+    /// Milliseconds each frame shows.
+    public let delays: [Int]
+    /// How many times the whole plays; 0 for ever.
+    public let loops: Int
+    public let file: Data?
+
+    public init(frames: [RGBImage], delays: [Int], loops: Int, file: Data? = nil) {
+        self.frames = frames
+        self.delays = delays
+        self.loops = loops
+        self.file = file
     }
 }

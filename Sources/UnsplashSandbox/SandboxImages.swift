@@ -64,7 +64,11 @@ final class SandboxImages: @unchecked Sendable {
 
     private func image(at file: URL) throws -> RGBImage {
         if let cached = lock.withLock({ decoded[file.path] }) { return cached }
-        let image = try ImageCodec.decode(try Data(contentsOf: file)).image
+        let data = try Data(contentsOf: file)
+        // A video's still is its first frame.
+        let image = AnimationFormat(sniffing: data) == .video
+            ? try ImageCodec.decodeAnimation(data, limits: AnimationLimits(frames: 1)).frames[0].image
+            : try ImageCodec.decode(data).image
         lock.withLock { decoded[file.path] = image }
         return image
     }

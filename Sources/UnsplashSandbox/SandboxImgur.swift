@@ -33,6 +33,24 @@ extension SandboxServer {
         return images
     }
 
+    /// The animated items (`Assets/animations`, made from the catalog's photos by scripts/make-animations.sh): a GIF,
+    /// an animated WebP and an MP4, as Imgur serves animations. `nasa` and `spacex` have them in "Moving pictures".
+    struct ImgurAnimation {
+        var file: String
+        var title: String
+        var type: String
+        var width: Int
+        var height: Int
+        var id: String { SandboxServer.imgurID(seed: "animation-" + file) }
+        var fileExtension: String { (file as NSString).pathExtension }
+    }
+
+    static let imgurAnimations = [
+        ImgurAnimation(file: "rocket.gif", title: "Falcon 9 lifting off (GIF)", type: "image/gif", width: 320, height: 180),
+        ImgurAnimation(file: "coffee.webp", title: "Across the cup (animated WebP)", type: "image/webp", width: 480, height: 270),
+        ImgurAnimation(file: "hubble.mp4", title: "Into the deep field (MP4)", type: "video/mp4", width: 480, height: 270),
+    ]
+
     /// The albums of a catalog user; nil for an unknown user.
     public func imgurAlbums(of username: String) -> [ImgurAlbum]? {
         guard let user = catalog.user(username: username) else { return nil }
@@ -47,6 +65,12 @@ extension SandboxServer {
             albums.append(ImgurAlbum(id: Self.imgurID(seed: "album-picks-" + user.username), title: "Picks", description: nil,
                                      coverImageID: nil, imageIDs: images.reversed().map(\.id),
                                      createdAt: newest.addingTimeInterval(-86_400)))
+        }
+        if ["nasa", "spacex"].contains(user.username) {
+            albums.append(ImgurAlbum(id: Self.imgurID(seed: "album-moving-" + user.username), title: "Moving pictures",
+                                     description: "Animations made from the demo's photos: a GIF, an animated WebP and an MP4.",
+                                     coverImageID: Self.imgurAnimations[0].id, imageIDs: Self.imgurAnimations.map(\.id),
+                                     createdAt: newest.addingTimeInterval(-129_600)))
         }
         if user.username == "textures" {
             albums.append(ImgurAlbum(id: Self.imgurID(seed: "album-empty-" + user.username), title: "Empty album",
@@ -166,6 +190,15 @@ extension SandboxServer {
         let base = baseURL(request)
         let images = imgurImages
         return album.imageIDs.compactMap { id -> [String: Any]? in
+            if let animation = Self.imgurAnimations.first(where: { $0.id == id }) {
+                var image: [String: Any] = [
+                    "id": id, "title": animation.title, "description": NSNull(), "datetime": 1_700_000_000,
+                    "type": animation.type, "animated": true, "width": animation.width, "height": animation.height, "views": 0,
+                    "link": "\(base)/imgur/i/\(id).\(animation.fileExtension)",
+                ]
+                if animation.type == "video/mp4" { image["mp4"] = "\(base)/imgur/i/\(id).mp4"; image["gifv"] = "\(base)/imgur/i/\(id).gifv" }
+                return image
+            }
             guard let item = images.first(where: { $0.id == id })?.item else { return nil }
             return [
                 "id": id, "title": item.entry.altDescription ?? NSNull(), "description": item.description ?? NSNull(),
@@ -197,6 +230,11 @@ extension SandboxServer {
     }
 
     private func imgurFile(_ request: Request, name: String) async -> Response {
+        // An animation's own file, as it is.
+        if let animation = Self.imgurAnimations.first(where: { name == "\($0.id).\($0.fileExtension)" }) {
+            return await image(request, file: catalog.assets.appendingPathComponent("animations").appendingPathComponent(animation.file),
+                               sizeQuery: [:], contentType: animation.type)
+        }
         guard name.hasSuffix(".jpg") else { return Self.imgurError(404, "Not found", path: request.uri.path) }
         var stem = String(name.dropLast(4))
         var size: String?
@@ -204,6 +242,11 @@ extension SandboxServer {
         if stem.count == 8, let letter = stem.last.map(String.init), let pixels = letters[letter] {
             stem.removeLast()
             size = pixels
+        }
+        // An animation's still: its first frame, as Imgur serves a JPEG for every image id.
+        if let animation = Self.imgurAnimations.first(where: { $0.id == stem }) {
+            return await image(request, file: catalog.assets.appendingPathComponent("animations").appendingPathComponent(animation.file),
+                               sizeQuery: size.map { ["w": $0] } ?? ["w": String(animation.width)])
         }
         guard let item = imgurImages.first(where: { $0.id == stem })?.item else {
             return Self.imgurError(404, "Not found", path: request.uri.path)

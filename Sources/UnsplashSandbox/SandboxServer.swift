@@ -497,7 +497,8 @@ public final class SandboxServer: Sendable {
     }
 
     /// A photo file, resized as the query asks (`w`, `h`); `sizeQuery` stands in for the request's query.
-    func image(_ request: Request, file: URL, sizeQuery: [String: String]? = nil) async -> Response {
+    /// `contentType`: the file goes as it is, with that type (an animation); otherwise a JPEG at the size asked.
+    func image(_ request: Request, file: URL, sizeQuery: [String: String]? = nil, contentType: String? = nil) async -> Response {
         let faults = state.takeFaults(for: "image")
         await waitOutLatency(faults)
         if let status = faults.first(where: { $0.kind == .status })?.argument {
@@ -510,10 +511,10 @@ public final class SandboxServer: Sendable {
         }
         let query = sizeQuery ?? Self.query(request)
         do {
-            var data = try images.jpeg(for: SandboxImages.request(path: file.path, query: query), file: file)
+            var data = contentType != nil ? try Data(contentsOf: file) : try images.jpeg(for: SandboxImages.request(path: file.path, query: query), file: file)
             if faults.contains(where: { $0.kind == .corrupt }) { data = SandboxImages.corrupt(data) }
             if faults.contains(where: { $0.kind == .bomb }) { data = try SandboxImages.bomb() }
-            var response = Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=31536000"],
+            var response = Response(status: .ok, headers: [.contentType: contentType ?? "image/jpeg", .cacheControl: "public, max-age=31536000"],
                                     body: .init(byteBuffer: ByteBuffer(bytes: data)))
             response = await applyBodyFaults(faults, to: response)
             return response

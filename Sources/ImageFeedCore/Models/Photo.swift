@@ -21,7 +21,8 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     public var exif: Exif?
     public var location: PhotoLocation?
     public var tags: [String]
-    /// An animation (an Imgur GIF or MP4) shown by its still picture; `links.download` is the animation itself.
+    /// An animation (an Imgur GIF, WebP or MP4): its still picture shows until the viewer plays `links.download`, the
+    /// animation itself.
     /// nil: a still photo.
     public var isAnimated: Bool?
     /// How often the photo was seen and downloaded, where the service says (a photo's own answer has them).

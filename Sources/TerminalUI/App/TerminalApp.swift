@@ -66,7 +66,8 @@ public final class TerminalApp {
         self.backend = backend
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
         let pixels = graphics.mode != .cells
-        let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight)
+        let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight,
+                                            playback: graphics.mode.playsAnimations)
             : PictureDrawer(blitter: blitter, kind: kind)
         // Photos are laid out with the cell's real shape (the viewer, cards, tiles, the detail): the pixels' cells, or,
         // for characters, the cell the terminal (or tmux) said it has (9x19 in xterm's DejaVu Sans Mono: a box 1:2
@@ -112,9 +113,18 @@ public final class TerminalApp {
                 state.quitting = true
                 break
             }
-            step(timeout: isAnimating ? Int(tickInterval * 1_000) : 1_000)
+            step(timeout: waitLimit())
         }
         return state
+    }
+
+    /// How long the loop may wait for input: until the next spinner step or animation frame, at most a second.
+    private func waitLimit() -> Int {
+        var limit = isAnimating ? Int(tickInterval * 1_000) : 1_000
+        if let due = pipeline.nextAnimationFrame {
+            limit = min(limit, max(1, Int(((due - ProcessInfo.processInfo.systemUptime) * 1_000).rounded(.up))))
+        }
+        return limit
     }
 
     /// One turn of the loop: draw if needed, wait for input or messages at most `timeout` ms, handle them.
@@ -152,6 +162,8 @@ public final class TerminalApp {
                 dirty = true
             }
         }
+        // The viewer's animation moves on to the frame due now (frames missed while the terminal was busy are skipped).
+        if pipeline.advanceAnimation() { dirty = true }
         if isAnimating, Date().timeIntervalSince(lastTick) >= tickInterval {
             ui.tick += 1
             lastTick = Date()
@@ -173,6 +185,11 @@ public final class TerminalApp {
         if input == .key(.redraw) || (input == .key(.character("r")) && state.viewer == nil) { pipeline.retryFailed() }
         for event in screen.handle(input, app: state, ui: &ui, width: backend.width, height: backend.height) {
             dispatch(event)
+        }
+        // Space, `.` or `,` in the viewer: the animation's player takes it.
+        if let request = ui.playbackRequest {
+            ui.playbackRequest = nil
+            pipeline.control(request)
         }
         // b in the viewer chose other characters for photos: every picture is drawn again with them.
         if let kind = ui.blitter, kind != pipeline.drawer.kind, !pipeline.drawer.drawsPixels {
@@ -248,6 +265,7 @@ public final class TerminalApp {
     public func drawFrame() {
         var buffer = CellBuffer(width: backend.width, height: backend.height)
         ui.linkNote = backend.linkSummary
+        pipeline.linkRate = backend.linkRate
         pipeline.beginFrame()
         screen.theme.animation.reset()
         screen.render(state, ui: ui, pictures: pipeline, into: &buffer)

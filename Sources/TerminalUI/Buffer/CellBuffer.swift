@@ -117,7 +117,8 @@ public struct CellBuffer: Equatable, Sendable {
 
     /// Copies a picture's cells with its top-left corner at (x, y); only rows inside `clip` (when given)
     /// and inside the buffer are written.
-    public mutating func draw(_ picture: CellPicture, x: Int, y: Int, clip: Rect? = nil) {
+    /// `playback`: for an animation the terminal plays, whether it plays or stands at a frame.
+    public mutating func draw(_ picture: CellPicture, x: Int, y: Int, clip: Rect? = nil, playback: PicturePlacement.Playback? = nil) {
         let top = max(0, clip?.y ?? 0)
         let bottom = min(height, clip?.maxY ?? height)
         if let pixels = picture.pixels {
@@ -126,7 +127,8 @@ public struct CellBuffer: Equatable, Sendable {
             let visible = Rect(x: left, y: max(top, y), width: right - left, height: min(bottom, y + picture.rows) - max(top, y))
             guard visible.width > 0, visible.height > 0 else { return }
             fill(visible, with: .picture)
-            placements.append(PicturePlacement(picture: pixels, x: x, y: y, visible: visible))
+            placements.append(PicturePlacement(picture: pixels, x: x, y: y, visible: visible,
+                                               playback: pixels.motion == nil ? nil : playback ?? .playing))
             return
         }
         for row in 0..<picture.rows where y + row >= top && y + row < bottom {
@@ -177,15 +179,24 @@ public struct PicturePlacement: Equatable, Sendable {
     public var x: Int
     public var y: Int
     public var visible: Rect
+    /// For an animation the terminal plays (`picture.motion`): whether it plays, or stands at a frame.
+    public var playback: Playback?
 
-    public init(picture: PixelPicture, x: Int, y: Int, visible: Rect) {
+    public enum Playback: Equatable, Sendable {
+        case playing
+        /// Stopped at this frame (0-based).
+        case paused(frame: Int)
+    }
+
+    public init(picture: PixelPicture, x: Int, y: Int, visible: Rect, playback: Playback? = nil) {
         self.picture = picture
         self.x = x
         self.y = y
         self.visible = visible
+        self.playback = playback
     }
 
     public static func == (lhs: PicturePlacement, rhs: PicturePlacement) -> Bool {
-        lhs.picture.id == rhs.picture.id && lhs.x == rhs.x && lhs.y == rhs.y && lhs.visible == rhs.visible
+        lhs.picture.id == rhs.picture.id && lhs.x == rhs.x && lhs.y == rhs.y && lhs.visible == rhs.visible && lhs.playback == rhs.playback
     }
 }

@@ -23,6 +23,11 @@ public final class ImagePipeline: PictureProvider {
         case viewerPicture(ViewerKey, CellPicture)
         /// A larger file of the viewer's photo, for zooming in: more detail, not larger blocks.
         case viewerDetail(photoID: String, RGBImage)
+        /// The viewer's animation, read (nil: it could not be, and the still stays, with why); `file`: the file as it
+        /// came, kept for a terminal that plays it itself.
+        case viewerAnimation(photoID: String, AnimatedImage?, file: Data?, note: String?)
+        /// Every frame of the viewer's animation drawn for the view, for a terminal that plays them itself.
+        case viewerMotion(ViewerKey, CellPicture)
     }
 
     public struct ViewerKey: Hashable, Sendable {
@@ -85,6 +90,22 @@ public final class ImagePipeline: PictureProvider {
     /// The viewer's photo and view the frame drew, for `endFrame` to load or draw.
     private var viewerWanted: (photo: Photo, key: ViewerKey)?
 
+    // The viewer's animation: its frames, where it is, and the frame last drawn.
+    private var animationLoad: Task<Void, Never>?
+    private var animation: AnimatedImage?
+    private var animationFile: Data?
+    private var clock: AnimationClock?
+    /// Started as a still because the link was slow; Space plays it.
+    private var heldForLink = false
+    private var animationCut: String?
+    private var frameShown: (key: ViewerKey, frame: Int, picture: CellPicture)?
+    private var motionShown: (key: ViewerKey, picture: CellPicture)?
+    private var motionRender: (key: ViewerKey, task: Task<Void, Never>)?
+    /// The view shows the whole photo upright (iTerm2 plays a GIF file only so).
+    private var viewIsWhole = true
+    /// What the link carries, in bytes a second (nil: fast); the run loop sets it each frame.
+    public var linkRate: Double?
+
     public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,
                             maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
                             maximumCells: Int = 500_000,
@@ -109,7 +130,7 @@ public final class ImagePipeline: PictureProvider {
 
     /// Whether anything is still loading (the screen keeps its spinners turning).
     public var isBusy: Bool {
-        !running.isEmpty || !queued.isEmpty || viewerLoad != nil || viewerRender != nil
+        !running.isEmpty || !queued.isEmpty || viewerLoad != nil || viewerRender != nil || animationLoad != nil || motionRender != nil
     }
 
     // MARK: Frames
@@ -236,6 +257,14 @@ public final class ImagePipeline: PictureProvider {
         let placeholder = { PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: self.blitter) }
         // Another photo than the one loaded: it is opened when the frame ends.
         guard viewerPhotoID == photo.id else { return .loading(placeholder()) }
+        viewIsWhole = view.zoom <= 1 && view.quarterTurns % 4 == 0
+        if let animation, let clock {
+            if terminalPlays {
+                if let shown = motionShown, shown.key == key { return .ready(shown.picture) }
+            } else if !heldForLink || clock.frame != 0 {
+                return .ready(animationFrame(animation, index: clock.frame, key: key))
+            }
+        }
         if let shown = viewerShown, shown.key == key { return .ready(shown.picture) }
         if viewerFailed { return .failed }
         // Until the new view is drawn, the previous one stays (no flash of the placeholder while zooming).
@@ -245,7 +274,8 @@ public final class ImagePipeline: PictureProvider {
 
     /// After the frame: loads the viewer's photo, draws the view it showed, or asks for the larger file.
     private func prepareViewer(_ photo: Photo, key: ViewerKey) {
-        if viewerPhotoID != photo.id { openViewer(photo, columns: key.columns, rows: key.rows) }
+        if viewerPhotoID != photo.id { openViewer(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns) }
+        if let animation, terminalPlays, motionShown?.key != key, motionRender?.key != key { startMotionRender(animation, key: key) }
         if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return }
         guard !viewerFailed, let image = viewerSource else { return }
         askForDetailIfZoomedPast(image, photo: photo, columns: key.columns, rows: key.rows, view: key.view)
@@ -299,9 +329,10 @@ public final class ImagePipeline: PictureProvider {
 
     /// Loads the viewer's photo, decoded no larger than the screen needs (either way round, for a turn):
     /// a big file is scaled down by libjpeg as it is decoded, never held at full size.
-    private func openViewer(_ photo: Photo, columns: Int, rows: Int) {
+    private func openViewer(_ photo: Photo, columns: Int, rows: Int, turns: Int = 0) {
         closeViewer()
         viewerPhotoID = photo.id
+        if photo.isAnimated == true { openAnimation(photo, columns: columns, rows: rows, turns: turns) }
         guard let url = photo.urls.regular ?? photo.urls.full ?? photo.urls.raw ?? photo.urls.small else {
             viewerFailed = true
             return
@@ -353,6 +384,17 @@ public final class ImagePipeline: PictureProvider {
     }
 
     public func closeViewer() {
+        animationLoad?.cancel()
+        motionRender?.task.cancel()
+        animationLoad = nil
+        motionRender = nil
+        animation = nil
+        animationFile = nil
+        clock = nil
+        heldForLink = false
+        animationCut = nil
+        frameShown = nil
+        motionShown = nil
         viewerWanted = nil
         viewerLoad?.cancel()
         viewerRender?.task.cancel()
@@ -366,6 +408,126 @@ public final class ImagePipeline: PictureProvider {
         viewerSource = nil
         viewerShown = nil
         viewerFailed = false
+    }
+
+    // MARK: The viewer's animation
+
+    /// Whether the terminal plays the viewer's animation itself (every frame sent once).
+    private var terminalPlays: Bool {
+        guard !heldForLink else { return false }
+        switch drawer.playback {
+        case .paced: return false
+        case .terminalFrames: return true
+        case .terminalGIF: return animationFile != nil && viewIsWhole
+        }
+    }
+
+    /// Where the viewer's animation is, for its status line.
+    public var viewerAnimation: AnimationStatus? {
+        guard let clock else { return nil }
+        return AnimationStatus(frame: clock.frame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
+                               paused: clock.paused, finished: clock.finished, playedByTerminal: terminalPlays,
+                               heldForLink: heldForLink, cut: animationCut)
+    }
+
+    /// When the next frame is due (seconds on `now`'s clock), where the program paces the frames.
+    public var nextAnimationFrame: Double? {
+        terminalPlays ? nil : clock?.nextChange
+    }
+
+    /// Moves the animation to the frame due now. Returns whether the screen shows something else.
+    public func advanceAnimation() -> Bool {
+        guard clock != nil else { return false }
+        let changed = clock!.advance(to: now())
+        return changed && !terminalPlays
+    }
+
+    /// Space, `.` and `,` in the viewer.
+    public func control(_ request: PlaybackRequest) {
+        guard clock != nil else { return }
+        if heldForLink {
+            // The first Space plays it, slow link or not: frames that cannot cross in time are skipped.
+            heldForLink = false
+            if case .playPause = request {
+                clock!.togglePause(now: now())
+                return
+            }
+        }
+        switch request {
+        case .playPause: clock!.togglePause(now: now())
+        case let .step(offset): clock!.step(by: offset, now: now())
+        }
+    }
+
+    /// The animation's frames are read as soon as the viewer opens, fitted to the view's pixels (the still shows
+    /// meanwhile).
+    private func openAnimation(_ photo: Photo, columns: Int, rows: Int, turns: Int) {
+        guard let url = photo.links.download ?? photo.urls.regular else { return }
+        let source = self.source
+        let post = self.post
+        var box = drawer.pixelSize(columns: columns, rows: rows)
+        if turns % 2 == 1 { box = (box.height, box.width) }
+        let photoID = photo.id
+        animationLoad = Task.detached(priority: .userInitiated) {
+            do {
+                let data = try await source.imageData(at: url)
+                try Task.checkCancellation()
+                let stop = DecodeStop()
+                let animation = try await withTaskCancellationHandler {
+                    try ImageCodec.decodeAnimation(data, fitting: box, stop: stop)
+                } onCancel: {
+                    stop.stop()
+                }
+                try Task.checkCancellation()
+                post(.viewerAnimation(photoID: photoID, animation, file: data, note: nil))
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                let note = (error as? ServiceError)?.message ?? String(describing: error)
+                post(.viewerAnimation(photoID: photoID, nil, file: nil, note: "the animation could not be played: \(note)"))
+            }
+        }
+    }
+
+    /// Frame `index` drawn for the view, on the run loop (a frame is as large as the view's pixels already: a
+    /// millisecond or two). A frame in pixels names the one before it and the cell rows they share, which need not
+    /// be sent again.
+    private func animationFrame(_ animation: AnimatedImage, index: Int, key: ViewerKey) -> CellPicture {
+        if let shown = frameShown, shown.key == key, shown.frame == index { return shown.picture }
+        let image = animation.frames[min(index, animation.frames.count - 1)].image
+        let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
+        var picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
+        if let pixels = picture.pixels, let shown = frameShown, shown.key == key, let before = shown.picture.pixels {
+            picture = CellPicture(pixels: PixelPicture(image: pixels.image, columns: pixels.columns, rows: pixels.rows,
+                                                       follows: .init(pictureID: before.id, unchangedRows: pixels.unchangedRows(since: before))))
+        }
+        frameShown = (key, index, picture)
+        return picture
+    }
+
+    /// Every frame drawn for the view, off the run loop, as one picture the terminal plays.
+    private func startMotionRender(_ animation: AnimatedImage, key: ViewerKey) {
+        motionRender?.task.cancel()
+        let drawer = self.drawer
+        let post = self.post
+        let file = animationFile
+        let task = Task.detached(priority: .userInitiated) {
+            var frames: [RGBImage] = []
+            // iTerm2 plays the GIF itself, as it came, when the whole of it is in view upright.
+            let whole = key.view.zoom <= 1 && key.view.quarterTurns % 4 == 0
+            for frame in (file != nil && whole ? Array(animation.frames.prefix(1)) : animation.frames) {
+                if Task.isCancelled { return }
+                let rotated = ViewerRendering.rotate(frame.image, quarterTurns: key.view.quarterTurns)
+                guard let pixels = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels else { return }
+                frames.append(pixels.image)
+            }
+            guard let first = frames.first else { return }
+            let motion = PixelMotion(frames: frames, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) },
+                                     loops: animation.loops, file: whole ? file : nil)
+            post(.viewerMotion(key, CellPicture(pixels: PixelPicture(image: first, columns: key.columns, rows: key.rows, motion: motion))))
+        }
+        motionRender = (key, task)
     }
 
     // MARK: Results
@@ -400,6 +562,23 @@ public final class ImagePipeline: PictureProvider {
             guard key.photoID == viewerPhotoID else { return nil }
             if viewerRender?.key == key { viewerRender = nil }
             viewerShown = (key, picture)
+        case let .viewerAnimation(photoID, animation, file, note):
+            guard photoID == viewerPhotoID else { return nil }
+            animationLoad = nil
+            guard let animation, animation.moves else {
+                animationCut = note
+                return nil
+            }
+            self.animation = animation
+            animationFile = animation.format == .gif && drawer.playback == .terminalGIF ? file : nil
+            animationCut = animation.cut
+            // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
+            heldForLink = linkRate != nil
+            clock = AnimationClock(delays: animation.frames.map(\.delay), loops: animation.loops, now: now(), paused: heldForLink)
+        case let .viewerMotion(key, picture):
+            guard key.photoID == viewerPhotoID else { return nil }
+            if motionRender?.key == key { motionRender = nil }
+            motionShown = (key, picture)
         case let .viewerDetail(photoID, image):
             guard photoID == viewerPhotoID, let current = viewerSource, image.width > current.width else { return nil }
             viewerSource = image

@@ -22,10 +22,46 @@ public protocol PictureProvider: AnyObject {
 
     /// The pixels across `columns` cells show: the columns themselves for characters, more for pixels.
     func pixelWidth(columns: Int) -> Int
+
+    /// Where the viewer's animation is (nil for a still, or while it loads).
+    var viewerAnimation: AnimationStatus? { get }
 }
 
 extension PictureProvider {
     public func pixelWidth(columns: Int) -> Int { columns }
+    public var viewerAnimation: AnimationStatus? { nil }
+}
+
+/// What the viewer's status line says of an animation: the frame and the loop, paused or not, and why it does not
+/// play where it does not.
+public struct AnimationStatus: Equatable, Sendable {
+    /// The frame shown, 0-based.
+    public var frame: Int
+    public var frames: Int
+    /// The play under way, 1-based, and how many the file asks for (0: for ever).
+    public var loop: Int
+    public var loops: Int
+    public var paused: Bool
+    public var finished: Bool
+    /// The terminal plays it (Kitty graphics' animation, iTerm2's GIF): the frame is the terminal's to know.
+    public var playedByTerminal: Bool
+    /// Held as a still because the link is slow, until Space.
+    public var heldForLink: Bool
+    /// Frames left out (the budget, a damaged frame), said once.
+    public var cut: String?
+
+    public init(frame: Int, frames: Int, loop: Int, loops: Int, paused: Bool, finished: Bool = false,
+                playedByTerminal: Bool = false, heldForLink: Bool = false, cut: String? = nil) {
+        self.frame = frame
+        self.frames = frames
+        self.loop = loop
+        self.loops = loops
+        self.paused = paused
+        self.finished = finished
+        self.playedByTerminal = playedByTerminal
+        self.heldForLink = heldForLink
+        self.cut = cut
+    }
 }
 
 /// How the viewer shows its photo.
@@ -80,10 +116,24 @@ public struct PictureDrawer: Sendable {
     /// One cell's size in pixels when the terminal draws pixels; nil for characters.
     public let cellWidth: Int?
     public let cellHeight: Int?
+    /// How animations reach the terminal.
+    public var playback: AnimationPlayback = .paced
 
-    public init(blitter: HalfBlockBlitter, kind: BlitterKind = .half, cellWidth: Int? = nil, cellHeight: Int? = nil) {
+    /// How an animation is played.
+    public enum AnimationPlayback: Sendable, Equatable {
+        /// The program draws each frame when it is due (characters, Sixel).
+        case paced
+        /// The terminal is given every frame once and plays them (Kitty graphics' animation).
+        case terminalFrames
+        /// The terminal plays a GIF file sent as it is (iTerm2's images); other animations are paced.
+        case terminalGIF
+    }
+
+    public init(blitter: HalfBlockBlitter, kind: BlitterKind = .half, cellWidth: Int? = nil, cellHeight: Int? = nil,
+                playback: AnimationPlayback = .paced) {
         self.blitter = blitter
         self.kind = kind
+        self.playback = cellWidth == nil ? .paced : playback
         if let cellWidth, let cellHeight, cellWidth > 0, cellHeight > 0 {
             self.cellWidth = cellWidth
             self.cellHeight = cellHeight

@@ -358,6 +358,7 @@ public final class NcursesBackend: TerminalBackend {
 
     /// What the terminal has been found to take, for the help overlay (and the log).
     public var linkSummary: String? { pictures == nil ? nil : output.meter.summary }
+    public var linkRate: Double? { output.meter.rate }
 
     /// The mouse is reported (everywhere but GNU screen): taken up again after a suspend.
     var mouseReported = false

@@ -34,6 +34,8 @@ public protocol TerminalBackend: AnyObject {
     func flushText()
     /// What the link to the terminal was found to be, where pictures are sized to it.
     var linkSummary: String? { get }
+    /// The bytes a second the link was found to carry, where it is slow enough to matter (nil: fast).
+    var linkRate: Double? { get }
 }
 
 /// Wakes a waiting `readInput` from any thread: the one piece of a backend other threads may hold.
@@ -59,4 +61,5 @@ extension TerminalBackend {
     public func flushOutput() {}
     public func flushText() {}
     public var linkSummary: String? { nil }
+    public var linkRate: Double? { nil }
 }

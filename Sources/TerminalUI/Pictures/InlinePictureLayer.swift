@@ -179,6 +179,16 @@ final class InlinePictureLayer: QueuedPictureLayer {
         for tile in queue.withdraw(where: { !Self.rows(of: $0).allSatisfy(wantedRows.contains) }) {
             shown.subtract(Self.rows(of: tile))
         }
+        // An animation's next frame: the rows it shares with the frame on screen stay as they are.
+        for (placement, _) in wanted {
+            guard let follows = placement.picture.follows else { continue }
+            shown = Set(shown.map { row in
+                guard row.pictureID == follows.pictureID, follows.unchangedRows.contains(row.row) else { return row }
+                var same = row
+                same.pictureID = placement.picture.id
+                return same
+            })
+        }
         shown.formIntersection(wantedRows)
         if format == .iterm2, link.rate != nil, link.idle >= LinkState.dwell, queue.isEmpty,
            let small = wanted.first(where: { !full.contains($0.1.pictureID) && scale(of: $0.0.picture, link: link) < 1 }) {
@@ -263,6 +273,11 @@ final class InlinePictureLayer: QueuedPictureLayer {
         if format == .sixel {
             // The picture's colours are chosen once, over all of it: every piece is the very pixels of the whole.
             return encoding.quantized(picture)?.encode(x: source.x, y: source.y, width: source.width, height: source.height)
+        }
+        // A GIF the terminal plays itself goes as it came, when the whole picture is drawn at once.
+        if let file = picture.motion?.file, scale >= 1, piece.column == 0, piece.row == 0, piece.columns == picture.columns,
+           piece.rows == picture.rows {
+            return ITerm2Images.inline(file: file, columns: piece.columns, rows: piece.rows)
         }
         var part = picture.crop(x: source.x, y: source.y, width: source.width, height: source.height)
         if scale < 1 {

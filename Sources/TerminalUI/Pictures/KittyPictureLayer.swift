@@ -66,8 +66,8 @@ final class KittyPictureLayer: QueuedPictureLayer {
             if book[picture.id] == nil { upload(picture, scale: linkScale(picture, link: link)) }
             book.touch(picture.id)
             guard let entry = book[picture.id] else { continue }
-            if let known = shown[tile], known.kittyID == entry.id { continue }
-            place(tile, of: picture, entry)
+            if shown[tile]?.kittyID != entry.id { place(tile, of: picture, entry) }
+            if let command = book.playbackCommand(for: picture, wanted: placement.playback) { control(command) }
         }
         // The link has been idle: the largest picture in view that went small goes again in full.
         if let picture = book.fullAgain(inView: wanted.map(\.0.picture), link: link, queueEmpty: queue.isEmpty),
@@ -92,7 +92,8 @@ final class KittyPictureLayer: QueuedPictureLayer {
         let image = picture.scaled(scale)
         let id = nextKittyID
         nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
-        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id)), abort: kittyAbort(id: id))
+        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id) + kittyMotion(picture, sentAs: image, id: id)),
+                     abort: kittyAbort(id: id))
         book.record(picture, image: image, id: id)
     }
 

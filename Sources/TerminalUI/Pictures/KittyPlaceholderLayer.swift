@@ -75,6 +75,7 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
                 nextID += 1
                 upload(picture, id: id, scale: linkScale(picture, link: link))
             }
+            if let command = book.playbackCommand(for: picture, wanted: placement.playback) { control(command) }
             let style = CellStyle(foreground: .indexed(UInt8(id & 0xFF)))
             let high = UInt8(id >> 24)
             let area = placement.visible
@@ -106,7 +107,8 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
 
     private func upload(_ picture: PixelPicture, id: UInt32, scale: Double) {
         let image = picture.scaled(scale)
-        let chunks = escapeSequences(KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows)).map(wrapped)
+        let chunks = escapeSequences(KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows)
+                                     + kittyMotion(picture, sentAs: image, id: id)).map(wrapped)
         queue.append(.upload(picture.id), chunks: chunks, abort: wrapped(kittyAbort(id: id)))
         book.record(picture, image: image, id: id)
     }

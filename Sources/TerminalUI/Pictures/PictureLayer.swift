@@ -55,6 +55,18 @@ func makePictureLayer(_ mode: GraphicsMode, profile: TerminalProfile, colorMode:
     }
 }
 
+extension GraphicsMode {
+    /// How the mode's terminal plays an animation: Kitty graphics keeps every frame and plays them (placeholders too),
+    /// iTerm2's images play a GIF file, Sixel and characters are paced by the program.
+    var playsAnimations: PictureDrawer.AnimationPlayback {
+        switch self {
+        case .kitty, .kittyPlaceholders: .terminalFrames
+        case .iterm2: .terminalGIF
+        case .sixel, .cells: .paced
+        }
+    }
+}
+
 /// Pictures in pixels, written after curses has drawn a frame: the bytes the terminal needs to show the
 /// frame's placements, given what it showed before. Pure bookkeeping: the backend writes what it hands out.
 ///

@@ -17,6 +17,8 @@ struct UploadBook {
         /// Sent at its own size (not smaller, for a slow link).
         var full: Bool
         var lastUsed: Int
+        /// For an animation: what the terminal was last told (playing, or stopped at a frame).
+        var playback: PicturePlacement.Playback?
     }
 
     /// Raw pixels kept uploaded before the least recently shown are let go (kitty's own quota is 320 MB).
@@ -40,10 +42,21 @@ struct UploadBook {
     /// `image` sent for `picture` under `id`, replacing what was recorded for it.
     mutating func record(_ picture: PixelPicture, image: RGBImage, id: UInt32) {
         forget(picture.id)
-        let entry = Entry(id: id, width: image.width, height: image.height, bytes: image.pixels.count,
+        // An animation's frames are all kept there.
+        let entry = Entry(id: id, width: image.width, height: image.height, bytes: image.pixels.count * max(1, picture.motion?.frames.count ?? 1),
                           full: image.width == picture.image.width, lastUsed: frame)
         entries[picture.id] = entry
         bytes += entry.bytes
+    }
+
+    /// What to tell the terminal so that the animation uploaded for `picture` plays as `wanted` (nil: it does already).
+    mutating func playbackCommand(for picture: PixelPicture, wanted: PicturePlacement.Playback?) -> String? {
+        guard let motion = picture.motion, let wanted, let entry = entries[picture.id], entry.playback != wanted else { return nil }
+        entries[picture.id]?.playback = wanted
+        switch wanted {
+        case .playing: return KittyGraphics.play(id: entry.id, loops: motion.loops)
+        case let .paused(frame): return KittyGraphics.stop(id: entry.id, atFrame: frame)
+        }
     }
 
     /// The picture is shown in this frame.
@@ -102,9 +115,21 @@ struct UploadBook {
     }
 }
 
+/// The bytes that give a Kitty terminal the rest of an animation whose first frame went as picture `id` at the size
+/// of `image`: its other frames and their gaps (both Kitty layers). The terminal plays them; nothing is sent per loop.
+func kittyMotion(_ picture: PixelPicture, sentAs image: RGBImage, id: UInt32) -> [UInt8] {
+    guard let motion = picture.motion, motion.frames.count > 1 else { return [] }
+    let frames = motion.frames.map { frame in
+        frame.width == image.width && frame.height == image.height ? frame : AreaResampler.resize(frame, width: image.width, height: image.height)
+    }
+    return KittyGraphics.animationFrames(frames, delays: motion.delays, id: id)
+}
+
 /// The scale a picture is first sent at for the link, as a share of the screen (1 on a fast link).
 func linkScale(_ picture: PixelPicture, link: LinkState) -> Double {
-    LinkMeter.scale(pixels: picture.image.width * picture.image.height,
+    // An animation goes whole (it is held as a still on a slow link until Space).
+    guard picture.motion == nil else { return 1 }
+    return LinkMeter.scale(pixels: picture.image.width * picture.image.height,
                     screenShare: link.share(columns: picture.columns, rows: picture.rows), rate: link.rate)
 }
 

@@ -15,6 +15,7 @@ public enum Intent: String, CaseIterable, Sendable {
     case previousSection = "previous-section", nextSection = "next-section", takeOut = "take-out"
     // The viewer.
     case zoomIn = "zoom-in", zoomOut = "zoom-out", zoom, rotate, reset, statusLine = "status-line", blitter
+    case play, nextFrame = "next-frame", previousFrame = "previous-frame"
     // Logging in.
     case logIn = "log-in", copyLink = "copy-link", openLink = "open-link", pasteCode = "paste-code", approve
     // Everywhere.

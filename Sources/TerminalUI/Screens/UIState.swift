@@ -78,6 +78,8 @@ public struct UIState: Equatable, Sendable {
     public var tick = 0
     /// The characters photos are drawn with (b in the viewer cycles them); nil: as the settings say.
     public var blitter: BlitterKind?
+    /// What a key asked of the viewer's animation, for the run loop to hand to the player (Space, `.` and `,`).
+    public var playbackRequest: PlaybackRequest?
     /// What the link to the terminal was found to be (the help overlay says it, under Pictures).
     public var linkNote: String?
 
@@ -93,4 +95,12 @@ public struct UIState: Equatable, Sendable {
         get { feedList.top }
         set { feedList.top = newValue }
     }
+}
+
+/// What a key asks of an animation in the viewer.
+public enum PlaybackRequest: Equatable, Sendable {
+    /// Space: pause, or play on.
+    case playPause
+    /// A frame forward (1) or back (-1), paused there.
+    case step(Int)
 }

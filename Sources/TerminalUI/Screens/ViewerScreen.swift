@@ -29,7 +29,11 @@ public struct ViewerScreen {
         KeyRecord([(.zoom, [.character("z")])], "the whole photo, or the largest zoom"),
         KeyRecord([(.rotate, [.character(">")])], "rotate by 90°", hint: "rotate", rank: 70),
         KeyRecord([(.reset, [.character("0")])], "the whole photo, upright"),
-        SharedKeys.like, SharedKeys.share, SharedKeys.download,
+        KeyRecord([(.play, [.character(" ")])], "play / pause an animation", hint: "play", rank: 25),
+        KeyRecord([(.nextFrame, [.character(".")]), (.previousFrame, [.character(",")])], "an animation's next / previous frame (paused there)"),
+        // Space plays and pauses here, as in every player: liking is f alone.
+        KeyRecord([(.like, [.character("f")])], "like / unlike", hint: "like", rank: 40),
+        SharedKeys.share, SharedKeys.download,
         SharedKeys.photographer("the photographer's page"), SharedKeys.collect,
         KeyRecord([(.details, [.character("i")])], "the photo's details", hint: "details", rank: 75),
         KeyRecord([(.statusLine, [.character("H")])], "hide or show the status line", extra: ", click", hint: "hide bar", rank: 80),
@@ -71,9 +75,13 @@ public struct ViewerScreen {
         let layout = Self.pictureLayout(for: viewer, width: buffer.width, height: buffer.height, cellAspect: cellAspect)
         let rect = layout.rect
         let view = ViewTransform(viewer, visibleX: layout.visibleX, visibleY: layout.visibleY)
+        let motion = pictures.viewerAnimation
         switch pictures.viewerPicture(for: viewer.photo, columns: rect.width, rows: rect.height, view: view) {
         case let .ready(picture):
-            buffer.draw(picture, x: rect.x + (rect.width - picture.columns) / 2, y: rect.y + (rect.height - picture.rows) / 2)
+            // An animation the terminal plays is told whether to play or to stand at a frame.
+            let playback: PicturePlacement.Playback? = motion.map { $0.paused || $0.heldForLink ? .paused(frame: $0.frame) : .playing }
+            buffer.draw(picture, x: rect.x + (rect.width - picture.columns) / 2, y: rect.y + (rect.height - picture.rows) / 2,
+                        playback: playback)
         case let .loading(placeholder):
             if let placeholder { buffer.draw(placeholder, x: rect.x, y: rect.y) }
             buffer.writeCentered(" \(theme.spinner(ui.tick)) Loading the photo\(theme.dots) ", in: rect, y: rect.y + rect.height / 2, style: theme.title)
@@ -86,7 +94,7 @@ public struct ViewerScreen {
         }
         // A hidden status line still comes back for what the user must see: a notice, a download.
         if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning {
-            renderStatus(viewer, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
+            renderStatus(viewer, motion: motion, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
         }
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
         switch viewer.modal {
@@ -103,7 +111,7 @@ public struct ViewerScreen {
         }
     }
 
-    private func renderStatus(_ viewer: ViewerState, width: Int, height: Int, tick: Int, into buffer: inout CellBuffer) {
+    private func renderStatus(_ viewer: ViewerState, motion: AnimationStatus?, width: Int, height: Int, tick: Int, into buffer: inout CellBuffer) {
         let y = height - 1
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
@@ -111,7 +119,6 @@ public struct ViewerScreen {
         if viewer.isFromAlbum {
             // An album photo (Imgur): no heart; its title, if it has one.
             attribution = (viewer.photo.altDescription.map { UntrustedText.sanitize($0) } ?? "Album photo")
-                + (viewer.photo.isAnimated == true ? " (animated: its still; d saves the animation)" : "")
         } else {
             var heartStyle = viewer.photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
             heartStyle.background = theme.bar.background
@@ -123,6 +130,7 @@ public struct ViewerScreen {
         }
         // Where the view is, when it is not the whole photo upright: "8× zoom  90°".
         var place: [String] = []
+        if viewer.photo.isAnimated == true || motion != nil { place.append(Self.motionLabel(motion, unicode: theme.unicode)) }
         if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
         if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : blitter == .blocks ? "blocks" : "sextants") }
@@ -178,7 +186,23 @@ public struct ViewerScreen {
         if !viewer.imageUnavailable { hidden.insert(.reload) } else { hidden.insert(.rotate) }
         if viewer.source == nil { hidden.formUnion([.next, .previous]) }
         if viewer.isFromAlbum { hidden.formUnion([.like, .details, .photographer, .collect]) }
+        if viewer.photo.isAnimated != true { hidden.formUnion([.play, .nextFrame, .previousFrame]) }
         return keys.hints(.viewer) { !hidden.contains($0) }
+    }
+
+    /// Where an animation is: "▶ 3/20", "▶ 3/20 loop 2", "❚❚ 3/20", "paused: slow link, Space plays"; nil status: its
+    /// frames are on their way.
+    static func motionLabel(_ motion: AnimationStatus?, unicode: Bool) -> String {
+        guard let motion else { return "animated: loading its frames" }
+        guard motion.frames > 0 else { return motion.cut.map { "still: \($0)" } ?? "still" }
+        if motion.heldForLink { return "paused: slow link, Space plays" }
+        let count = "\(motion.frames)\(motion.cut == nil ? "" : "+")"
+        if motion.finished { return "ended, Space replays" }
+        if motion.paused { return "\(unicode ? "❚❚" : "paused") \(motion.frame + 1)/\(count)" }
+        let play = unicode ? "▶" : "playing"
+        if motion.playedByTerminal { return "\(play) \(count) frames" }
+        let loop = motion.loop > 1 ? " loop \(motion.loop)\(motion.loops > 1 ? "/\(motion.loops)" : "")" : ""
+        return "\(play) \(motion.frame + 1)/\(count)\(loop)"
     }
 
     /// "8× zoom", "2.3× zoom" ("x" without Unicode).
@@ -233,6 +257,13 @@ public struct ViewerScreen {
                     break
                 }
                 ui.blitter = (ui.blitter ?? blitter).next
+                return []
+            case .play, .nextFrame, .previousFrame:
+                guard viewer.photo.isAnimated == true else {
+                    events = [.tell("\(keys.hintKeys(.play, in: .viewer)) plays animations; this photo is a still.")]
+                    break
+                }
+                ui.playbackRequest = intent == .play ? .playPause : .step(intent == .nextFrame ? 1 : -1)
                 return []
             case .like: events = [.toggleLike]
             case .share: events = [.share]

@@ -62,6 +62,25 @@ int ifc_tiff_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
 int ifc_bmp_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity);
 
+// Animations a frame at a time: GIF (frames composed with their disposal), WebP (libwebp's animation decoder)
+// and video (MP4 or WebM through FFmpeg, the first video stream). Only the canvas is held, never the frames.
+// Open checks the canvas (and each frame) against max_pixels before taking memory for it.
+#define IFC_ANIMATION_END 2   // no more frames (ifc_animation_next)
+typedef struct ifc_animation ifc_animation;
+ifc_animation *ifc_animation_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                                  char *message, size_t message_capacity);
+// The canvas's size, the frame count (-1 where only the end tells: GIF, some videos) and the loops the file asks
+// for (0: for ever; a GIF says so between its frames: read it after them).
+void ifc_animation_info(const ifc_animation *animation, int *width, int *height, int *frames, int *loops);
+// The next frame over the canvas (packed RGBA, width x height, owned by the animation and valid until the next
+// call) and how long it shows as the file says, in milliseconds. IFC_OK, IFC_PARTIAL (a damaged frame: what was
+// read), IFC_ANIMATION_END, or IFC_ERROR (with the message).
+int ifc_animation_next(ifc_animation *animation, const uint8_t **canvas, int *delay_ms,
+                       char *message, size_t message_capacity);
+void ifc_animation_close(ifc_animation *animation);
+// Whether the bytes start as an MP4/MOV or a Matroska/WebM file.
+int ifc_is_video(const uint8_t *data, size_t length);
+
 void ifc_free(void *pointer);
 
 #endif

@@ -1,0 +1,192 @@
+import CImageCodec
+import Foundation
+
+/// A moving picture ready to play: its frames, already composed and scaled no larger than they are shown, each
+/// with how long it shows, and how many times the whole plays.
+///
+/// Frames are read a frame at a time (GIF through giflib, WebP through libwebp's animation decoder, MP4 and WebM
+/// through FFmpeg) and kept under one memory budget: when the next frame would pass it, every frame kept so far is
+/// halved and the rest are read at that size, down to `AnimationLimits.smallestSide`; past that the animation is
+/// cut, and `cut` says where. A 1000-frame GIF at full size is never held whole.
+public struct AnimatedImage: Sendable {
+    public struct Frame: Sendable {
+        public let image: RGBImage
+        /// Seconds the frame shows (a delay under 20 ms, as browsers do, is read as 100 ms).
+        public let delay: Double
+    }
+
+    public let frames: [Frame]
+    /// How many times the whole plays; 0 for ever.
+    public let loops: Int
+    /// The size the file's canvas has.
+    public let width: Int
+    public let height: Int
+    public let format: AnimationFormat
+    /// Why frames were left out ("the first 1000 of its frames"), or nil.
+    public let cut: String?
+
+    public init(frames: [Frame], loops: Int, width: Int, height: Int, format: AnimationFormat, cut: String? = nil) {
+        self.frames = frames
+        self.loops = loops
+        self.width = width
+        self.height = height
+        self.format = format
+        self.cut = cut
+    }
+
+    /// One loop's length in seconds.
+    public var duration: Double { frames.reduce(0) { $0 + $1.delay } }
+    /// Whether it moves at all (one frame is a still).
+    public var moves: Bool { frames.count > 1 }
+    /// Bytes its frames hold.
+    public var bytes: Int { frames.reduce(0) { $0 + $1.image.pixels.count } }
+}
+
+public enum AnimationFormat: String, Sendable, Equatable {
+    case gif = "GIF"
+    case webp = "WebP"
+    case video = "video"
+
+    /// Recognises an animation's file by its bytes: GIF, WebP, or an MP4/MOV or WebM video.
+    public init?(sniffing data: Data) {
+        switch ImageFormat(sniffing: data) {
+        case .gif: self = .gif
+        case .webp: self = .webp
+        default:
+            let isVideo = data.prefix(16).withUnsafeBytes { raw in
+                ifc_is_video(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) != 0
+            }
+            guard isVideo else { return nil }
+            self = .video
+        }
+    }
+}
+
+/// What an animation may cost.
+public struct AnimationLimits: Sendable, Equatable {
+    /// Bytes every frame kept may hold together.
+    public var bytes: Int
+    /// Frames read at most; the rest are cut.
+    public var frames: Int
+    /// Seconds of one loop at most; the rest is cut.
+    public var duration: Double
+    /// Frames are not halved below this many pixels on their longer side.
+    public var smallestSide: Int
+
+    public init(bytes: Int = 64 << 20, frames: Int = 1_000, duration: Double = 600, smallestSide: Int = 96) {
+        self.bytes = bytes
+        self.frames = frames
+        self.duration = duration
+        self.smallestSide = smallestSide
+    }
+
+    public static let standard = AnimationLimits()
+    /// The shortest delay a frame keeps; shorter ones are read as `fallbackDelay`, as browsers do.
+    public static let shortestDelay = 0.02
+    public static let fallbackDelay = 0.1
+}
+
+extension ImageCodec {
+    /// Whether the bytes are an animation with more than one frame, or a video (which plays even with one), without
+    /// decoding more than the first two frames' headers.
+    public static func isAnimation(_ data: Data) -> Bool {
+        guard let format = AnimationFormat(sniffing: data) else { return false }
+        if format == .video { return true }
+        if format == .webp {
+            // An animated WebP says so in its VP8X chunk (the animation flag); a still one has no such chunk.
+            let bytes = [UInt8](data.prefix(21))
+            return bytes.count >= 21 && Array(bytes[12..<16]) == Array("VP8X".utf8) && bytes[20] & 0x02 != 0
+        }
+        // A GIF moves when a second image follows the first: count image descriptors a frame at a time.
+        return (try? decodeAnimation(data, fitting: (64, 64), limits: AnimationLimits(frames: 2)).frames.count) == 2
+    }
+
+    /// Reads an animation's frames, each composed over black and scaled to fit in `fitting` (width, height; never
+    /// enlarged), under `limits`. Stops (with `CancellationError`) when `stop` is set from another thread.
+    public static func decodeAnimation(_ data: Data, fitting: (width: Int, height: Int)? = nil,
+                                       limits: AnimationLimits = .standard, maximumPixels: Int? = nil,
+                                       stop: DecodeStop? = nil) throws -> AnimatedImage {
+        guard let format = AnimationFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
+        ifc_begin_decode(stop?.flag)
+        defer { ifc_end_decode() }
+        let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
+        var message = [CChar](repeating: 0, count: 200)
+        // The bytes stay where they are while the decoder reads them.
+        let copy = [UInt8](data)
+        return try copy.withUnsafeBufferPointer { buffer -> AnimatedImage in
+            guard let handle = ifc_animation_open(buffer.baseAddress, buffer.count, budget, &message, message.count) else {
+                if stop?.isStopped == true { throw CancellationError() }
+                throw ImageDecodingError.corrupt(text(message))
+            }
+            defer { ifc_animation_close(handle) }
+            var width: Int32 = 0, height: Int32 = 0, declared: Int32 = 0, loops: Int32 = 0
+            ifc_animation_info(handle, &width, &height, &declared, &loops)
+            let canvasWidth = Int(width), canvasHeight = Int(height)
+            // The size frames are kept at: fitted, then halved while they do not fit the budget.
+            var target = fitted(width: canvasWidth, height: canvasHeight, in: fitting)
+            var frames: [AnimatedImage.Frame] = []
+            var held = 0
+            var total = 0.0
+            var cut: String?
+            while true {
+                if frames.count >= limits.frames {
+                    cut = "the first \(limits.frames) of its frames"
+                    break
+                }
+                var canvas: UnsafePointer<UInt8>?
+                var delayMilliseconds: Int32 = 0
+                let status = ifc_animation_next(handle, &canvas, &delayMilliseconds, &message, message.count)
+                if status == IFC_ANIMATION_END { break }
+                guard status != IFC_ERROR, let canvas else {
+                    if stop?.isStopped == true { throw CancellationError() }
+                    // Damage after whole frames ends the animation there.
+                    if !frames.isEmpty { cut = "the frames before a damaged one"; break }
+                    throw ImageDecodingError.corrupt(text(message))
+                }
+                var delay = Double(delayMilliseconds) / 1000
+                if delay < AnimationLimits.shortestDelay { delay = AnimationLimits.fallbackDelay }
+                let frameBytes = target.width * target.height * 3
+                if held + frameBytes > limits.bytes {
+                    // Halve what is kept, and read the rest at that size, while the frames stay big enough to see.
+                    let half = (width: max(1, target.width / 2), height: max(1, target.height / 2))
+                    if max(half.width, half.height) >= limits.smallestSide {
+                        frames = frames.map { AnimatedImage.Frame(image: AreaResampler.resize($0.image, width: half.width, height: half.height),
+                                                                  delay: $0.delay) }
+                        target = half
+                        held = frames.reduce(0) { $0 + $1.image.pixels.count }
+                    }
+                    if held + target.width * target.height * 3 > limits.bytes {
+                        cut = "the first \(frames.count) of its frames (the rest would pass the memory it may take)"
+                        break
+                    }
+                }
+                let image = overBlack(UnsafeMutablePointer(mutating: canvas), width: canvasWidth, height: canvasHeight)
+                let scaled = image.width == target.width && image.height == target.height
+                    ? image : AreaResampler.resize(image, width: target.width, height: target.height)
+                frames.append(AnimatedImage.Frame(image: scaled, delay: delay))
+                held += scaled.pixels.count
+                total += delay
+                if total >= limits.duration {
+                    cut = "its first \(Int(limits.duration)) seconds"
+                    break
+                }
+            }
+            guard !frames.isEmpty else { throw ImageDecodingError.corrupt("the animation holds no frame") }
+            // A GIF says how it loops in a block between its frames: read now.
+            ifc_animation_info(handle, &width, &height, &declared, &loops)
+            return AnimatedImage(frames: frames, loops: Int(loops), width: canvasWidth, height: canvasHeight, format: format, cut: cut)
+        }
+    }
+
+    /// `width` x `height` shrunk (never enlarged) to fit in `box`, keeping its shape.
+    static func fitted(width: Int, height: Int, in box: (width: Int, height: Int)?) -> (width: Int, height: Int) {
+        guard let box, box.width > 0, box.height > 0, width > box.width || height > box.height else { return (width, height) }
+        let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "unknown error" : text
+    }
+}
