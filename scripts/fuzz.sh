@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-600}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=("$@")
-if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(api-json imgur-json jpeg png gif webp bmp tiff oauth-redirect config input terminal-replies layout store-restore); fi
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(api-json imgur-json jpeg png gif webp bmp tiff animation video oauth-redirect config input terminal-replies layout store-restore); fi
 
 SWIFT_BIN=$(dirname "$(readlink -f "$(command -v swift)")")
 RUNTIME=$(ls -d "$SWIFT_BIN"/../lib/clang/*/lib/linux | head -1)

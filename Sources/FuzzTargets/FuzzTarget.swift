@@ -31,6 +31,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case bmp
     /// The TIFF decoder (libtiff, from memory).
     case tiff
+    /// Every frame of an animation (GIF composed with its disposal, WebP through libwebp's animation decoder) under
+    /// the frame, byte and duration budgets, as the viewer and `render --animate` read them.
+    case animation
+    /// A video (MP4, WebM) through FFmpeg: every frame of its first video stream, under the same budgets.
+    case video
     /// What the user pastes or the browser sends back after authorizing: a code or a redirect URL.
     case oauthRedirect = "oauth-redirect"
     /// The config file (TOML).
@@ -59,6 +64,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .webp: return ImageTarget.run(data, forcing: .webp)
         case .bmp: return ImageTarget.run(data, forcing: .bmp)
         case .tiff: return ImageTarget.run(data, forcing: .tiff)
+        case .animation: return AnimationTarget.run(data)
+        case .video: return AnimationTarget.run(data, video: true)
         case .oauthRedirect: return OAuthRedirectTarget.run(data)
         case .config: return ConfigTarget.run(data)
         case .input: return InputTarget.run(data)
@@ -201,6 +208,32 @@ final class ResultBox: @unchecked Sendable {
 
 // MARK: Images
 
+enum AnimationTarget {
+    /// Budgets small enough that a fuzzing run stays quick: 4 megapixels, 64 frames, 8 MB of frames.
+    static let limits = AnimationLimits(bytes: 8 << 20, frames: 64, duration: 600, smallestSide: 16)
+
+    static func run(_ data: Data, video: Bool = false) -> String {
+        // Keep the fuzzer on one decoder: a GIF's signature for the animation target (a WebP keeps its own), an MP4's
+        // box for the video target.
+        let known = AnimationFormat(sniffing: data)
+        let input: Data
+        if video {
+            input = known == .video ? data : Data(ImageTarget.magic(.video)) + data
+        } else {
+            input = known == .gif || known == .webp ? data : Data(ImageTarget.magic(.gif)) + data
+        }
+        do {
+            let animation = try ImageCodec.decodeAnimation(input, fitting: (64, 64), limits: limits, maximumPixels: ImageTarget.budget)
+            precondition(animation.width * animation.height <= ImageTarget.budget, "decoded past the pixel budget")
+            precondition(animation.frames.count <= limits.frames && animation.bytes <= limits.bytes, "kept past the animation budget")
+            precondition(animation.frames.allSatisfy { $0.delay >= AnimationLimits.shortestDelay }, "a delay under 20 ms was kept")
+            return "\(animation.frames.count) frames \(animation.width)x\(animation.height) loops \(animation.loops)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+}
+
 enum ImageTarget {
     typealias Format = ImageFormat
 
@@ -213,6 +246,7 @@ enum ImageTarget {
         case .webp: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
         case .bmp: Array("BM".utf8)
         case .tiff: [0x49, 0x49, 0x2A, 0x00]
+        case .video: [0, 0, 0, 0x18] + Array("ftypisom".utf8)
         }
     }
 

@@ -49,15 +49,15 @@ public enum AnimationFormat: String, Sendable, Equatable {
 
     /// Recognises an animation's file by its bytes: GIF, WebP, or an MP4/MOV or WebM video.
     public init?(sniffing data: Data) {
-        switch ImageFormat(sniffing: data) {
-        case .gif: self = .gif
-        case .webp: self = .webp
-        default:
-            let isVideo = data.prefix(16).withUnsafeBytes { raw in
-                ifc_is_video(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) != 0
-            }
-            guard isVideo else { return nil }
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) {
+            self = .gif
+        } else if bytes.count == 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            self = .webp
+        } else if bytes.withUnsafeBufferPointer({ ifc_is_video($0.baseAddress, $0.count) != 0 }) {
             self = .video
+        } else {
+            return nil
         }
     }
 }
@@ -106,10 +106,16 @@ extension ImageCodec {
     public static func decodeAnimation(_ data: Data, fitting: (width: Int, height: Int)? = nil,
                                        limits: AnimationLimits = .standard, maximumPixels: Int? = nil,
                                        stop: DecodeStop? = nil) throws -> AnimatedImage {
-        guard let format = AnimationFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         ifc_begin_decode(stop?.flag)
         defer { ifc_end_decode() }
         let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
+        return try decodeAnimationFrames(data, fitting: fitting, limits: limits, budget: budget, stop: stop)
+    }
+
+    /// `decodeAnimation` inside a decode that already began (it holds the thread's share of the budget).
+    static func decodeAnimationFrames(_ data: Data, fitting: (width: Int, height: Int)?, limits: AnimationLimits, budget: UInt64,
+                                      stop: DecodeStop?) throws -> AnimatedImage {
+        guard let format = AnimationFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         var message = [CChar](repeating: 0, count: 200)
         // The bytes stay where they are while the decoder reads them.
         let copy = [UInt8](data)

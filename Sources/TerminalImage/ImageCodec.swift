@@ -11,6 +11,8 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     case bmp = "BMP"
     /// The first page.
     case tiff = "TIFF"
+    /// An MP4 or WebM video (Imgur's `gifv` and `mp4` items): its first frame, through FFmpeg.
+    case video = "MP4"
 
     /// Recognises a format by its magic bytes, whatever the URL, the file's name or Content-Type claimed.
     public init?(sniffing data: Data) {
@@ -29,12 +31,14 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
             self = .tiff // little- or big-endian, classic or BigTIFF
         } else if starts([0x42, 0x4D]), bytes.count >= 6 {
             self = .bmp
+        } else if AnimationFormat(sniffing: data) == .video {
+            self = .video
         } else {
             return nil
         }
     }
 
-    /// The formats read, for messages ("JPEG, PNG, GIF, WebP, BMP or TIFF").
+    /// The formats read, for messages ("JPEG, PNG, GIF, WebP, BMP, TIFF or MP4").
     public static var names: String {
         let all = allCases.map(\.rawValue)
         return all.dropLast().joined(separator: ", ") + " or " + (all.last ?? "")
@@ -134,7 +138,7 @@ public enum ImageCodec {
         return (Int(width), Int(height))
     }
 
-    /// Decodes JPEG, PNG, GIF, WebP, BMP or TIFF (recognised by their bytes). For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
+    /// Decodes JPEG, PNG, GIF, WebP, BMP, TIFF or a video's first frame (recognised by their bytes). For a JPEG with a size hint, libjpeg's DCT scaling decodes at the smallest
     /// of 1/8, 1/4, 1/2 or 1/1 that is still at least `oversampling` times `minimumWidth` x `minimumHeight`
     /// (photos drawn in characters ask for `cellsOversampling`; pictures in pixels for 1, their pixels exactly).
     /// Scaled down to just the size asked for, a 4:2:0 file's colour comes from blocks of 16x16 source pixels
@@ -177,6 +181,10 @@ public enum ImageCodec {
             return try decodeJPEG(data, scaleDenominator: denominator, budget: budget)
         case .png, .gif, .webp, .bmp, .tiff:
             return try decodeRGBA(data, format: format, budget: budget)
+        case .video:
+            // The video's first frame (the decode already holds this thread's share of the budget).
+            let first = try decodeAnimationFrames(data, fitting: nil, limits: AnimationLimits(frames: 1), budget: budget, stop: nil)
+            return DecodedImage(image: first.frames[0].image, isDamaged: false, format: .video)
         }
     }
 
@@ -195,7 +203,7 @@ public enum ImageCodec {
             case .webp: ifc_webp_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
             case .bmp: ifc_bmp_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
             case .tiff: ifc_tiff_decode(base, raw.count, budget, &pixels, &width, &height, &message, message.count)
-            case .jpeg: IFC_ERROR
+            case .jpeg, .video: IFC_ERROR
             }
         }
         defer { ifc_free(pixels) }

@@ -1,3 +1,4 @@
+import Synchronization
 import ArgumentParser
 import Foundation
 import ImageFeedApp
@@ -576,7 +577,7 @@ struct AlbumCommand: AsyncParsableCommand {
 
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render", abstract: "Draw one picture (JPEG, PNG, GIF, WebP, BMP or TIFF; a file or URL) on standard output.")
+        commandName: "render", abstract: "Draw one picture (JPEG, PNG, GIF, WebP, BMP, TIFF or MP4; a file or URL) on standard output; an animation plays in place.")
 
     @Argument(help: "A file path, or an https URL (http only on loopback).")
     var source: String
@@ -599,7 +600,19 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "half, quadrant, sextant or blocks: the characters of a photo drawn as cells (default half).")
     var blitter: String?
 
+    @Option(help: "on or off: play an animation (GIF, WebP, MP4) in place (default on where standard output is a terminal; off: its first frame).")
+    var animate: String?
+
+    @Option(help: "How many times an animation plays (default: as the file says; 0: until Ctrl-C).")
+    var loops: Int?
+
+    @Option(help: "Seconds an animation plays at most (default: until its loops end).")
+    var duration: Double?
+
     func validate() throws {
+        if let animate, !["on", "off"].contains(animate.lowercased()) { throw ValidationError("--animate is on or off.") }
+        if let loops, !(0...1_000_000).contains(loops) { throw ValidationError("--loops must be 0 to 1000000.") }
+        if let duration, !(duration > 0 && duration <= 86_400) { throw ValidationError("--duration must be more than 0 and at most 86400 seconds.") }
         if let graphics, graphics.lowercased() != "auto",
            ![.kitty, .sixel, .iterm2, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
             throw ValidationError("--graphics is auto, kitty, sixel, iterm2 or cells.")
@@ -623,11 +636,23 @@ struct RenderCommand: AsyncParsableCommand {
             let data = try await PictureCommand.load(source, http: { CurlHTTPClient() })
             let chosen = graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? Self.guessGraphics(environment)
             let cell = cellSize.flatMap(Self.parseCellSize) ?? TerminalEnvironment.cellSize() ?? (10, 20)
-            let bytes = try PictureCommand.render(data, columns: cols ?? terminal?.columns ?? 80,
-                                                  rows: rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24,
-                                                  graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
-                                                  mode: mode, unicode: TerminalEnvironment.isUTF8(environment),
-                                                  blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half)
+            let columns = cols ?? terminal?.columns ?? 80
+            let rows = self.rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24
+            let kind = blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half
+            let unicode = TerminalEnvironment.isUTF8(environment)
+            // An animation plays in place where a person watches (a terminal); a pipe or a file gets its first frame.
+            if animate?.lowercased() != "off", isatty(STDOUT_FILENO) == 1 || animate?.lowercased() == "on",
+               AnimationFormat(sniffing: data) != nil {
+                Self.trapInterrupt()
+                try AnimationCommand.play(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
+                                          mode: mode, unicode: unicode, blitter: kind,
+                                          plan: AnimationCommand.Plan(loops: loops, duration: duration),
+                                          output: AnimationCommand.Output(write: { try StandardOutput.write($0) },
+                                                                          stopped: { Self.interrupted.load(ordering: .relaxed) }))
+                return
+            }
+            let bytes = try PictureCommand.render(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
+                                                  mode: mode, unicode: unicode, blitter: kind)
             try StandardOutput.write(bytes)
         } catch {
             FileHandle.standardError.write(Data("image-feed: \((error as? ServiceError)?.message ?? String(describing: error))\n".utf8))
@@ -637,6 +662,16 @@ struct RenderCommand: AsyncParsableCommand {
 }
 
 extension RenderCommand {
+    /// Ctrl-C (or a file manager's SIGTERM) while an animation plays: it stops after the frame being drawn, and the
+    /// cursor comes back.
+    static let interrupted = Atomic<Bool>(false)
+
+    static func trapInterrupt() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber) { _ in RenderCommand.interrupted.store(true, ordering: .relaxed) }
+        }
+    }
+
     /// Without asking the terminal (a previewer's output is often not the terminal's input): what the environment
     /// names (`Terminals.graphicsByEnvironment`: Kitty graphics in kitty and Ghostty, iTerm2's images in iTerm2 and
     /// WezTerm), characters elsewhere.

@@ -73,6 +73,18 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(try replay(.bmp)["seed-bomb-60000.bmp"]?.contains("60000 x 60000 pixels, more than the limit"), true)
     }
 
+    func test_animationAndVideoInputs_replay() throws {
+        let animations = try replay(.animation)
+        XCTAssertEqual(animations["seed-disposal.gif"], "3 frames 48x36 loops 2", "\(animations)")
+        XCTAssertEqual(animations["seed-anim.gif"]?.hasPrefix("error"), false, "\(animations)")
+        XCTAssertEqual(animations["seed-anim.webp"]?.hasPrefix("error"), false, "\(animations)")
+        XCTAssertEqual(animations["seed-bomb-65535.gif"]?.contains("65535 x 65535 pixels, more than the limit"), true, "\(animations)")
+        let videos = try replay(.video)
+        XCTAssertEqual(videos["seed-testsrc.mp4"], "6 frames 48x36 loops 0", "\(videos)")
+        XCTAssertEqual(videos["seed-testsrc.webm"], "4 frames 48x36 loops 0", "\(videos)")
+        XCTAssertNotNil(videos["seed-cut.mp4"])
+    }
+
     func test_oauthRedirectInputs_replay() throws {
         let outcomes = try replay(.oauthRedirect)
         XCTAssertEqual(outcomes["seed-url"], #"code("abc123", state: Optional("state")) / abc123"#)

@@ -43,7 +43,7 @@ final class ImageFormatsTests: XCTestCase {
         XCTAssertNil(ImageFormat(sniffing: Data("hello".utf8)))
         XCTAssertNil(ImageFormat(sniffing: Data("RIFF\0\0\0\0WAVE".utf8)), "a RIFF file that is not WebP")
         XCTAssertEqual(ImageDecodingError.unknownFormat.description,
-                       "The image is not one of the formats read (JPEG, PNG, GIF, WebP, BMP or TIFF).")
+                       "The image is not one of the formats read (JPEG, PNG, GIF, WebP, BMP, TIFF or MP4).")
     }
 
     func test_animations_showTheirFirstFrame() throws {

@@ -197,12 +197,15 @@ public struct ViewerScreen {
         guard motion.frames > 0 else { return motion.cut.map { "still: \($0)" } ?? "still" }
         if motion.heldForLink { return "paused: slow link, Space plays" }
         let count = "\(motion.frames)\(motion.cut == nil ? "" : "+")"
+        // The frame number keeps its width, so the line does not shift as it plays.
+        let number = String(motion.frame + 1)
+        let frame = String(repeating: " ", count: max(0, String(motion.frames).count - number.count)) + number
         if motion.finished { return "ended, Space replays" }
-        if motion.paused { return "\(unicode ? "❚❚" : "paused") \(motion.frame + 1)/\(count)" }
+        if motion.paused { return "\(unicode ? "❚❚" : "paused") \(frame)/\(count)" }
         let play = unicode ? "▶" : "playing"
         if motion.playedByTerminal { return "\(play) \(count) frames" }
         let loop = motion.loop > 1 ? " loop \(motion.loop)\(motion.loops > 1 ? "/\(motion.loops)" : "")" : ""
-        return "\(play) \(motion.frame + 1)/\(count)\(loop)"
+        return "\(play) \(frame)/\(count)\(loop)"
     }
 
     /// "8× zoom", "2.3× zoom" ("x" without Unicode).
