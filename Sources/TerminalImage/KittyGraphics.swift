@@ -34,7 +34,9 @@ public enum KittyGraphics {
                 ?? virtualPlacement.map { "a=T,U=1,c=\($0.columns),r=\($0.rows)" } ?? "a=t"
             var keys = start == 0
                 ? "\(action),f=24,s=\(image.width),v=\(image.height),i=\(id),q=2\(compressed == nil ? "" : ",o=z"),m=\(more)"
-                : "m=\(more),q=2"
+                // A frame's later chunks name the action again: kitty reads a chunk without one as the picture's own
+                // data, and the frame would replace the first.
+                : frameGap == nil ? "m=\(more),q=2" : "a=f,m=\(more),q=2"
             if payload.isEmpty { keys = "\(action),f=24,s=\(image.width),v=\(image.height),i=\(id),q=2" }
             output += Array("\u{1B}_G\(keys);".utf8)
             output += payload[start..<end]
@@ -80,12 +82,14 @@ public enum KittyGraphics {
 
     /// Every frame after the first of an animation already sent as picture `id`, then the first frame's gap:
     /// `frames` and `delays` (milliseconds) are the whole animation's.
+    /// As kitty's own `icat` sends them: the first frame's gap, the second frame, "play what has come" (`s=2`), the rest;
+    /// `play` then runs it in loops (kitty was seen to leave an animation standing when told `s=3` only at the end).
     public static func animationFrames(_ frames: [RGBImage], delays: [Int], id: UInt32) -> [UInt8] {
-        var output: [UInt8] = []
+        var output = Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8)
         for (index, frame) in frames.enumerated().dropFirst() {
             output += transmit(frame, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100)
+            if index == 1 { output += Array("\u{1B}_Ga=a,i=\(id),s=2,q=2\u{1B}\\".utf8) }
         }
-        output += Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8)
         return output
     }
 

@@ -541,6 +541,94 @@ final class RealTerminalTests: XCTestCase {
         }
     }
 
+    // MARK: Animations
+
+    /// `render` plays an animation in kitty (Kitty graphics' own animation: every frame sent once) and in xterm (Sixel,
+    /// paced by the program): photographed while it plays, two different frames are found, each as close to its source
+    /// frame as the still is to the first (within 1 dB).
+    func test_kitty_render_playsTheAnimation_twoFramesEachAsSharpAsTheStill() throws {
+        try againIfNoPhotograph { try assertPlays(in: .kitty, graphics: "kitty") }
+    }
+
+    func test_xterm_render_playsTheAnimationInSixel_twoFramesEachAsSharpAsTheStill() throws {
+        try againIfNoPhotograph { try assertPlays(in: .xterm, graphics: "sixel") }
+    }
+
+    /// The viewer plays the demo's animated GIF (its Imgur album "Moving pictures") in kitty, kitty playing the frames
+    /// it was given once: two different frames photographed.
+    func test_kitty_viewer_playsTheAnimatedAlbumItem() throws {
+        try againIfNoPhotograph {
+            let file = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif")
+            let frames = try ImageCodec.decodeAnimation(Data(contentsOf: file)).frames.map(\.image)
+            let window = try open(.kitty, command: [CommandLineTests.executable.path, "--demo"])
+            Thread.sleep(forTimeInterval: 3)
+            try press(window, "Return")
+            Thread.sleep(forTimeInterval: 1.5)
+            try press(window, "Return")
+            Thread.sleep(forTimeInterval: 2)
+            try press(window, "4", "n", "a", "s", "a", "Return")
+            Thread.sleep(forTimeInterval: 2)
+            try press(window, "j", "Return")
+            Thread.sleep(forTimeInterval: 2)
+            try press(window, "Return")
+            var seen: [Int: Double] = [:]
+            let deadline = Date().addingTimeInterval(40)
+            // kitty shows the frames it was given pixel for pixel (the still JPEG before them scores about 34 dB).
+            while seen.filter({ $0.value >= 40 }).count < 2, Date() < deadline {
+                let shot = try photograph(window)
+                // Above the status line (the last of 32 rows).
+                let picture = Self.crop(shot, (0, 0, shot.width, shot.height - shot.height / 32 - 2))
+                if let rect = Self.litBox(in: picture), rect.width > 200, rect.height > 100 {
+                    let found = Self.crop(picture, rect)
+                    if let best = frames.enumerated().map({ ($0.offset, found.psnr(AreaResampler.resize($0.element, width: rect.width, height: rect.height))) })
+                        .max(by: { $0.1 < $1.1 }), best.1 >= 25 {
+                        seen[best.0] = max(seen[best.0] ?? 0, best.1)
+                    }
+                }
+                Thread.sleep(forTimeInterval: 0.15)
+            }
+            print("kitty viewer: frames seen while playing: " + seen.sorted { $0.key < $1.key }.map { "\($0.key + 1) \(String(format: "%.1f", $0.value)) dB" }.joined(separator: ", "))
+            XCTAssertGreaterThanOrEqual(seen.filter { $0.value >= 40 }.count, 2, "two different frames of the GIF photographed in the viewer")
+        }
+    }
+
+    func assertPlays(in terminal: Terminal, graphics: String) throws {
+        let file = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/coffee.webp")
+        let frames = try ImageCodec.decodeAnimation(Data(contentsOf: file)).frames.map(\.image)
+        let render = "\(CommandLineTests.executable.path) render --graphics \(graphics) --cols 60 --rows 18 '\(file.path)'"
+        /// The picture in a photograph, and the frame it is closest to.
+        func closest(_ shot: RGBImage) -> (frame: Int, psnr: Double)? {
+            guard let rect = Self.litBox(in: shot), rect.width >= 100, rect.height >= 60 else { return nil }
+            let found = Self.crop(shot, rect)
+            return frames.enumerated().map { ($0.offset, found.psnr(AreaResampler.resize($0.element, width: rect.width, height: rect.height))) }
+                .max { $0.1 < $1.1 }.map { (frame: $0.0, psnr: $0.1) }
+        }
+        // The still: the first frame, as render draws a picture.
+        let stillWindow = try open(terminal, command: ["sh", "-c", render + " --animate off; sleep 60"])
+        var still: (frame: Int, psnr: Double)?
+        var previous: RGBImage?
+        _ = try photograph(stillWindow, until: "the still") { shot in
+            defer { previous = shot }
+            still = closest(shot)
+            return still != nil && Self.alike(previous, shot)
+        }
+        let stillScore = try XCTUnwrap(still, "no still found").psnr
+        XCTAssertEqual(still?.frame, 0, "the still is the first frame")
+        // The animation, for ever, photographed until two different frames were seen.
+        let window = try open(terminal, command: ["sh", "-c", render + " --animate on --loops 0; sleep 60"])
+        var seen: [Int: Double] = [:]
+        let deadline = Date().addingTimeInterval(40)
+        while seen.count < 2, Date() < deadline {
+            let shot = try photograph(window)
+            // A photograph taken while a Sixel frame is half drawn matches no frame well: it is not counted.
+            if let match = closest(shot), match.psnr >= stillScore - 1 { seen[match.frame] = max(seen[match.frame] ?? 0, match.psnr) }
+            Thread.sleep(forTimeInterval: 0.15)
+        }
+        print("\(terminal.rawValue): still \(String(format: "%.1f", stillScore)) dB; frames seen while playing: "
+              + seen.sorted { $0.key < $1.key }.map { "\($0.key + 1) \(String(format: "%.1f", $0.value)) dB" }.joined(separator: ", "))
+        XCTAssertGreaterThanOrEqual(seen.count, 2, "two different frames photographed while it played, each within 1 dB of the still's \(stillScore) dB")
+    }
+
     /// A tool's picture alone in a window: from the first to the last column lit in the longest run of lit rows (a
     /// photo with a dark side, the astronaut's backdrop, is still whole).
     static func litBox(in shot: RGBImage) -> (x: Int, y: Int, width: Int, height: Int)? {

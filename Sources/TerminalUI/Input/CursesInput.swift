@@ -26,6 +26,7 @@ extension NcursesBackend {
         var wait = timeout
         // While pictures may still go in full once the link is idle, look again a little later.
         if pictures != nil, output.meter.rate != nil { wait = wait < 0 ? 250 : min(wait, 250) }
+        if pictures?.wantsFrameSoon == true { wait = wait < 0 ? 20 : min(wait, 20) }
         let waitingOutput = output.hasPending
         var descriptors = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0),

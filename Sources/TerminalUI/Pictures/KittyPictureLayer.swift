@@ -114,6 +114,8 @@ final class KittyPictureLayer: QueuedPictureLayer {
         book.wantsFrame(link: link, queueEmpty: queue.isEmpty)
     }
 
+    var wantsFrameSoon: Bool { book.waitsForTerminal }
+
     func finish() -> [UInt8] {
         _ = queue.withdraw { _ in true }
         var output = drain()

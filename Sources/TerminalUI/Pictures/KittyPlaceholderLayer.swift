@@ -120,6 +120,8 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
         book.wantsFrame(link: link, queueEmpty: queue.isEmpty)
     }
 
+    var wantsFrameSoon: Bool { book.waitsForTerminal }
+
     func finish() -> [UInt8] {
         // Deleting by id is the only way to reach virtual placements (`d=A` leaves them).
         _ = queue.withdraw { _ in true }

@@ -105,6 +105,8 @@ protocol PictureLayer: AnyObject {
     func moved(_ moves: RowMoves)
     /// Pictures are being made ready off the run loop (`wantsFrame` says when one is).
     var isPreparing: Bool { get }
+    /// A frame will be wanted shortly without a key (an animation waits to be told to play): the loop looks again soon.
+    var wantsFrameSoon: Bool { get }
 }
 
 /// A layer whose bytes wait in a `ChunkQueue` (every layer here): the queue hands out the chunks.
@@ -124,6 +126,7 @@ extension PictureLayer {
     var followsScrolls: Bool { false }
     func moved(_ moves: RowMoves) {}
     var isPreparing: Bool { false }
+    var wantsFrameSoon: Bool { false }
 
     /// Everything a frame needs at once, as on a fast link: the frame as curses draws it and every byte (tests).
     func prepare(_ buffer: CellBuffer, repainted: Bool) -> (CellBuffer, [UInt8]) {

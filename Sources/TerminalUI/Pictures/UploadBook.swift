@@ -19,6 +19,8 @@ struct UploadBook {
         var lastUsed: Int
         /// For an animation: what the terminal was last told (playing, or stopped at a frame).
         var playback: PicturePlacement.Playback?
+        /// The frame it was sent in.
+        var sentIn: Int
     }
 
     /// Raw pixels kept uploaded before the least recently shown are let go (kitty's own quota is 320 MB).
@@ -37,21 +39,33 @@ struct UploadBook {
     var isEmpty: Bool { entries.isEmpty }
 
     /// A frame is planned.
-    mutating func nextFrame() { frame += 1 }
+    mutating func nextFrame() {
+        frame += 1
+        playbackWaits = false
+    }
 
     /// `image` sent for `picture` under `id`, replacing what was recorded for it.
     mutating func record(_ picture: PixelPicture, image: RGBImage, id: UInt32) {
         forget(picture.id)
         // An animation's frames are all kept there.
         let entry = Entry(id: id, width: image.width, height: image.height, bytes: image.pixels.count * max(1, picture.motion?.frames.count ?? 1),
-                          full: image.width == picture.image.width, lastUsed: frame)
+                          full: image.width == picture.image.width, lastUsed: frame, sentIn: frame)
         entries[picture.id] = entry
         bytes += entry.bytes
     }
 
-    /// What to tell the terminal so that the animation uploaded for `picture` plays as `wanted` (nil: it does already).
+    /// An animation was sent in this frame: it is told to play in a later one (`wantsFrame`).
+    private(set) var playbackWaits = false
+
+    /// What to tell the terminal so that the animation uploaded for `picture` plays as `wanted` (nil: it does already,
+    /// or not yet). Not in the frame that sent it: kitty was seen to leave an animation standing when told to play in
+    /// the same write as its placement, before it had drawn it once; a frame later, once the link was idle, it plays.
     mutating func playbackCommand(for picture: PixelPicture, wanted: PicturePlacement.Playback?) -> String? {
         guard let motion = picture.motion, let wanted, let entry = entries[picture.id], entry.playback != wanted else { return nil }
+        guard entry.sentIn < frame else {
+            playbackWaits = true
+            return nil
+        }
         entries[picture.id]?.playback = wanted
         switch wanted {
         case .playing: return KittyGraphics.play(id: entry.id, loops: motion.loops)
@@ -111,8 +125,14 @@ struct UploadBook {
 
     /// Whether the layer wants the frame planned again: a picture in view went small and the link has room now.
     func wantsFrame(link: LinkState, queueEmpty: Bool) -> Bool {
-        smallInView && queueEmpty && link.idle >= LinkState.dwell
+        (smallInView && queueEmpty && link.idle >= LinkState.dwell) || (playbackWaits && queueEmpty && link.idle >= Self.playbackDwell)
     }
+
+    /// How long the link is idle after an animation went before it is told to play (the terminal has drawn it by then).
+    static let playbackDwell = 0.05
+
+    /// Whether a frame will be wanted soon without a key (an animation waits to be told to play): the loop looks again.
+    var waitsForTerminal: Bool { playbackWaits }
 }
 
 /// The bytes that give a Kitty terminal the rest of an animation whose first frame went as picture `id` at the size

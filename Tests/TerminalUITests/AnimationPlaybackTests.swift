@@ -1,0 +1,157 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+@testable import TerminalUI
+import XCTest
+
+/// Animations as each picture mode plays them: Kitty graphics is given every frame once and plays them (nothing is
+/// sent per loop; Space stops it at a frame); Sixel's next frame sends only the rows that changed; the clock skips
+/// frames that are late instead of queueing them.
+final class AnimationPlaybackTests: XCTestCase {
+    static func frames(_ count: Int, columns: Int = 10, rows: Int = 5) -> [RGBImage] {
+        (0..<count).map { frame in
+            var pixels = [UInt8](repeating: 0, count: columns * 8 * rows * 16 * 3)
+            for index in pixels.indices { pixels[index] = UInt8((index + frame * 37) % 251) }
+            return RGBImage(width: columns * 8, height: rows * 16, pixels: pixels)
+        }
+    }
+
+    func moving(_ count: Int = 4, loops: Int = 0) -> CellPicture {
+        let frames = Self.frames(count)
+        let motion = PixelMotion(frames: frames, delays: Array(repeating: 80, count: count), loops: loops)
+        return CellPicture(pixels: PixelPicture(image: frames[0], columns: 10, rows: 5, motion: motion))
+    }
+
+    func test_kitty_getsEveryFrameOnce_thenPlaysThem_andNothingIsSentPerLoop() {
+        let picture = moving()
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.draw(picture, x: 2, y: 1, playback: .playing)
+        let layer = KittyPictureLayer()
+        let upload = layer.frame(buffer, repainted: true)
+        let commands = KittyGraphics.commands(in: upload)
+        // As kitty's icat sends them: the first frame, its gap, the second frame, "play what has come", the rest.
+        XCTAssertEqual(commands.map { $0["a"] }, ["t", "a", "f", "a", "f", "f", "p"])
+        let id = commands[0]["i"]
+        XCTAssertTrue(commands.allSatisfy { $0["i"] == id }, "one picture, its frames and its controls")
+        XCTAssertEqual(commands[1].int("r"), 1, "the first frame's gap")
+        XCTAssertEqual(commands[2].payload, Self.frames(4)[1].pixels, "the second frame, whole")
+        XCTAssertEqual(commands[2].int("z"), 80, "its gap")
+        XCTAssertEqual(commands[3]["s"], "2")
+        // Every chunk of a frame names its action (a chunk without one would replace the first frame's pixels).
+        // Told to play a frame later (kitty left it standing when told in the same write as its placement).
+        let play = KittyGraphics.commands(in: layer.frame(buffer, repainted: false))
+        XCTAssertEqual(play.map { $0["a"] }, ["a"])
+        XCTAssertEqual(play[0]["s"], "3", "it plays")
+        XCTAssertEqual(play[0]["v"], "1", "for ever")
+        // The same frame again, for as long as it plays: nothing.
+        XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty)
+        XCTAssertTrue(layer.frame(buffer, repainted: false).isEmpty)
+
+        // Space: it stops at the frame the program shows; Space again: it plays on.
+        var paused = CellBuffer(width: 40, height: 12)
+        paused.draw(picture, x: 2, y: 1, playback: .paused(frame: 2))
+        let stop = KittyGraphics.commands(in: layer.frame(paused, repainted: false))
+        XCTAssertEqual(stop.map { $0["a"] }, ["a", "a"])
+        XCTAssertEqual(stop[0]["s"], "1")
+        XCTAssertEqual(stop[1].int("c"), 3, "frames count from 1")
+        XCTAssertTrue(layer.frame(paused, repainted: false).isEmpty)
+        let again = KittyGraphics.commands(in: layer.frame(buffer, repainted: false))
+        XCTAssertEqual(again.map { $0["s"] }, ["3"])
+    }
+
+    /// A frame sent in chunks names its action in each (kitty reads a chunk without one as the first frame's own
+    /// pixels, and the animation would stand on its last frame).
+    func test_kitty_everyChunkOfAFrame_namesItsAction() {
+        var noisy = Self.frames(2, columns: 40, rows: 20)
+        var seed: UInt32 = 12_345
+        for index in noisy[1].pixels.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            noisy[1].pixels[index] = UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let bytes = KittyGraphics.animationFrames(noisy, delays: [50, 50], id: 7)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let chunks = text.components(separatedBy: "\u{1B}_G").dropFirst()
+        XCTAssertGreaterThan(chunks.count, 3, "the frame went in several chunks")
+        XCTAssertTrue(chunks.allSatisfy { $0.hasPrefix("a=") }, "each chunk names its action")
+    }
+
+    func test_kitty_aFiniteAnimation_playsItsLoops() {
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.draw(moving(loops: 3), x: 0, y: 0, playback: .playing)
+        let layer = KittyPictureLayer()
+        _ = layer.frame(buffer, repainted: true)
+        let commands = KittyGraphics.commands(in: layer.frame(buffer, repainted: false))
+        XCTAssertEqual(commands.last?["v"], "4", "kitty counts one more than the plays")
+    }
+
+    func test_placeholders_getEveryFrameOnce_throughTmux() {
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.draw(moving(), x: 2, y: 1, playback: .playing)
+        let layer = KittyPlaceholderLayer(tmux: false)
+        let (_, bytes) = layer.prepare(buffer, repainted: true)
+        let commands = KittyGraphics.commands(in: bytes)
+        XCTAssertEqual(commands.map { $0["a"] }, ["T", "a", "f", "a", "f", "f"])
+        XCTAssertEqual(KittyGraphics.commands(in: layer.prepare(buffer, repainted: false).1).map { $0["s"] }, ["3"], "told to play a frame later")
+        XCTAssertTrue(layer.prepare(buffer, repainted: false).1.isEmpty, "nothing per loop")
+    }
+
+    /// Sixel: the next frame names the one on screen and the cell rows they share; only the others are drawn.
+    func test_sixel_nextFrame_sendsOnlyTheRowsThatChanged() {
+        let first = PixelPicture(image: Self.frames(1)[0], columns: 10, rows: 5)
+        var changed = first.image
+        // Only the third cell row (pixels 32..<48) differs.
+        for y in 32..<48 { for x in 0..<80 { changed.pixels[(y * 80 + x) * 3] ^= 0xFF } }
+        let next = PixelPicture(image: changed, columns: 10, rows: 5)
+        let follows = PixelPicture(image: changed, columns: 10, rows: 5,
+                                   follows: .init(pictureID: first.id, unchangedRows: next.unchangedRows(since: first)))
+        XCTAssertEqual(next.unchangedRows(since: first), [0, 1, 3, 4])
+        let layer = InlinePictureLayer(format: .sixel)
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.draw(CellPicture(pixels: first), x: 2, y: 1)
+        let whole = layer.frame(buffer, repainted: true)
+        var after = CellBuffer(width: 40, height: 12)
+        after.draw(CellPicture(pixels: follows), x: 2, y: 1)
+        let step = layer.frame(after, repainted: false)
+        XCTAssertFalse(step.isEmpty)
+        XCTAssertEqual(String(decoding: step, as: UTF8.self).components(separatedBy: "\u{1B}P").count - 1, 1, "one Sixel: the changed row")
+        XCTAssertEqual(String(decoding: whole, as: UTF8.self).components(separatedBy: "\u{1B}P").count - 1, 1, "the whole picture at first")
+        XCTAssertTrue(String(decoding: step, as: UTF8.self).contains("\u{1B}[4;3H"), "drawn at the changed row (row 3 of the picture)")
+        XCTAssertFalse(String(decoding: step, as: UTF8.self).contains("\u{1B}[2;3H"), "the first row stays")
+    }
+
+    // MARK: The clock
+
+    func test_clock_playsLoops_skipsLateFrames_pausesAndSteps() {
+        var clock = AnimationClock(delays: [0.1, 0.1, 0.2], loops: 2, now: 0)
+        XCTAssertEqual(clock.nextChange, 0.1)
+        XCTAssertFalse(clock.advance(to: 0.05))
+        XCTAssertTrue(clock.advance(to: 0.1))
+        XCTAssertEqual(clock.frame, 1)
+        // The terminal was busy for a while: the frame due now, not every frame in between.
+        XCTAssertTrue(clock.advance(to: 0.45))
+        XCTAssertEqual(clock.frame, 0)
+        XCTAssertEqual(clock.loop, 2)
+        clock.togglePause(now: 0.5)
+        XCTAssertTrue(clock.paused)
+        XCTAssertNil(clock.nextChange, "a paused animation asks for no frame")
+        XCTAssertFalse(clock.advance(to: 9))
+        clock.step(by: -1, now: 9)
+        XCTAssertEqual(clock.frame, 2, "back from the first frame is the last")
+        clock.togglePause(now: 10)
+        XCTAssertEqual(clock.nextChange ?? 0, 10.2, accuracy: 0.001)
+        XCTAssertTrue(clock.advance(to: 10.25))
+        XCTAssertTrue(clock.finished, "two loops played: it stays on its last frame")
+        XCTAssertEqual(clock.frame, 2)
+        XCTAssertNil(clock.nextChange)
+        clock.togglePause(now: 11)
+        clock.togglePause(now: 11)
+        XCTAssertEqual(clock.frame, 0, "Space after the end plays it again")
+        XCTAssertFalse(clock.finished)
+    }
+
+    func test_clock_afterALongStop_carriesOnFromNow() {
+        var clock = AnimationClock(delays: [0.1, 0.1], loops: 0, now: 0)
+        clock.advance(to: 3_600)
+        XCTAssertEqual(clock.nextChange ?? 0, 3_600.1, accuracy: 0.11)
+    }
+}
