@@ -70,7 +70,7 @@ final class KeyMapTests: XCTestCase {
         try map.bind("photographer", to: "U")
         let state = loadedState([photo("a"), photo("b")])
         XCTAssertTrue(HelpContent.lines(state, keyMap: map).contains { $0.keys == "x" && $0.what == "like / unlike" })
-        XCTAssertTrue(HelpContent.lines(state).contains { $0.keys == "f  Space" && $0.what == "like / unlike" })
+        XCTAssertTrue(HelpContent.lines(state).contains { $0.keys == "f" && $0.what == "like / unlike" })
         let screen = AppFrame(theme: asciiTheme, keyMap: map)
         XCTAssertTrue(screen.hints(state).contains("x like"), "\(screen.hints(state))")
         XCTAssertTrue(screen.hints(state).contains("U photographer"), "\(screen.hints(state))")

@@ -71,7 +71,7 @@ final class ReadmeKeysTests: XCTestCase {
             ("move between photos", .previous, .feed, [.up, .character("k")]),
             ("the photo full screen", .open, .feed, [.enter]),
             ("the photo full screen", .back, .viewer, [.escape]),
-            ("like it", .like, .feed, [.character("f"), .character(" ")]),
+            ("like it", .like, .feed, [.character("f")]),
             ("the panes", .nextPane, .feed, [.tab]),
             ("every key of the screen", .help, .feed, [.character("?")]),
         ]

@@ -369,7 +369,8 @@ enum SharedKeys {
     static let ends = R([(.first, [c("g"), .home]), (.last, [c("G"), .end])], "first / last photo")
     static func open(_ what: String, hint: String = "open") -> R { R([(.open, [.enter])], what, extra: ", click", hint: hint, rank: 30) }
     static let details = R([(.details, [c("i")])], "details: description, place, camera, author", hint: "details", rank: 60)
-    static let like = R([(.like, [c("f"), c(" ")])], "like / unlike", hint: "like", rank: 40)
+    /// f alone: Space is a player's key (it plays and pauses an animation in the viewer), never a public act.
+    static let like = R([(.like, [c("f")])], "like / unlike", hint: "like", rank: 40)
     static func photographer(_ what: String = "the photographer: photos, likes, collections") -> R {
         R([(.photographer, [c("u")])], what, hint: "photographer", rank: 70)
     }

@@ -30,10 +30,8 @@ public struct ViewerScreen {
         KeyRecord([(.rotate, [.character(">")])], "rotate by 90°", hint: "rotate", rank: 70),
         KeyRecord([(.reset, [.character("0")])], "the whole photo, upright"),
         KeyRecord([(.play, [.character(" ")])], "play / pause an animation", hint: "play", rank: 25),
-        KeyRecord([(.nextFrame, [.character(".")]), (.previousFrame, [.character(",")])], "an animation's next / previous frame (paused there)"),
-        // Space plays and pauses here, as in every player: liking is f alone.
-        KeyRecord([(.like, [.character("f")])], "like / unlike", hint: "like", rank: 40),
-        SharedKeys.share, SharedKeys.download,
+        KeyRecord([(.nextFrame, [.character(".")]), (.previousFrame, [.character(",")])], "an animation's next / previous frame, paused"),
+        SharedKeys.like, SharedKeys.share, SharedKeys.download,
         SharedKeys.photographer("the photographer's page"), SharedKeys.collect,
         KeyRecord([(.details, [.character("i")])], "the photo's details", hint: "details", rank: 75),
         KeyRecord([(.statusLine, [.character("H")])], "hide or show the status line", extra: ", click", hint: "hide bar", rank: 80),
