@@ -46,7 +46,10 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Flag(name: .long, help: "The slow-link benchmark's far end as over SSH: the pseudo-terminal read at once into a buffer the link drains, and a terminal that answers DA1.")
     var linkBuffered = false
 
-    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile, slowlink (repeatable; default all).")
+    @Option(name: .long, help: "Seconds the animation benchmark plays in each picture mode.")
+    var animationSeconds = 4.0
+
+    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile, slowlink, animation (repeatable; default all).")
     var only: [String] = []
 
     @Option(name: .long, help: "The image-feed program the hostile benchmark runs (default: the one built beside this benchmark), to compare builds.")
@@ -57,7 +60,7 @@ struct ImageFeedBench: AsyncParsableCommand {
         setenv("LC_ALL", "C.UTF-8", 1)
         // Interrupted, the benchmark takes the programs it started with it.
         Children.killOnInterrupt()
-        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile", "slowlink"] : only
+        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile", "slowlink", "animation"] : only
         var report = Report()
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
         if runs.contains("thumbnail") {
@@ -77,6 +80,9 @@ struct ImageFeedBench: AsyncParsableCommand {
         }
         if runs.contains("slowlink") {
             try await SlowLinkBenchmark(rates: linkRate, modeNames: linkMode, buffered: linkBuffered).run(into: &report)
+        }
+        if runs.contains("animation") {
+            try AnimationBenchmark(seconds: animationSeconds, keys: min(keys, 100)).run(into: &report)
         }
         if runs.contains("feed") {
             for size in try size.map(Self.parseSize) {

@@ -70,6 +70,49 @@ final class CommandLineTests: XCTestCase {
 
     /// `render` for previewers in terminals that show pixels: the Kitty transmission shows the photo at the
     /// cursor over the cells asked for, and the Sixel decodes to a picture of those cells' pixels.
+    /// An animation plays in place where asked (a terminal, or `--animate on`); a pipe gets its first frame.
+    func test_render_playsAnAnimation_inEveryMode_andAPipeGetsTheFirstFrame() async throws {
+        let gif = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
+        let still = try await run(["render", gif, "--cols", "40", "--rows", "10"], environment: [:])
+        XCTAssertEqual(still.status, 0, still.stderr)
+        XCTAssertFalse(still.stdout.contains("\u{1B}[?25l"), "a pipe: the first frame, as render draws a picture")
+        XCTAssertEqual(still.stdout.components(separatedBy: "\n").count - 1, 10)
+        // Characters, paced: each frame over the last (cursor up the picture's rows), only the rows that changed.
+        let cells = try await run(["render", gif, "--cols", "40", "--rows", "10", "--animate", "on", "--loops", "1"], environment: [:])
+        XCTAssertEqual(cells.status, 0, cells.stderr)
+        XCTAssertEqual(cells.stdout.components(separatedBy: "\r\u{1B}[10A").count - 1, 19, "20 frames: 19 drawn over the first")
+        XCTAssertTrue(cells.stdout.hasPrefix("\u{1B}[?25l") && cells.stdout.hasSuffix("\u{1B}[?25h"), "the cursor hides, and comes back")
+        XCTAssertLessThan(cells.stdout.utf8.count, still.stdout.utf8.count * 20, "unchanged rows are stepped over")
+        // Kitty graphics: every frame once, then the terminal plays it; --loops 2 is two plays.
+        let kitty = try await run(["render", gif, "--cols", "40", "--rows", "10", "--graphics", "kitty", "--cell-size", "9x18",
+                                   "--animate", "on", "--loops", "2"], environment: [:])
+        XCTAssertEqual(kitty.status, 0, kitty.stderr)
+        let commands = KittyGraphics.commands(in: Array(kitty.stdout.utf8))
+        XCTAssertEqual(commands.filter { $0["a"] == "f" }.count, 19)
+        XCTAssertEqual(commands.first?["a"], "T")
+        XCTAssertEqual(commands.last?["s"], "3")
+        XCTAssertEqual(commands.last?["v"], "3", "kitty counts one more than the plays")
+        // Sixel, paced: a Sixel a frame (the duration cuts it short).
+        let sixel = try await run(["render", gif, "--cols", "40", "--rows", "10", "--graphics", "sixel", "--cell-size", "9x18",
+                                   "--animate", "on", "--duration", "0.5"], environment: [:])
+        XCTAssertEqual(sixel.status, 0, sixel.stderr)
+        let frames = sixel.stdout.components(separatedBy: "\u{1B}Pq").count - 1
+        XCTAssertGreaterThanOrEqual(frames, 3)
+        XCTAssertLessThanOrEqual(frames, 8, "80 ms frames for half a second")
+        // iTerm2: the GIF as it came.
+        let iterm = try await run(["render", gif, "--cols", "40", "--rows", "10", "--graphics", "iterm2", "--animate", "on"], environment: [:])
+        XCTAssertEqual(ITerm2Images.files(in: Array(iterm.stdout.utf8)).first?.file,
+                       try Data(contentsOf: URL(fileURLWithPath: gif)))
+        // A video: its first frame in a pipe.
+        let video = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
+                                   "--cols", "40", "--rows", "10"], environment: [:])
+        XCTAssertEqual(video.status, 0, video.stderr)
+        XCTAssertEqual(video.stdout.components(separatedBy: "\n").count - 1, 10)
+        let bad = try await run(["render", gif, "--animate", "sideways"], environment: [:])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("--animate is on or off"), bad.stderr)
+    }
+
     func test_render_inKittyGraphicsAndSixel() async throws {
         let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
         let kitty = try await run(["render", photo, "--cols", "30", "--rows", "10", "--graphics", "kitty", "--cell-size", "9x18"],
