@@ -129,7 +129,7 @@ struct AnimationBenchmark {
     /// User and system time the process has spent, every thread (Sixel is encoded off the loop).
     static func cpuSeconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
