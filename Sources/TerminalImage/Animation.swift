@@ -103,18 +103,20 @@ extension ImageCodec {
 
     /// Reads an animation's frames, each composed over black and scaled to fit in `fitting` (width, height; never
     /// enlarged), under `limits`. Stops (with `CancellationError`) when `stop` is set from another thread.
-    public static func decodeAnimation(_ data: Data, fitting: (width: Int, height: Int)? = nil,
+    /// `exactly`: the frames are made exactly `fitting`'s size (a view whose box already has the animation's shape: no
+    /// frame is resized again when drawn), halved from there under the budget.
+    public static func decodeAnimation(_ data: Data, fitting: (width: Int, height: Int)? = nil, exactly: Bool = false,
                                        limits: AnimationLimits = .standard, maximumPixels: Int? = nil,
                                        stop: DecodeStop? = nil) throws -> AnimatedImage {
         ifc_begin_decode(stop?.flag)
         defer { ifc_end_decode() }
         let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
-        return try decodeAnimationFrames(data, fitting: fitting, limits: limits, budget: budget, stop: stop)
+        return try decodeAnimationFrames(data, fitting: fitting, exactly: exactly, limits: limits, budget: budget, stop: stop)
     }
 
     /// `decodeAnimation` inside a decode that already began (it holds the thread's share of the budget).
-    static func decodeAnimationFrames(_ data: Data, fitting: (width: Int, height: Int)?, limits: AnimationLimits, budget: UInt64,
-                                      stop: DecodeStop?) throws -> AnimatedImage {
+    static func decodeAnimationFrames(_ data: Data, fitting: (width: Int, height: Int)?, exactly: Bool = false, limits: AnimationLimits,
+                                      budget: UInt64, stop: DecodeStop?) throws -> AnimatedImage {
         guard let format = AnimationFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         var message = [CChar](repeating: 0, count: 200)
         // The bytes stay where they are while the decoder reads them.
@@ -129,7 +131,8 @@ extension ImageCodec {
             ifc_animation_info(handle, &width, &height, &declared, &loops)
             let canvasWidth = Int(width), canvasHeight = Int(height)
             // The size frames are kept at: fitted, then halved while they do not fit the budget.
-            var target = fitted(width: canvasWidth, height: canvasHeight, in: fitting)
+            var target = exactly && (fitting?.width ?? 0) > 0 && (fitting?.height ?? 0) > 0
+                ? (width: fitting!.width, height: fitting!.height) : fitted(width: canvasWidth, height: canvasHeight, in: fitting)
             var frames: [AnimatedImage.Frame] = []
             var held = 0
             var total = 0.0

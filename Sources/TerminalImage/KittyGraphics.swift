@@ -20,10 +20,13 @@ public enum KittyGraphics {
     /// `virtualPlacement`: also makes a virtual placement of that many cells (`a=T,U=1`) for Unicode
     /// placeholders to show.
     /// `frameGap`: sends it as the next frame of the animation `id` (`a=f`), shown for that many milliseconds.
+    /// `prepared`: the payload `payload(of:)` made of this image beforehand (off the run loop).
     public static func transmit(_ image: RGBImage, id: UInt32, display: (columns: Int, rows: Int)? = nil,
-                                virtualPlacement: (columns: Int, rows: Int)? = nil, frameGap: Int? = nil) -> [UInt8] {
-        let compressed = deflate(image.pixels)
-        let payload = Array(Data(compressed ?? image.pixels).base64EncodedString().utf8)
+                                virtualPlacement: (columns: Int, rows: Int)? = nil, frameGap: Int? = nil,
+                                prepared: Payload? = nil) -> [UInt8] {
+        let made = prepared ?? payload(of: image)
+        let compressed: [UInt8]? = made.compressed ? [] : nil
+        let payload = made.base64
         var output: [UInt8] = []
         output.reserveCapacity(payload.count + payload.count / chunkSize * 16 + 64)
         var start = 0
@@ -62,6 +65,19 @@ public enum KittyGraphics {
         "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"
     }
 
+    /// A picture's pixels as they travel: zlib-compressed (when that is smaller) and in base64.
+    public struct Payload: Sendable {
+        public let base64: [UInt8]
+        public let compressed: Bool
+    }
+
+    /// The payload of `image`: the compression and base64 a transmission costs, done once (off the run loop for an
+    /// animation's frames).
+    public static func payload(of image: RGBImage) -> Payload {
+        let compressed = deflate(image.pixels)
+        return Payload(base64: Array(Data(compressed ?? image.pixels).base64EncodedString().utf8), compressed: compressed != nil)
+    }
+
     // MARK: Animation: the terminal plays the frames it was given, nothing is sent per loop.
 
     /// How long the first frame of animation `id` shows (its other frames say so as they are sent).
@@ -84,10 +100,12 @@ public enum KittyGraphics {
     /// `frames` and `delays` (milliseconds) are the whole animation's.
     /// As kitty's own `icat` sends them: the first frame's gap, the second frame, "play what has come" (`s=2`), the rest;
     /// `play` then runs it in loops (kitty was seen to leave an animation standing when told `s=3` only at the end).
-    public static func animationFrames(_ frames: [RGBImage], delays: [Int], id: UInt32) -> [UInt8] {
+    /// `prepared`: each frame's payload, made beforehand (nil: made here).
+    public static func animationFrames(_ frames: [RGBImage], delays: [Int], id: UInt32, prepared: [Payload]? = nil) -> [UInt8] {
         var output = Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8)
         for (index, frame) in frames.enumerated().dropFirst() {
-            output += transmit(frame, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100)
+            output += transmit(frame, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100,
+                               prepared: prepared.flatMap { $0.indices.contains(index) ? $0[index] : nil })
             if index == 1 { output += Array("\u{1B}_Ga=a,i=\(id),s=2,q=2\u{1B}\\".utf8) }
         }
         return output

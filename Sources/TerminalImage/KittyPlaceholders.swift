@@ -82,8 +82,8 @@ public enum KittyPlaceholders {
 
     /// Uploads `image` under `id` with a virtual placement of `columns` x `rows` cells (`a=T,U=1`): nothing
     /// shows until placeholders name it.
-    public static func transmit(_ image: RGBImage, id: UInt32, columns: Int, rows: Int) -> [UInt8] {
-        KittyGraphics.transmit(image, id: id, virtualPlacement: (columns, rows))
+    public static func transmit(_ image: RGBImage, id: UInt32, columns: Int, rows: Int, prepared: KittyGraphics.Payload? = nil) -> [UInt8] {
+        KittyGraphics.transmit(image, id: id, virtualPlacement: (columns, rows), prepared: prepared)
     }
 
     /// `commands` (whole Kitty graphics escape sequences, `ESC _ G … ESC \`) each wrapped for tmux's

@@ -93,11 +93,14 @@ public final class PixelMotion: Sendable {
     /// How many times the whole plays; 0 for ever.
     public let loops: Int
     public let file: Data?
+    /// Each frame's Kitty payload (compressed, in base64), made with the frames off the run loop; empty when not.
+    public let kittyPayloads: [KittyGraphics.Payload]
 
-    public init(frames: [RGBImage], delays: [Int], loops: Int, file: Data? = nil) {
+    public init(frames: [RGBImage], delays: [Int], loops: Int, file: Data? = nil, kittyPayloads: [KittyGraphics.Payload] = []) {
         self.frames = frames
         self.delays = delays
         self.loops = loops
         self.file = file
+        self.kittyPayloads = kittyPayloads
     }
 }

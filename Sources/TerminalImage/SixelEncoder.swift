@@ -1,3 +1,4 @@
+import Foundation
 import CSixel
 #if canImport(Glibc)
 import Glibc
@@ -69,6 +70,62 @@ public enum SixelEncoder {
             dither = made
             width = image.width
             height = image.height
+            nearest = LockedTable()
+        }
+
+        /// `image` mapped to the palette `other` chose: the frames of an animation share the first frame's colours,
+        /// so a frame costs a lookup per pixel (the nearest colour, remembered for each 15-bit colour in a table the
+        /// frames share) and the encoding, not a median cut and a search of its own. No error diffusion: a frame shows
+        /// for a tenth of a second, and diffusion's noise would shimmer from frame to frame.
+        public init?(_ image: RGBImage, sharingPaletteOf other: Quantized) {
+            guard image.width > 0, image.height > 0, let palette = sixel_dither_get_palette(other.dither) else { return nil }
+            let count = Int(sixel_dither_get_num_of_palette_colors(other.dither))
+            var made: OpaquePointer?
+            guard count > 0, sixel_dither_new(&made, Int32(count), nil) == SIXEL_OK, let made else { return nil }
+            sixel_dither_set_palette(made, palette)
+            sixel_dither_set_pixelformat(made, SIXEL_PIXELFORMAT_PAL8)
+            let colours = (0..<count * 3).map { Int(palette[$0]) }
+            let shared = other.nearest
+            var indexes = [UInt8](repeating: 0, count: image.width * image.height)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                shared.withLock { table in
+                    for index in 0..<(image.width * image.height) {
+                        let red = Int(pixels[index * 3]), green = Int(pixels[index * 3 + 1]), blue = Int(pixels[index * 3 + 2])
+                        let key = (red >> 3) << 10 | (green >> 3) << 5 | blue >> 3
+                        var found = Int(table[key])
+                        if found < 0 {
+                            // The nearest of the palette to the middle of this 15-bit colour's box.
+                            let (r, g, b) = (red | 4, green | 4, blue | 4)
+                            var best = Int.max
+                            for colour in 0..<count {
+                                let dr = colours[colour * 3] - r, dg = colours[colour * 3 + 1] - g, db = colours[colour * 3 + 2] - b
+                                let distance = dr * dr * 2 + dg * dg * 4 + db * db * 3
+                                if distance < best {
+                                    best = distance
+                                    found = colour
+                                }
+                            }
+                            table[key] = Int16(found)
+                        }
+                        indexes[index] = UInt8(found)
+                    }
+                }
+            }
+            self.indexes = indexes
+            nearest = shared
+            dither = made
+            width = image.width
+            height = image.height
+        }
+
+        /// The palette index nearest each 15-bit colour (-1: not looked up yet), shared by the frames that share
+        /// the palette.
+        let nearest: LockedTable
+
+        final class LockedTable: @unchecked Sendable {
+            private let lock = NSLock()
+            private var table = [Int16](repeating: -1, count: 1 << 15)
+            func withLock<T>(_ body: (inout [Int16]) -> T) -> T { lock.withLock { body(&table) } }
         }
 
         deinit {

@@ -58,7 +58,6 @@ struct AnimationBenchmark {
                        target: mode.graphics == .kitty ? "0" : "")
             report.add("\(label): key -> frame p99 while playing (a still: \(milliseconds(still.p99)))", milliseconds(playing.p99),
                        target: "within 5 ms of the still's")
-            report.add("\(label): frames shown a second while playing", String(format: "%.1f", playing.framesPerSecond))
         }
     }
 
@@ -66,7 +65,6 @@ struct AnimationBenchmark {
         var cpu: Double
         var bytesPerSecond: Double
         var p99: Double
-        var framesPerSecond: Double
     }
 
     func measure(_ files: AssetFiles, animated: Bool, term: String, graphics: GraphicsMode) throws -> Figures {
@@ -97,16 +95,12 @@ struct AnimationBenchmark {
             guard now() < deadline else { throw Failure(description: "the viewer did not settle in 30 s") }
         }
         // Playing: the loop as it runs, the terminal read as fast as it takes.
-        var frames = 0
         var bytes = 0
         let cpuBefore = Self.cpuSeconds()
         let start = now()
         while now() - start < seconds {
-            let before = app.ui.tick
             app.step(timeout: 50)
-            let written = terminal.endFrame(timeout: 2)
-            bytes += written
-            if written > 0, app.ui.tick == before { frames += 1 }
+            bytes += terminal.endFrame(timeout: 2)
         }
         let wall = now() - start
         let cpu = (Self.cpuSeconds() - cpuBefore) / wall * 100
@@ -123,7 +117,7 @@ struct AnimationBenchmark {
             app.flushOutput()
             _ = terminal.endFrame(timeout: 2)
         }
-        return Figures(cpu: cpu, bytesPerSecond: Double(bytes) / wall, p99: times.p99, framesPerSecond: Double(frames) / wall)
+        return Figures(cpu: cpu, bytesPerSecond: Double(bytes) / wall, p99: times.p99)
     }
 
     /// User and system time the process has spent, every thread (Sixel is encoded off the loop).

@@ -474,7 +474,9 @@ public final class ImagePipeline: PictureProvider {
                 try Task.checkCancellation()
                 let stop = DecodeStop()
                 let animation = try await withTaskCancellationHandler {
-                    try ImageCodec.decodeAnimation(data, fitting: box, stop: stop)
+                    // Exactly the view's pixels: the viewer's box has the photo's shape, and a frame drawn as it is
+                    // is not resized again on the loop.
+                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, stop: stop)
                 } onCancel: {
                     stop.stop()
                 }
@@ -523,8 +525,11 @@ public final class ImagePipeline: PictureProvider {
                 frames.append(pixels.image)
             }
             guard let first = frames.first else { return }
+            // Kitty's payloads are made here, off the loop: compressing twenty frames there kept keys waiting.
+            let payloads = drawer.playback == .terminalFrames ? frames.map { KittyGraphics.payload(of: $0) } : []
+            if Task.isCancelled { return }
             let motion = PixelMotion(frames: frames, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) },
-                                     loops: animation.loops, file: whole ? file : nil)
+                                     loops: animation.loops, file: whole ? file : nil, kittyPayloads: payloads)
             post(.viewerMotion(key, CellPicture(pixels: PixelPicture(image: first, columns: key.columns, rows: key.rows, motion: motion))))
         }
         motionRender = (key, task)

@@ -88,7 +88,10 @@ final class InlinePictureLayer: QueuedPictureLayer {
 
         func quantized(_ picture: PixelPicture) -> SixelEncoder.Quantized? {
             if let known = lock.withLock({ quantized[picture.id] }) { return known }
-            guard let made = SixelEncoder.Quantized(picture.image) else { return nil }
+            // An animation's next frame takes the colours of the frame it follows (chosen once, for the first).
+            let earlier = picture.follows.flatMap { follows in lock.withLock { quantized[follows.pictureID] } }
+            guard let made = earlier.flatMap({ SixelEncoder.Quantized(picture.image, sharingPaletteOf: $0) }) ?? SixelEncoder.Quantized(picture.image)
+            else { return nil }
             lock.withLock {
                 quantized[picture.id] = made
                 quantizedOrder.append(picture.id)

@@ -92,7 +92,8 @@ final class KittyPictureLayer: QueuedPictureLayer {
         let image = picture.scaled(scale)
         let id = nextKittyID
         nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
-        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id) + kittyMotion(picture, sentAs: image, id: id)),
+        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id, prepared: preparedPayload(picture, sentAs: image))
+                                                        + kittyMotion(picture, sentAs: image, id: id)),
                      abort: kittyAbort(id: id))
         book.record(picture, image: image, id: id)
     }

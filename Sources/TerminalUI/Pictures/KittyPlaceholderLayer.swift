@@ -107,7 +107,8 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
 
     private func upload(_ picture: PixelPicture, id: UInt32, scale: Double) {
         let image = picture.scaled(scale)
-        let chunks = escapeSequences(KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows)
+        let chunks = escapeSequences(KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows,
+                                                                prepared: preparedPayload(picture, sentAs: image))
                                      + kittyMotion(picture, sentAs: image, id: id)).map(wrapped)
         queue.append(.upload(picture.id), chunks: chunks, abort: wrapped(kittyAbort(id: id)))
         book.record(picture, image: image, id: id)

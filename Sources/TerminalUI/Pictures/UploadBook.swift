@@ -142,7 +142,14 @@ func kittyMotion(_ picture: PixelPicture, sentAs image: RGBImage, id: UInt32) ->
     let frames = motion.frames.map { frame in
         frame.width == image.width && frame.height == image.height ? frame : AreaResampler.resize(frame, width: image.width, height: image.height)
     }
-    return KittyGraphics.animationFrames(frames, delays: motion.delays, id: id)
+    // The payloads made off the loop, when the frames go at their own size.
+    let prepared = image.width == picture.image.width && motion.kittyPayloads.count == frames.count ? motion.kittyPayloads : nil
+    return KittyGraphics.animationFrames(frames, delays: motion.delays, id: id, prepared: prepared)
+}
+
+/// The first frame's payload made off the loop, for an animation sent at its own size.
+func preparedPayload(_ picture: PixelPicture, sentAs image: RGBImage) -> KittyGraphics.Payload? {
+    image.width == picture.image.width && image.height == picture.image.height ? picture.motion?.kittyPayloads.first : nil
 }
 
 /// The scale a picture is first sent at for the link, as a share of the screen (1 on a fast link).
