@@ -24,9 +24,7 @@ enum ifc_animation_kind { IFC_KIND_GIF, IFC_KIND_WEBP, IFC_KIND_VIDEO };
 
 struct ifc_gif_state {
     GifFileType *file;
-    const uint8_t *data;
-    size_t length;
-    size_t offset;
+    struct ifc_memory memory;
     // The graphic control block read for the next frame.
     int delay_cs, transparent, disposal;
     // What the last frame drawn asks to be done before the next: its disposal, and its rectangle.
@@ -69,31 +67,14 @@ struct ifc_animation {
 
 // MARK: - GIF
 
-static int ifc_anim_gif_read(GifFileType *file, GifByteType *bytes, int count) {
-    struct ifc_gif_state *state = (struct ifc_gif_state *)file->UserData;
-    if (count <= 0) return 0;
-    size_t left = state->length - state->offset;
-    size_t taken = (size_t)count < left ? (size_t)count : left;
-    memcpy(bytes, state->data + state->offset, taken);
-    state->offset += taken;
-    return (int)taken;
-}
-
-static void ifc_anim_gif_message(char *message, size_t capacity, const char *what, int error) {
-    const char *reason = GifErrorString(error);
-    if (message && capacity > 0) snprintf(message, capacity, "%s (%s)", what, reason ? reason : "giflib error");
-}
-
 static int ifc_anim_gif_open(struct ifc_animation *animation, const uint8_t *data, size_t length,
                              char *message, size_t capacity) {
     struct ifc_gif_state *gif = &animation->gif;
-    gif->data = data;
-    gif->length = length;
-    gif->offset = 0;
+    gif->memory = (struct ifc_memory){ data, length, 0 };
     int error = 0;
-    gif->file = DGifOpen(gif, ifc_anim_gif_read, &error);
+    gif->file = DGifOpen(&gif->memory, ifc_gif_read, &error);
     if (!gif->file) {
-        ifc_anim_gif_message(message, capacity, "not a GIF", error);
+        ifc_gif_message(message, capacity, "not a GIF", error);
         return IFC_ERROR;
     }
     animation->width = gif->file->SWidth;
@@ -136,7 +117,7 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
         if (DGifGetRecordType(file, &type) == GIF_ERROR) {
             // A file cut short after whole frames ends there.
             if (animation->frames_read > 0) return IFC_ANIMATION_END;
-            ifc_anim_gif_message(message, capacity, "damaged GIF", file->Error);
+            ifc_gif_message(message, capacity, "damaged GIF", file->Error);
             return IFC_ERROR;
         }
         if (type == TERMINATE_RECORD_TYPE) {
@@ -149,7 +130,7 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
             GifByteType *extension = NULL;
             if (DGifGetExtension(file, &code, &extension) == GIF_ERROR) {
                 if (animation->frames_read > 0) return IFC_ANIMATION_END;
-                ifc_anim_gif_message(message, capacity, "damaged GIF", file->Error);
+                ifc_gif_message(message, capacity, "damaged GIF", file->Error);
                 return IFC_ERROR;
             }
             int application_loop = 0;
@@ -164,7 +145,7 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
             while (extension) {
                 if (DGifGetExtensionNext(file, &extension) == GIF_ERROR) {
                     if (animation->frames_read > 0) return IFC_ANIMATION_END;
-                    ifc_anim_gif_message(message, capacity, "damaged GIF", file->Error);
+                    ifc_gif_message(message, capacity, "damaged GIF", file->Error);
                     return IFC_ERROR;
                 }
                 // The loop block: sub-block 1, then the count (0: for ever). The count is the repeats after the
@@ -180,7 +161,7 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
         if (type != IMAGE_DESC_RECORD_TYPE) continue;
         if (DGifGetImageDesc(file) == GIF_ERROR) {
             if (animation->frames_read > 0) return IFC_ANIMATION_END;
-            ifc_anim_gif_message(message, capacity, "damaged GIF", file->Error);
+            ifc_gif_message(message, capacity, "damaged GIF", file->Error);
             return IFC_ERROR;
         }
         GifImageDesc *frame = &file->Image;
@@ -216,7 +197,7 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
             int start = frame->Interlace ? starts[pass] : 0, step = frame->Interlace ? steps[pass] : 1;
             for (int row = start; row < frame->Height; row += step) {
                 if (DGifGetLine(file, line, frame->Width) == GIF_ERROR) {
-                    ifc_anim_gif_message(message, capacity, "damaged GIF", file->Error);
+                    ifc_gif_message(message, capacity, "damaged GIF", file->Error);
                     status = IFC_PARTIAL;
                     break;
                 }

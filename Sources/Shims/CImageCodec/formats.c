@@ -18,13 +18,7 @@
 
 // MARK: - GIF
 
-struct ifc_memory {
-    const uint8_t *data;
-    size_t length;
-    size_t offset;
-};
-
-static int ifc_gif_read(GifFileType *gif, GifByteType *bytes, int count) {
+int ifc_gif_read(GifFileType *gif, GifByteType *bytes, int count) {
     struct ifc_memory *memory = (struct ifc_memory *)gif->UserData;
     if (count <= 0) return 0;
     size_t left = memory->length - memory->offset;
@@ -34,7 +28,7 @@ static int ifc_gif_read(GifFileType *gif, GifByteType *bytes, int count) {
     return (int)taken;
 }
 
-static void ifc_gif_message(char *message, size_t capacity, const char *what, int error) {
+void ifc_gif_message(char *message, size_t capacity, const char *what, int error) {
     const char *reason = GifErrorString(error);
     if (message && capacity > 0) snprintf(message, capacity, "%s (%s)", what, reason ? reason : "giflib error");
 }

@@ -14,6 +14,17 @@ int ifc_over_budget(unsigned long width, unsigned long height, uint64_t max_pixe
 int ifc_reserve_pixels(uint64_t pixels, char *message, size_t capacity);
 // Whether the decode under way on this thread is no longer wanted.
 int ifc_decode_stopped(void);
+// Bytes in memory, read from the start (giflib's input function reads them through its UserData).
+struct ifc_memory {
+    const uint8_t *data;
+    size_t length;
+    size_t offset;
+};
+// giflib's input function over a struct ifc_memory, and its error in words ("damaged GIF (…)"); formats.c.
+struct GifFileType;
+int ifc_gif_read(struct GifFileType *gif, unsigned char *bytes, int count);
+void ifc_gif_message(char *message, size_t capacity, const char *what, int error);
+
 #define IFC_STOPPED_MESSAGE "the decode was stopped: the picture is no longer wanted"
 
 #endif
