@@ -272,3 +272,26 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(ViewerScreen.motionLabel(pipeline.viewerAnimation, unicode: true), "▶ 20 frames")
     }
 }
+
+extension ViewerAnimationTests {
+    /// A file that is no animation leaves the still, and the status line says why.
+    func test_anAnimationThatCannotBeRead_leavesTheStill_andSaysWhy() throws {
+        final class Broken: ImageSource, @unchecked Sendable {
+            func imageData(at url: URL) async throws(ServiceError) -> Data {
+                if url.lastPathComponent == "moving.gif" { return Data("GIF89a and nothing more".utf8) }
+                guard let data = try? ImageCodec.encodeJPEG(RGBImage(width: 32, height: 18, red: 1, green: 2, blue: 3)) else { throw .other("no JPEG") }
+                return data
+            }
+        }
+        let mailbox = ImagePipelineTests.Mailbox()
+        let pipeline = ImagePipeline(source: Broken(), drawer: PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor))) { mailbox.post($0) }
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil && !pipeline.isBusy }
+        let status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertEqual(status.frames, 0)
+        XCTAssertTrue(ViewerScreen.motionLabel(status, unicode: true).hasPrefix("still: the animation could not be played"),
+                      ViewerScreen.motionLabel(status, unicode: true))
+        XCTAssertNil(pipeline.nextAnimationFrame)
+        guard case .ready = frame(pipeline) else { return XCTFail("the still shows") }
+    }
+}

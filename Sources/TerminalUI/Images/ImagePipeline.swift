@@ -424,7 +424,11 @@ public final class ImagePipeline: PictureProvider {
 
     /// Where the viewer's animation is, for its status line.
     public var viewerAnimation: AnimationStatus? {
-        guard let clock else { return nil }
+        guard let clock else {
+            // Read and found not to move (or not readable): a status of no frames, with why.
+            guard animationLoad == nil, viewerPhotoID != nil, let why = animationCut else { return nil }
+            return AnimationStatus(frame: 0, frames: 0, loop: 1, loops: 1, paused: true, cut: why)
+        }
         return AnimationStatus(frame: clock.frame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
                                paused: clock.paused, finished: clock.finished, playedByTerminal: terminalPlays,
                                heldForLink: heldForLink, cut: animationCut)
@@ -571,7 +575,8 @@ public final class ImagePipeline: PictureProvider {
             guard photoID == viewerPhotoID else { return nil }
             animationLoad = nil
             guard let animation, animation.moves else {
-                animationCut = note
+                // The still stays; the status line says why it does not move.
+                animationCut = note ?? "the file has one frame"
                 return nil
             }
             self.animation = animation
