@@ -340,17 +340,17 @@ static int ifc_anim_video_open(struct ifc_animation *animation, const uint8_t *d
     }
     video->format->pb = video->io;
     video->format->flags |= AVFMT_FLAG_CUSTOM_IO;
-    // Containers only (never a URL or a device): MP4/MOV and Matroska/WebM, what Imgur serves.
-    const AVInputFormat *input = NULL;
+    // Only the demuxer the bytes name (never a probe that could pick a playlist, a URL or a device): MP4/MOV for an
+    // ftyp box, Matroska/WebM for an EBML header, what Imgur serves.
+    const AVInputFormat *input = av_find_input_format(memcmp(data + 4, "ftyp", 4) == 0 ? "mov" : "matroska");
+    if (!input) {
+        ifc_set_message(message, capacity, "FFmpeg has no demuxer for this video");
+        return IFC_ERROR;
+    }
     int error = avformat_open_input(&video->format, NULL, input, NULL);
     if (error < 0) {
         video->format = NULL; // freed by avformat_open_input
         ifc_video_message(message, capacity, "not a video FFmpeg reads", error);
-        return IFC_ERROR;
-    }
-    const char *name = video->format->iformat ? video->format->iformat->name : "";
-    if (!strstr(name, "mp4") && !strstr(name, "matroska") && !strstr(name, "webm")) {
-        ifc_set_message(message, capacity, "not an MP4 or WebM video");
         return IFC_ERROR;
     }
     error = avformat_find_stream_info(video->format, NULL);
