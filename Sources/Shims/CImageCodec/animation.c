@@ -190,31 +190,8 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
             if (!gif->previous) gif->previous = (uint8_t *)malloc(canvas_bytes);
             if (gif->previous) memcpy(gif->previous, animation->canvas, canvas_bytes);
         }
-        static const int starts[] = { 0, 4, 2, 1 }, steps[] = { 8, 8, 4, 2 };
-        int passes = frame->Interlace ? 4 : 1;
-        int status = IFC_OK;
-        for (int pass = 0; pass < passes && status == IFC_OK; pass++) {
-            int start = frame->Interlace ? starts[pass] : 0, step = frame->Interlace ? steps[pass] : 1;
-            for (int row = start; row < frame->Height; row += step) {
-                if (DGifGetLine(file, line, frame->Width) == GIF_ERROR) {
-                    ifc_gif_message(message, capacity, "damaged GIF", file->Error);
-                    status = IFC_PARTIAL;
-                    break;
-                }
-                int y = frame->Top + row;
-                if (y >= animation->height) continue;
-                for (int column = 0; column < frame->Width; column++) {
-                    int x = frame->Left + column;
-                    int index = line[column];
-                    if (x >= animation->width || index == gif->transparent || index >= colors->ColorCount) continue;
-                    uint8_t *pixel = animation->canvas + ((size_t)y * (size_t)animation->width + (size_t)x) * 4;
-                    pixel[0] = colors->Colors[index].Red;
-                    pixel[1] = colors->Colors[index].Green;
-                    pixel[2] = colors->Colors[index].Blue;
-                    pixel[3] = 255;
-                }
-            }
-        }
+        int status = ifc_gif_draw_frame(file, line, animation->canvas, animation->width, animation->height, colors,
+                                        gif->transparent, message, capacity);
         gif->last_disposal = gif->disposal;
         gif->last_left = frame->Left;
         gif->last_top = frame->Top;

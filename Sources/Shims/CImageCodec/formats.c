@@ -33,6 +33,38 @@ void ifc_gif_message(char *message, size_t capacity, const char *what, int error
     if (message && capacity > 0) snprintf(message, capacity, "%s (%s)", what, reason ? reason : "giflib error");
 }
 
+// The image the reader stands at, drawn over the canvas (RGBA, width x height) with its colour table, leaving the
+// transparent index and whatever lies outside the canvas. Interlaced images come in four passes; the rows of each
+// are put where they belong. IFC_OK, or IFC_PARTIAL when a line could not be read (what was read is drawn).
+int ifc_gif_draw_frame(GifFileType *gif, GifByteType *line, uint8_t *canvas, int canvas_width, int canvas_height,
+                       const ColorMapObject *colors, int transparent, char *message, size_t capacity) {
+    const GifImageDesc *frame = &gif->Image;
+    static const int starts[] = { 0, 4, 2, 1 }, steps[] = { 8, 8, 4, 2 };
+    int passes = frame->Interlace ? 4 : 1;
+    for (int pass = 0; pass < passes; pass++) {
+        int start = frame->Interlace ? starts[pass] : 0, step = frame->Interlace ? steps[pass] : 1;
+        for (int row = start; row < frame->Height; row += step) {
+            if (DGifGetLine(gif, line, frame->Width) == GIF_ERROR) {
+                ifc_gif_message(message, capacity, "damaged GIF", gif->Error);
+                return IFC_PARTIAL;
+            }
+            int y = frame->Top + row;
+            if (y >= canvas_height) continue;
+            for (int column = 0; column < frame->Width; column++) {
+                int x = frame->Left + column;
+                int index = line[column];
+                if (x >= canvas_width || index == transparent || index >= colors->ColorCount) continue;
+                uint8_t *pixel = canvas + ((size_t)y * (size_t)canvas_width + (size_t)x) * 4;
+                pixel[0] = colors->Colors[index].Red;
+                pixel[1] = colors->Colors[index].Green;
+                pixel[2] = colors->Colors[index].Blue;
+                pixel[3] = 255;
+            }
+        }
+    }
+    return IFC_OK;
+}
+
 int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
     *pixels = NULL;
@@ -112,33 +144,8 @@ int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
             ifc_set_message(message, message_capacity, "out of memory decoding GIF");
             break;
         }
-        // Interlaced frames come in four passes; the rows of each are put where they belong.
-        static const int starts[] = { 0, 4, 2, 1 }, steps[] = { 8, 8, 4, 2 };
-        int passes = frame->Interlace ? 4 : 1;
-        status = IFC_OK;
-        for (int pass = 0; pass < passes && status == IFC_OK; pass++) {
-            int start = frame->Interlace ? starts[pass] : 0, step = frame->Interlace ? steps[pass] : 1;
-            for (int row = start; row < frame->Height; row += step) {
-                if (DGifGetLine(gif, line, frame->Width) == GIF_ERROR) {
-                    // What was read is shown; the rest stays transparent.
-                    ifc_gif_message(message, message_capacity, "damaged GIF", gif->Error);
-                    status = IFC_PARTIAL;
-                    break;
-                }
-                int y = frame->Top + row;
-                if (y >= canvas_height) continue;
-                for (int column = 0; column < frame->Width; column++) {
-                    int x = frame->Left + column;
-                    int index = line[column];
-                    if (x >= canvas_width || index == transparent || index >= colors->ColorCount) continue;
-                    uint8_t *pixel = canvas + ((size_t)y * (size_t)canvas_width + (size_t)x) * 4;
-                    pixel[0] = colors->Colors[index].Red;
-                    pixel[1] = colors->Colors[index].Green;
-                    pixel[2] = colors->Colors[index].Blue;
-                    pixel[3] = 255;
-                }
-            }
-        }
+        status = ifc_gif_draw_frame(gif, line, canvas, canvas_width, canvas_height, colors, transparent,
+                                    message, message_capacity);
         break;
     }
     free(line);
