@@ -98,9 +98,9 @@ final class ViewerViewModelTests: XCTestCase {
         var state = viewer()
         XCTAssertEqual(ViewerViewModel.update(&state, .download), [.download(state.photo, tracked: true)])
         XCTAssertEqual(ViewerViewModel.update(&state, .download), [], "one download at a time")
-        _ = ViewerViewModel.update(&state, .downloadProgress(0.5))
+        _ = ViewerViewModel.update(&state, .downloadProgress(photoID: state.photo.id, 0.5))
         XCTAssertEqual(state.download, .running(0.5))
-        _ = ViewerViewModel.update(&state, .downloadFinished(.success("/tmp/p.jpg")))
+        _ = ViewerViewModel.update(&state, .downloadFinished(photoID: state.photo.id, .success("/tmp/p.jpg")))
         XCTAssertEqual(state.download, .finished(path: "/tmp/p.jpg"))
         XCTAssertEqual(state.notice, "Saved to /tmp/p.jpg")
     }
@@ -108,7 +108,7 @@ final class ViewerViewModelTests: XCTestCase {
     func test_download_failure_offersTryAgain() {
         var state = viewer()
         _ = ViewerViewModel.update(&state, .download)
-        _ = ViewerViewModel.update(&state, .downloadFinished(.failure(.server(status: 500))))
+        _ = ViewerViewModel.update(&state, .downloadFinished(photoID: state.photo.id, .failure(.server(status: 500))))
         guard case .downloadFailed = state.modal else { return XCTFail("expected the download dialog") }
         XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [.download(state.photo, tracked: true)])
     }

@@ -192,9 +192,9 @@ final class ScreenTests: XCTestCase {
         var state = loadedState([photo("a")])
         _ = AppViewModel.update(&state, .openViewer(photoID: "a"))
         _ = AppViewModel.update(&state, .viewer(.download))
-        _ = AppViewModel.update(&state, .viewer(.downloadProgress(0.5)))
+        _ = AppViewModel.update(&state, .viewer(.downloadProgress(photoID: "a", 0.5)))
         XCTAssertEqual(render(state, width: 60, height: 16)[14], " Downloading ##########.......... 50%")
-        _ = AppViewModel.update(&state, .viewer(.downloadFinished(.success("/home/u/Pictures/image-feed/ann-a.jpg"))))
+        _ = AppViewModel.update(&state, .viewer(.downloadFinished(photoID: "a", .success("/home/u/Pictures/image-feed/ann-a.jpg"))))
         XCTAssertEqual(render(state, width: 60, height: 16)[14], " Saved to /home/u/Pictures/image-feed/ann-a.jpg")
     }
 

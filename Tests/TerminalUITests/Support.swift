@@ -76,7 +76,10 @@ final class TestBackend: TerminalBackend {
     func restore() {}
     /// What the app put on the terminal's clipboard.
     private(set) var copied: [String] = []
-    func copyToClipboard(_ text: String) { copied.append(text) }
+    func copyToClipboard(_ text: String) -> CopyOutcome {
+        copied.append(text)
+        return CopyOutcome(said: "Copied the link", reached: true)
+    }
     /// A signal the test pretends arrived.
     var quitSignal: Int32?
 }

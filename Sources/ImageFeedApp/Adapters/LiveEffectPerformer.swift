@@ -248,6 +248,13 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         }
     }
 
+    /// A path as the user reads it: the home folder as `~` (as shells and file managers show it).
+    static func shown(path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String {
+        guard let home, home.count > 1 else { return path }
+        let base = home.hasSuffix("/") ? String(home.dropLast()) : home
+        return path.hasPrefix(base + "/") ? "~" + path.dropFirst(base.count) : path
+    }
+
     /// The viewer's effects (also the search detail's): like, share, download.
     private func performViewer(_ effect: ViewerViewModel.Effect, post: @escaping @Sendable (ViewerViewModel.Event) -> Void) async -> [ViewerViewModel.Event] {
         switch effect {
@@ -257,10 +264,10 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
             return [.shared(opened: await opener.open(url))]
         case let .download(photo, tracked):
             do {
-                let saved = try await downloader.save(photo, tracked: tracked) { post(.downloadProgress($0)) }
-                return [.downloadFinished(.success(saved.path), replaced: saved.replaced)]
+                let saved = try await downloader.save(photo, tracked: tracked) { post(.downloadProgress(photoID: photo.id, $0)) }
+                return [.downloadFinished(photoID: photo.id, .success(Self.shown(path: saved.path)), replaced: saved.replaced)]
             } catch {
-                return [.downloadFinished(.failure(error))]
+                return [.downloadFinished(photoID: photo.id, .failure(error))]
             }
         case .reloadImage:
             return []

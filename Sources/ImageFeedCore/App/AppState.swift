@@ -82,6 +82,29 @@ public enum Session: Equatable, Sendable {
     case loggedIn
 }
 
+/// A photo's file being saved.
+public struct RunningDownload: Equatable, Sendable {
+    public var photoID: String
+    /// How much has come, 0...1 (nil: the size is not known yet).
+    public var fraction: Double?
+
+    public init(photoID: String, fraction: Double? = nil) {
+        self.photoID = photoID
+        self.fraction = fraction
+    }
+}
+
+extension [RunningDownload] {
+    /// What the status line shows of them: "↓ 34%", "↓ 2 files 34%" (the least done), "↓ …" while no size is known.
+    public func summary(unicode: Bool = true) -> String? {
+        guard !isEmpty else { return nil }
+        let arrow = unicode ? "↓" : "v"
+        let least = compactMap(\.fraction).min()
+        let done = least.map { "\(Int($0 * 100))%" } ?? (unicode ? "…" : "...")
+        return count == 1 ? "\(arrow) \(done)" : "\(arrow) \(count) files \(done)"
+    }
+}
+
 /// The whole app's state: the session and login, the tabs and their panes, the viewer over them, the help overlay.
 public struct AppState: Equatable, Sendable {
     public var session: Session
@@ -97,6 +120,11 @@ public struct AppState: Equatable, Sendable {
     public var detail: PhotoDetail?
     public var helpVisible = false
     public var quitting = false
+    /// `q` while a download runs: the app asks before it quits (and stops the download).
+    public var quitAsked = false
+    /// The downloads under way, wherever they were started: the status line shows them on every screen
+    /// (`↓ 34%`), and their end is said wherever the user is.
+    public var downloads: [RunningDownload] = []
     public var connection: Connection = .unknown
     public var rateLimit: RateLimit?
     /// A request said the session ended: the login screen shows "Your session has expired" until OK.

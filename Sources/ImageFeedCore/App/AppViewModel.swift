@@ -37,7 +37,12 @@ public enum AppViewModel {
         case closeViewer
         case toggleHelp
         case dismissSessionExpired
+        /// `q`: quits, or asks first while a download runs.
         case quit
+        /// Ctrl-C, or "Quit" in the question: quits whatever runs (a download's part file is removed).
+        case quitNow
+        /// "Keep downloading" in the question.
+        case quitCancelled
         case rateLimit(RateLimit?)
         /// A notice's time is up.
         case noticeExpired(serial: Int)
@@ -223,9 +228,17 @@ public enum AppViewModel {
             return Navigation.update(&state, event)
 
         case let .viewer(viewerEvent):
-            guard var viewer = state.viewer else { return [] }
+            let told = followDownload(viewerEvent, &state)
+            guard var viewer = state.viewer else { return told }
+            // The photo's file is already on its way (started before the viewer was last opened): one download.
+            if case .download = viewerEvent, let running = state.downloads.first(where: { $0.photoID == viewer.photo.id }) {
+                state.viewer?.download = .running(running.fraction)
+                return []
+            }
             let effects = ViewerViewModel.update(&viewer, viewerEvent)
             state.viewer = viewer
+            noteDownloads(effects, &state)
+            if !told.isEmpty { return told + effects.map(Effect.viewer) }
             if case let .likeFinished(liked, .success(answer)) = viewerEvent {
                 return effects.map(Effect.viewer) + likeChanged(viewer.photo, liked: liked, likes: answer.likes, in: &state)
             }
@@ -240,10 +253,14 @@ public enum AppViewModel {
             case .sheet: return explore(&state, .showedItem(index: index))
             }
         case let .detail(detailEvent):
-            guard var detail = state.detail else { return [] }
+            var told: [Effect] = []
+            if case let .viewer(viewerEvent) = detailEvent { told = followDownload(viewerEvent, &state) }
+            guard var detail = state.detail else { return told }
             let before = detail.photo
-            let effects = PhotoDetailViewModel.update(&detail, detailEvent).map(Effect.detail)
+            let detailEffects = PhotoDetailViewModel.update(&detail, detailEvent)
+            let effects = told + detailEffects.map(Effect.detail)
             state.detail = detail
+            noteDownloads(detailEffects.compactMap { if case let .viewer(effect) = $0 { effect } else { nil } }, &state)
             if case let .viewer(.likeFinished(liked, .success(answer))) = detailEvent {
                 return effects + likeChanged(before, liked: liked, likes: answer.likes, in: &state)
             }
@@ -251,7 +268,11 @@ public enum AppViewModel {
         case .dismissSessionExpired:
             state.sessionExpiredNotice = false
         case .quit:
+            if state.downloads.isEmpty || state.quitAsked { state.quitting = true } else { state.quitAsked = true }
+        case .quitNow:
             state.quitting = true
+        case .quitCancelled:
+            state.quitAsked = false
         case let .rateLimit(limit):
             state.rateLimit = limit
         case let .noticeExpired(serial):
@@ -265,6 +286,44 @@ public enum AppViewModel {
             return notify(text, kind: .info, in: &state)
         }
         return []
+    }
+
+    /// A download the viewer (or the detail) started joins the app's list, which the status line shows everywhere.
+    private static func noteDownloads(_ effects: [ViewerViewModel.Effect], _ state: inout AppState) {
+        for case let .download(photo, _) in effects where !state.downloads.contains(where: { $0.photoID == photo.id }) {
+            state.downloads.append(RunningDownload(photoID: photo.id))
+        }
+    }
+
+    /// A download's progress and end, wherever the user is now: the list follows it, and its end is said on the
+    /// status line of the pane shown, or on the screen in front when that is a viewer or a detail of another
+    /// photo (the viewer of the same photo says it itself).
+    private static func followDownload(_ event: ViewerViewModel.Event, _ state: inout AppState) -> [Effect] {
+        switch event {
+        case let .downloadProgress(photoID, fraction):
+            if let index = state.downloads.firstIndex(where: { $0.photoID == photoID }) { state.downloads[index].fraction = fraction }
+            return []
+        case let .downloadFinished(photoID, result, replaced):
+            state.downloads.removeAll { $0.photoID == photoID }
+            if state.downloads.isEmpty { state.quitAsked = false }
+            let shownHere = state.viewer?.photo.id == photoID || state.detail?.viewer.photo.id == photoID
+            guard !shownHere else { return [] }
+            let text: String
+            switch result {
+            case let .success(path): text = replaced ? "Saved again, replacing the earlier download: \(path)" : "Saved to \(path)"
+            case .failure(.sessionExpired): return []
+            case let .failure(error): text = "The download failed: \(error.message)"
+            }
+            if state.viewer != nil {
+                state.viewer?.notice = text
+            } else if state.detail != nil {
+                state.detail?.viewer.notice = text
+            }
+            if case .failure = result { return notify(text, kind: .error, in: &state) }
+            return notify(text, kind: .info, in: &state)
+        default:
+            return []
+        }
     }
 
     private static func likedPhotoID(_ event: PhotoListViewModel.Event) -> String? {

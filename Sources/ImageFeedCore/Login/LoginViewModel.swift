@@ -80,6 +80,8 @@ public enum LoginViewModel {
         case deleteBackward
         case submitPaste
         case copyLink
+        /// What became of the copy (`ClipboardRoute` decides it as it copies).
+        case copied(CopyOutcome)
         case openInBrowser
         case opened(Bool)
         case exchangeFinished(Result<Profile?, LoginFailure>)
@@ -98,7 +100,7 @@ public enum LoginViewModel {
         case stopListening
         /// Ask for the token with the code; store it.
         case exchange(code: String)
-        /// Copy the address to the clipboard (OSC 52).
+        /// Copy the address to the clipboard (the terminal half answers with `copied`).
         case copy(URL)
         case open(URL)
         /// Open the authorize page and press Login, as the user's browser would (the demo sandbox only).
@@ -161,8 +163,13 @@ public enum LoginViewModel {
 
         case .copyLink:
             guard let request = state.request else { return [] }
-            state.notice = "Sent the link to the clipboard (OSC 52): your terminal may or may not allow it."
             return [.copy(request.authorizeURL)]
+
+        case let .copied(outcome):
+            guard state.request != nil else { return [] }
+            // The link is on the screen whole (and as a QR code): where the copy stopped short, the fix.
+            state.notice = outcome.reached ? outcome.said + "." : outcome.said + (outcome.fix.map { " Fix: \($0)" } ?? "")
+            return []
 
         case .openInBrowser:
             guard let request = state.request else { return [] }

@@ -18,6 +18,8 @@ public struct ViewerState: Equatable, Sendable {
         /// The photo could not be fetched.
         case loadFailed(ServiceError)
         case downloadFailed(String)
+        /// A copy stopped short of the clipboard: why, the fix, and the whole text to select by hand.
+        case copyStoppedShort(CopyOutcome, text: String)
     }
 
     public enum Download: Equatable, Sendable {
@@ -79,12 +81,16 @@ public enum ViewerViewModel {
         case toggleLike
         case likeFinished(liked: Bool, Result<Photo, ServiceError>)
         case share
-        /// The link was copied to the clipboard (OSC 52), and maybe opened in a browser.
+        /// The link was handed to the browser (`opened`: one took it).
         case shared(opened: Bool)
+        /// What became of the link's copy (the terminal half decides it as it copies).
+        case copied(CopyOutcome)
         case download
-        case downloadProgress(Double?)
-        /// `replaced`: a file of the same name (the same photo, downloaded before) was replaced.
-        case downloadFinished(Result<String, ServiceError>, replaced: Bool = false)
+        /// How far the download of `photoID` is (nil: its size is not known).
+        case downloadProgress(photoID: String, Double?)
+        /// `replaced`: a file of the same name (the same photo, downloaded before) was replaced. The app says it
+        /// wherever the user is (`AppState.downloads`); the viewer of that photo, if open, says it too.
+        case downloadFinished(photoID: String, Result<String, ServiceError>, replaced: Bool = false)
         case imageFailed(ServiceError)
         /// The photo's bytes came but could not be read (a damaged file), or never came.
         case imageUnavailable
@@ -166,17 +172,26 @@ public enum ViewerViewModel {
             }
             return [.share(link)]
         case let .shared(opened):
+            // The copy was said first (it is done before the browser is asked); the browser joins it.
+            if opened { state.notice = "Opened in the browser. " + (state.notice ?? "") }
+        case let .copied(outcome):
             let link = Self.sharedLink(state)?.absoluteString ?? ""
-            // OSC 52 asks the terminal to set the clipboard; a terminal may ignore it, so say what was done.
-            state.notice = opened ? "Opened in the browser, and sent to the clipboard (OSC 52): \(link)"
-                : "Sent the link to the clipboard (OSC 52): \(link)"
+            // Never a copy claimed that did not happen: where it stopped short, the whole link and the fix.
+            if outcome.reached {
+                state.notice = "\(outcome.said): \(link)"
+            } else {
+                state.notice = nil
+                state.modal = .copyStoppedShort(outcome, text: link)
+            }
         case .download:
             if case .running = state.download { return [] }
             state.download = .running(nil)
             return [.download(state.photo, tracked: !state.isFromAlbum)]
-        case let .downloadProgress(fraction):
+        case let .downloadProgress(photoID, fraction):
+            guard photoID == state.photo.id else { return [] }
             if case .running = state.download { state.download = .running(fraction) }
-        case let .downloadFinished(result, replaced):
+        case let .downloadFinished(photoID, result, replaced):
+            guard photoID == state.photo.id else { return [] }
             switch result {
             case let .success(path):
                 state.download = .finished(path: path)
@@ -209,7 +224,7 @@ public enum ViewerViewModel {
             case .downloadFailed:
                 state.download = .running(nil)
                 return [.download(state.photo, tracked: !state.isFromAlbum)]
-            case nil:
+            case .copyStoppedShort, nil:
                 return []
             }
         case .modalDismiss:
@@ -253,7 +268,7 @@ extension ViewerViewModel.Event {
     /// The service's error, when this event is an answer that failed.
     public var failure: ServiceError? {
         switch self {
-        case let .likeFinished(_, .failure(error)), let .downloadFinished(.failure(error), _): error
+        case let .likeFinished(_, .failure(error)), let .downloadFinished(_, .failure(error), _): error
         default: nil
         }
     }

@@ -236,9 +236,15 @@ public final class TerminalApp {
         case .viewer(.reloadImage):
             pipeline.reloadViewer()
             return
-        case let .viewer(.share(url)), let .login(.copy(url)), let .detail(.viewer(.share(url))):
-            // The clipboard escape goes to the terminal from this thread, between frames.
-            backend.copyToClipboard(url.absoluteString)
+        case let .viewer(.share(url)):
+            // The copy goes to the terminal (or tmux) from this thread, between frames; what became of it is said
+            // before the browser is asked.
+            inbox.post(.event(.viewer(.copied(backend.copyToClipboard(url.absoluteString)))))
+        case let .detail(.viewer(.share(url))):
+            inbox.post(.event(.detail(.viewer(.copied(backend.copyToClipboard(url.absoluteString))))))
+        case let .login(.copy(url)):
+            inbox.post(.event(.login(.copied(backend.copyToClipboard(url.absoluteString)))))
+            return
         default:
             break
         }

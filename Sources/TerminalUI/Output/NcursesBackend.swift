@@ -1,4 +1,5 @@
 import CNcursesw
+import ImageFeedCore
 import Foundation
 import TerminalImage
 #if canImport(Glibc)
@@ -30,6 +31,8 @@ public final class NcursesBackend: TerminalBackend {
     public let termFallback: String?
     /// The terminal has no alternate screen (vt100): the last frame is cleared on the way out.
     let clearsOnExit: Bool
+    /// The session's environment (where a copy goes is asked of the multiplexer it names).
+    let environment: [String: String]
     /// Where the queue's bytes are written: the terminal, opened again without blocking (curses keeps its own
     /// descriptor, which blocks, for the terminal's modes and for what it writes on the way out).
     let writeDescriptor: Int32
@@ -117,6 +120,7 @@ public final class NcursesBackend: TerminalBackend {
     /// Opens the terminal on the given descriptors as `profile` says; they stay open after `restore`.
     public init(input: Int32, output: Int32, profile: TerminalProfile) throws {
         let environment = profile.environment, abilities = profile.abilities
+        self.environment = environment
         let graphics = profile.graphics.mode
         // The start-up answers may have left off inside a control string: what follows of it is no key.
         decoder = InputDecoder(insideString: abilities?.unfinishedString)
@@ -341,12 +345,15 @@ public final class NcursesBackend: TerminalBackend {
         }
     }
 
-    /// Copies text to the clipboard of the terminal the user sits at, with OSC 52 (works over SSH; tmux
-    /// passes it on with `set-clipboard`). Written after the frame, outside curses' picture of the screen.
-    public func copyToClipboard(_ text: String) {
-        let encoded = Data(text.utf8).base64EncodedString()
-        output.queue("\u{1B}]52;c;\(encoded)\u{07}")
-        output.pump()
+    /// Copies text as the session's clipboard route says (`ClipboardRoute`: OSC 52 to the terminal, through GNU
+    /// screen, or tmux's buffer); the sequence goes after the frame, outside curses' picture of the screen.
+    public func copyToClipboard(_ text: String) -> CopyOutcome {
+        let (sequence, outcome) = ClipboardRoute.copy(text, environment: environment)
+        if let sequence {
+            output.queue(sequence)
+            output.pump()
+        }
+        return outcome
     }
 
     /// What the link is, for the pictures' plans.

@@ -1,3 +1,4 @@
+import ImageFeedCore
 /// Where frames go and input comes from: the real terminal through ncurses, or a test double.
 public protocol TerminalBackend: AnyObject {
     var width: Int { get }
@@ -8,8 +9,9 @@ public protocol TerminalBackend: AnyObject {
     func readInput(timeout: Int) -> InputEvent?
     /// What makes a waiting `readInput` return at once; handed to other threads (picture workers, effects).
     var waker: Waker { get }
-    /// Puts text on the clipboard of the terminal the user sits at (OSC 52), between frames.
-    func copyToClipboard(_ text: String)
+    /// Puts text on the clipboard of the terminal the user sits at (`ClipboardRoute`), between frames, and says how
+    /// far it got.
+    func copyToClipboard(_ text: String) -> CopyOutcome
     /// While the app runs: SIGTERM, SIGHUP and SIGINT become a quit the loop sees (`quitSignal`), and a crash
     /// gives the terminal back first. `releaseSignals` puts the defaults back.
     func trapSignals()
@@ -52,7 +54,9 @@ public struct Waker: Sendable {
 extension TerminalBackend {
     /// A backend whose `readInput` never waits needs no waking.
     public var waker: Waker { Waker {} }
-    public func copyToClipboard(_ text: String) {}
+    public func copyToClipboard(_ text: String) -> CopyOutcome {
+        CopyOutcome(said: "There is no terminal to copy to.", reached: false)
+    }
     public func trapSignals() {}
     public func releaseSignals() {}
     public func suspend() -> Bool { true }

@@ -113,6 +113,13 @@ public struct AppFrame {
         if app.helpVisible {
             helpOverlay.render(app, title: screen.title(app), top: ui.helpTop, link: ui.linkNote, into: &buffer)
         }
+        if app.quitAsked, let running = app.downloads.summary(unicode: theme.unicode) {
+            let files = app.downloads.count == 1 ? "A photo is" : "\(app.downloads.count) photos are"
+            Widgets.modal(title: "Quit while downloading?", message: "\(files) still downloading (\(running)). Quitting stops "
+                          + "\(app.downloads.count == 1 ? "it" : "them") and keeps nothing of \(app.downloads.count == 1 ? "it" : "them").",
+                          buttons: ["Quit", "Keep downloading"], focused: ui.modalFocus,
+                          in: Rect(x: 0, y: 0, width: width, height: height - 1), theme: theme, into: &buffer)
+        }
     }
 
     /// The keys to show in the status line, the ones that matter most first (help, leaving, back); at 80
@@ -168,7 +175,15 @@ public struct AppFrame {
     }
 
     private func route(_ input: InputEvent, app: AppState, ui: inout UIState, width: Int, height: Int) -> [AppViewModel.Event] {
-        if case .key(.interrupt) = input { return [.quit] }
+        if case .key(.interrupt) = input { return [.quitNow] }
+        // q while a download runs: the question has the keys (Enter quits, Esc or q keeps downloading).
+        if app.quitAsked {
+            switch Widgets.modalChoice(input, focus: &ui.modalFocus) {
+            case .first: return [.quitNow]
+            case .second: return [.quitCancelled]
+            case nil: return []
+            }
+        }
         if case .resize = input {
             keepSelectionsInView(app, ui: &ui, width: width, height: height)
             return []

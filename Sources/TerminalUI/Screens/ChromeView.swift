@@ -79,6 +79,10 @@ struct ChromeView {
             }
         }
         if let limit = app.rateLimit { optional.append("quota \(limit.remaining)/\(limit.limit)") }
+        // A download under way shows on every screen until it ends.
+        if let running = app.downloads.summary(unicode: theme.unicode) {
+            needed = needed.map { ("\(running)  \($0.text)", $0.style) } ?? (running, theme.bar)
+        }
         let neededWidth = needed.map { DisplayWidth.of($0.text) + 2 } ?? 0
         var left = 1
         if let notice = app.notice {

@@ -241,6 +241,8 @@ public struct DetailScreen {
         case let .downloadFailed(message):
             Widgets.modal(title: "Download failed", message: message, buttons: ["Try again", "Cancel"],
                           focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        case let .copyStoppedShort(outcome, text):
+            parts.copyStoppedShortDialog(outcome, text: text, in: area, into: &buffer)
         case let .loadFailed(error):
             Widgets.modal(title: "Couldn't load the photo", message: error.message, buttons: ["Try again", "Cancel"],
                           focused: ui.modalFocus, in: area, theme: theme, into: &buffer)

@@ -91,8 +91,10 @@ public struct ViewerScreen {
             }
         }
         // A hidden status line still comes back for what the user must see: a notice, a download.
-        if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning {
-            renderStatus(viewer, motion: motion, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
+        // Downloads of other photos (started before n/p or an earlier viewer) show too.
+        let elsewhere = app.downloads.filter { $0.photoID != viewer.photo.id }.summary(unicode: theme.unicode)
+        if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning || elsewhere != nil {
+            renderStatus(viewer, motion: motion, elsewhere: elsewhere, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
         }
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
         switch viewer.modal {
@@ -104,12 +106,14 @@ public struct ViewerScreen {
         case let .downloadFailed(message):
             Widgets.modal(title: "Download failed", message: message, buttons: ["Try again", "Cancel"],
                           focused: ui.modalFocus, in: area, theme: theme, into: &buffer)
+        case let .copyStoppedShort(outcome, text):
+            PhotoParts(theme: theme).copyStoppedShortDialog(outcome, text: text, in: area, into: &buffer)
         case nil:
             break
         }
     }
 
-    private func renderStatus(_ viewer: ViewerState, motion: AnimationStatus?, width: Int, height: Int, tick: Int, into buffer: inout CellBuffer) {
+    private func renderStatus(_ viewer: ViewerState, motion: AnimationStatus?, elsewhere: String? = nil, width: Int, height: Int, tick: Int, into buffer: inout CellBuffer) {
         let y = height - 1
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
@@ -128,6 +132,7 @@ public struct ViewerScreen {
         }
         // Where the view is, when it is not the whole photo upright: "8× zoom  90°".
         var place: [String] = []
+        if let elsewhere { place.append(elsewhere) }
         if viewer.photo.isAnimated == true || motion != nil { place.append(Self.motionLabel(motion, unicode: theme.unicode)) }
         if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }

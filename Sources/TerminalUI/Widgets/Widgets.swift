@@ -92,11 +92,15 @@ public enum Widgets {
     /// A dialog centred in `area`: a title, a wrapped message, and buttons; `focused` is highlighted.
     /// Returns the rectangles of the buttons, for mouse clicks.
     @discardableResult
+    /// A line break in `message` starts a paragraph; `wide`: as wide as the area allows (a link shown whole to be
+    /// selected, on as few lines as it takes).
     public static func modal(title: String, message: String, buttons: [String], focused: Int, in area: Rect,
-                             theme: Theme, into buffer: inout CellBuffer) -> [Rect] {
-        let width = min(area.width - 2, max(34, min(64, DisplayWidth.of(message) + 6)))
+                             theme: Theme, wide: Bool = false, into buffer: inout CellBuffer) -> [Rect] {
+        let paragraphs = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let longest = paragraphs.map { DisplayWidth.of($0) }.max() ?? 0
+        let width = min(area.width - 2, max(34, min(wide ? area.width : 64, longest + 6)))
         guard width >= 12 else { return [] }
-        let lines = wrap(message, width: width - 4)
+        let lines = paragraphs.flatMap { $0.isEmpty ? [""] : wrap($0, width: width - 4) }
         let height = min(area.height, lines.count + 5)
         let rect = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         box(rect, title: title, style: theme.modal, theme: theme, into: &buffer)

@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+
+/// What the program tells the user is what happened: a copy says where it went (inside tmux too), a download stays
+/// in view wherever the user goes, the selection is on screen, the demo keeps what the user did.
+extension EndToEndTests {
+    /// The dialog's lines between its borders, joined: a link broken over lines reads whole again.
+    static func dialogText(_ screen: String) -> String {
+        screen.split(separator: "\n").compactMap { line -> String? in
+            guard let open = line.firstIndex(of: "│"), let close = line.lastIndex(of: "│"), open < close else { return nil }
+            return line[line.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+        }.joined()
+    }
+
+    /// In a tmux as it comes (`set-clipboard external`, which ignores a program's OSC 52), `y` puts the link in tmux's
+    /// paste buffer and never claims a copy that did not reach the clipboard: where it stops short (no terminal
+    /// attached here, or `set-clipboard off`), a dialog says why, the one-line fix, and shows the whole link.
+    func test_copyInsideTmux_goesToItsBuffer_andSaysWhereItStopped() throws {
+        try launchAt80x24()
+        try tmux.send("Enter")
+        try tmux.waitFor("the viewer") { $0.contains("Photo by NASA on Unsplash") && $0.contains("Esc back") }
+        try tmux.send("y")
+        var screen = try tmux.waitFor(text: "did not reach your clipboard")
+        XCTAssertFalse(screen.contains("OSC 52"), "no copy is claimed\n\(screen)")
+        let buffers = try tmux.tmux(["list-buffers", "-F", "#{buffer_sample}"])
+        let link = try XCTUnwrap(buffers.split(separator: "\n").first.map(String.init), "tmux's paste buffer has the link")
+        XCTAssertTrue(link.contains("utm_source=image_feed"), buffers)
+        XCTAssertTrue(Self.dialogText(screen).contains(link), "the whole link can be selected in the dialog\n\(screen)")
+        XCTAssertTrue(screen.contains("tmux keeps the link"), screen)
+        try tmux.send("Escape")
+        try tmux.waitFor("the dialog gone") { !$0.contains("did not reach your clipboard") }
+
+        // set-clipboard off: the buffer still has it, and the fix is the line that lets copies through.
+        try tmux.tmux(["set-option", "-s", "set-clipboard", "off"])
+        try tmux.tmux(["delete-buffer"])
+        try tmux.send("y")
+        screen = try tmux.waitFor(text: "did not reach your clipboard")
+        XCTAssertTrue(Self.dialogText(screen).contains("tmux set -s set-clipboard on"), screen)
+        XCTAssertTrue(try tmux.tmux(["list-buffers"]).contains("utm_source=image_feed"))
+        try tmux.send("Enter", "Escape", "q")
+        try assertTerminalRestored()
+    }
+
+    /// A download started in the viewer stays in view after Esc (`↓ 42%` on the pane's status line), its end is said
+    /// on the pane, `q` while one runs asks first (Esc keeps it), and quitting leaves no part of a file.
+    func test_aDownloadStartedInTheViewer_staysInViewAfterEsc_andQuitAsks() throws {
+        let downloads = folder.url.appendingPathComponent("downloads")
+        try launch("--demo", width: 80, height: 24,
+                   environment: ["IMAGE_FEED_DEMO_FAULTS": "image=bandwidth:9000", "IMAGE_FEED_DOWNLOADS": downloads.path])
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Photo by NASA")
+        try tmux.send("Enter")
+        try tmux.waitFor("the viewer") { $0.contains("Photo by NASA on Unsplash") && $0.contains("Esc back") }
+        try tmux.send("d")
+        try tmux.waitFor(text: "Downloading")
+        try tmux.send("Escape")
+        var screen = try tmux.waitFor("the download on the feed's status line") {
+            $0.contains("r reload") && $0.range(of: #"↓ (\d+%|…)"#, options: .regularExpression) != nil
+        }
+        screen = try tmux.waitFor(text: "Saved to ", timeout: 60)
+        XCTAssertTrue(screen.contains("1 Feed"), "said on the feed\n\(screen)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: downloads.path)
+        XCTAssertEqual(saved.count, 1, "\(saved)")
+
+        // A second one, then q: the question; Esc keeps it running; q and Enter quit, and nothing partial stays.
+        try tmux.send("j", "Enter")
+        try tmux.waitFor("the viewer") { $0.contains("Esc back") && $0.contains("on Unsplash") }
+        try tmux.send("d")
+        try tmux.waitFor(text: "Downloading")
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "↓")
+        try tmux.send("q")
+        screen = try tmux.waitFor(text: "Quit while downloading?")
+        XCTAssertTrue(screen.contains("Keep downloading"), screen)
+        try tmux.send("Escape")
+        screen = try tmux.waitFor("the question gone, the download still running") { !$0.contains("Quit while") && $0.contains("↓") }
+        try tmux.send("q")
+        try tmux.waitFor(text: "Quit while downloading?")
+        try tmux.send("Enter")
+        try assertTerminalRestored()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloads.path).sorted(), saved,
+                       "only the finished file; no part of the second")
+    }
+}
