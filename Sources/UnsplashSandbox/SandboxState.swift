@@ -35,6 +35,59 @@ public final class SandboxState: @unchecked Sendable {
         faultRules = faults
     }
 
+    // MARK: What the demo keeps between runs
+
+    /// The user's own doings (likes, in order, and collection changes), as the demo keeps them beside its token.
+    public struct Remembered: Codable, Equatable, Sendable {
+        public var likes: [String: [String]] = [:]
+        public var collectionAdded: [String: [String]] = [:]
+        public var collectionRemoved: [String: [String]] = [:]
+
+        public init() {}
+
+        /// Ids as the catalog writes them: a file another program wrote keeps to short printable names, and a few.
+        public var isPlausible: Bool {
+            let lists = Array(likes.values) + Array(collectionAdded.values) + Array(collectionRemoved.values)
+            let keys = Array(likes.keys) + Array(collectionAdded.keys) + Array(collectionRemoved.keys)
+            let ids = lists.joined()
+            return lists.count <= 1_000 && ids.count <= 100_000
+                && (keys + ids).allSatisfy { !$0.isEmpty && $0.utf8.count <= 100 && $0.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F } }
+        }
+    }
+
+    /// Told after each like or collection change (the demo writes what it keeps).
+    private var changed: (@Sendable () -> Void)?
+
+    public func whenChanged(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { changed = action }
+    }
+
+    public var remembered: Remembered {
+        lock.withLock { rememberedLocked() }
+    }
+
+    private func rememberedLocked() -> Remembered {
+        var remembered = Remembered()
+        remembered.likes = likeOrder.filter { !$0.value.isEmpty }
+        remembered.collectionAdded = collectionAdded.filter { !$0.value.isEmpty }
+        remembered.collectionRemoved = collectionRemoved.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
+        return remembered
+    }
+
+    /// Takes up what an earlier run kept.
+    public func restore(_ remembered: Remembered) {
+        lock.withLock {
+            likeOrder = remembered.likes.mapValues { ids in ids.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } } }
+            likesByUser = likeOrder.mapValues(Set.init)
+            collectionAdded = remembered.collectionAdded
+            collectionRemoved = remembered.collectionRemoved.mapValues(Set.init)
+        }
+    }
+
+    private func tellChanged() {
+        lock.withLock { changed }?()
+    }
+
     // MARK: Collections
 
     /// Photos users added to collections, newest first, and the catalog's photos they took out.
@@ -62,6 +115,7 @@ public final class SandboxState: @unchecked Sendable {
             }
             collectionAdded[collectionID] = added
         }
+        tellChanged()
     }
 
     // MARK: Likes
@@ -90,6 +144,7 @@ public final class SandboxState: @unchecked Sendable {
             likesByUser[username] = set
             likeOrder[username] = order
         }
+        tellChanged()
     }
 
     /// How many users like the photo right now.

@@ -82,3 +82,47 @@ extension EndToEndTests {
                        "only the finished file; no part of the second")
     }
 }
+
+extension EndToEndTests {
+    /// At 80x15 (half of an 80x30 split) the Profile opens with its selected favorite in view, the header giving
+    /// way: `f unlike` acts on the card the user sees.
+    func test_profileAt80x15_opensWithTheSelectedFavoriteInView() throws {
+        try launch("--demo", width: 80, height: 15)
+        try logInWithTheDemoKey()
+        try tmux.waitFor(text: "Photo by NASA")
+        try tmux.send("f")
+        try tmux.waitFor(text: "♥")
+        try tmux.send("3")
+        let screen = try tmux.waitForSteady("the profile with its favorite") { $0.contains("f unlike") && !$0.contains("Loading") }
+        let card = try XCTUnwrap(line(containing: "Photo by NASA on Unsplash", in: screen), "the favorite is in view\n\(screen)")
+        XCTAssertTrue(Self.isSelected(card), "and selected\n\(screen)")
+        for key in ["j", "k", "G", "g"] {
+            try tmux.send(key)
+            let after = try tmux.waitForQuiet("the profile after \(key)", quiet: 0.5)
+            XCTAssertTrue(line(containing: "Photo by NASA on Unsplash", in: after).map(Self.isSelected) == true,
+                          "after \(key) the selected favorite is in view\n\(after)")
+        }
+        try tmux.send("q")
+        try assertTerminalRestored()
+    }
+
+    /// The demo keeps its likes beside its token: liked in one run, still liked in the next (in the feed and in the
+    /// Profile's favorites), as the login is.
+    func test_theDemoKeepsItsLikes_betweenRuns() throws {
+        try launchAt80x24()
+        try tmux.send("f")
+        try tmux.waitFor(text: "♥ 14")
+        try tmux.send("q")
+        try assertTerminalRestored()
+        try tmux.respawn(command("--demo"), directory: Self.repositoryRoot)
+        let screen = try tmux.waitFor("the feed again, logged in") { $0.contains("Photo by NASA") && $0.contains("quota") }
+        XCTAssertTrue(screen.contains("♥ 14"), "the like is kept\n\(screen)")
+        try tmux.send("3")
+        try tmux.waitFor("the favorite in the Profile") { $0.contains("f unlike") && $0.contains("Photo by NASA on Unsplash") }
+        try tmux.send("q")
+        try assertTerminalRestored()
+        let kept = folder.url.appendingPathComponent("state/image-feed/demo-likes.json")
+        let attributes = try FileManager.default.attributesOfItem(atPath: kept.path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, "readable by its owner only")
+    }
+}

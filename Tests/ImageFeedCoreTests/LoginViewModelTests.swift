@@ -99,7 +99,9 @@ final class LoginViewModelTests: XCTestCase {
     func test_copyAndOpen_giveTheURL() {
         var state = waiting()
         XCTAssertEqual(LoginViewModel.update(&state, .copyLink), [.copy(request.authorizeURL)])
-        XCTAssertNotNil(state.notice)
+        XCTAssertNil(state.notice, "nothing is said before the copy's outcome")
+        _ = LoginViewModel.update(&state, .copied(CopyOutcome(said: "tmux keeps the link", reached: false, fix: "tmux set -s set-clipboard on")))
+        XCTAssertEqual(state.notice, "tmux keeps the link Fix: tmux set -s set-clipboard on")
         XCTAssertEqual(LoginViewModel.update(&state, .openInBrowser), [.open(request.authorizeURL)])
         _ = LoginViewModel.update(&state, .opened(false))
         XCTAssertTrue(state.notice?.contains("No browser") == true)

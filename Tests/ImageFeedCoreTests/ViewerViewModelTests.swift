@@ -68,8 +68,25 @@ final class ViewerViewModelTests: XCTestCase {
         var state = viewer()
         let link = "https://unsplash.com/photos/v?utm_source=image_feed&utm_medium=referral"
         XCTAssertEqual(ViewerViewModel.update(&state, .share), [.share(URL(string: link)!)])
+        _ = ViewerViewModel.update(&state, .copied(CopyOutcome(said: "Copied to tmux's buffer (prefix ]) and your clipboard", reached: true)))
         _ = ViewerViewModel.update(&state, .shared(opened: false))
-        XCTAssertEqual(state.notice, "Sent the link to the clipboard (OSC 52): \(link)")
+        XCTAssertEqual(state.notice, "Copied to tmux's buffer (prefix ]) and your clipboard: \(link)")
+        _ = ViewerViewModel.update(&state, .shared(opened: true))
+        XCTAssertEqual(state.notice, "Opened in the browser. Copied to tmux's buffer (prefix ]) and your clipboard: \(link)")
+    }
+
+    /// A copy that stopped short is never said as done: a dialog has why, the fix and the whole link.
+    func test_share_aCopyThatStoppedShort_showsTheWholeLinkAndTheFix() {
+        var state = viewer()
+        let link = "https://unsplash.com/photos/v?utm_source=image_feed&utm_medium=referral"
+        _ = ViewerViewModel.update(&state, .share)
+        let outcome = CopyOutcome(said: "tmux keeps the link (prefix ] pastes it), but passes no copy to your clipboard (set-clipboard off).",
+                                  reached: false, fix: "tmux set -s set-clipboard on")
+        _ = ViewerViewModel.update(&state, .copied(outcome))
+        XCTAssertNil(state.notice)
+        XCTAssertEqual(state.modal, .copyStoppedShort(outcome, text: link))
+        XCTAssertEqual(ViewerViewModel.update(&state, .modalTryAgain), [])
+        XCTAssertNil(state.modal)
     }
 
     func test_share_albumPhoto_keepsItsPageAsItIs() {

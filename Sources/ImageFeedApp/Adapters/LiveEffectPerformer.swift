@@ -45,13 +45,16 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         }
     }
     private var listener: LoopbackRedirectListener?
+    /// The demo's likes kept beside its token: logging out forgets them with it.
+    let demoMemory: DemoMemory?
 
     public init(client: any PhotoService & ServiceSession, downloader: PhotoDownloader, opener: any URLOpener, oauth: OAuthClient? = nil,
                 tokenStore: (any TokenStore)? = nil, historyStore: (any RecentEntriesStore)? = nil,
                 saved: SavedLists? = nil, redirectURI: String = Settings.defaultRedirectURI,
                 loginTimeout: TimeInterval = 600, splashPause: TimeInterval = 0.6, albums: (any AlbumService)? = nil,
                 albumsRecentStore: (any RecentEntriesStore)? = nil, searchOrderFile: URL? = nil,
-                explore: (any ExploreService)? = nil, feedTopicFile: URL? = nil) {
+                explore: (any ExploreService)? = nil, feedTopicFile: URL? = nil, demoMemory: DemoMemory? = nil) {
+        self.demoMemory = demoMemory
         self.searchOrderFile = searchOrderFile
         self.explore = explore
         self.feedTopicFile = feedTopicFile
@@ -85,7 +88,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
                       : context.configuration.paths.imgurUsersFile),
                   searchOrderFile: context.configuration.paths.state
                       .appendingPathComponent(context.isDemo ? "demo-search-order" : "search-order"),
-                  explore: context.client, feedTopicFile: context.feedTopicFile)
+                  explore: context.client, feedTopicFile: context.feedTopicFile, demoMemory: context.demoMemory)
     }
 
     deinit {
@@ -177,6 +180,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         case .logOut:
             client.setToken(nil)
             try? tokenStore?.removeToken()
+            demoMemory?.forget()
             try? saved?.cache.deleteUserData()
             stopListening()
             events = []

@@ -22,10 +22,13 @@ public final class CompositionRoot: Sendable {
     public let imageCache: DiskImageCache?
     /// Imgur's albums, when a client id is configured (or the demo's sandbox serves them).
     public let albums: (any AlbumService)?
+    /// The demo's likes and collection changes, kept beside its token across runs.
+    let demoMemory: DemoMemory?
 
     init(configuration: Settings, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
          sandbox: RunningSandbox?, http: any HTTPClient, store: SQLiteStore? = nil, imageCache: DiskImageCache? = nil,
-         albums: (any AlbumService)? = nil) {
+         albums: (any AlbumService)? = nil, demoMemory: DemoMemory? = nil) {
+        self.demoMemory = demoMemory
         self.albums = albums
         self.store = store
         self.imageCache = imageCache
@@ -78,6 +81,9 @@ public final class CompositionRoot: Sendable {
             sandbox.server.state.adoptToken(token, username: sandbox.server.catalog.demoUsername,
                                             scope: OAuthClient(configuration: configuration.unsplash, http: http).scope)
         }
+        // What the user did in the demo (likes, collections) is kept beside its token, as the login is.
+        let demoMemory = sandbox.map { DemoMemory(file: configuration.paths.demoMemoryFile, state: $0.server.state) }
+        if let warning = demoMemory?.start() { configuration.warnings.append(warning) }
         let client = UnsplashClient(configuration: configuration.unsplash, http: http, token: token)
         let oauth = OAuthClient(configuration: configuration.unsplash, http: http)
         // The demo keeps its own cache, so its photos never stand in for the real service's.
@@ -100,7 +106,7 @@ public final class CompositionRoot: Sendable {
                 pageBase: configuration.imgurPageBase, clientID: clientID), http: http)
         }
         return CompositionRoot(configuration: configuration, client: client, oauth: oauth, tokenStore: store,
-                          sandbox: sandbox, http: http, store: local, imageCache: images, albums: albums)
+                          sandbox: sandbox, http: http, store: local, imageCache: images, albums: albums, demoMemory: demoMemory)
     }
 
     /// The cache's use cases over the store, with the configured max age.

@@ -28,6 +28,8 @@ public struct XDGPaths: Sendable, Equatable {
     public var tokenFile: URL { state.appendingPathComponent("token") }
     /// The demo's login, kept apart from the real one.
     public var demoTokenFile: URL { state.appendingPathComponent("demo-token") }
+    /// The demo's likes and collection changes, beside its token.
+    public var demoMemoryFile: URL { state.appendingPathComponent("demo-likes.json") }
     public var searchHistoryFile: URL { state.appendingPathComponent("search-history.json") }
     /// The Imgur usernames looked up in the Albums tab.
     public var imgurUsersFile: URL { state.appendingPathComponent("imgur-users.json") }

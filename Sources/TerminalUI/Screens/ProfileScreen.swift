@@ -56,44 +56,88 @@ public struct ProfileScreen {
         max(Self.avatarRows, headerLines(profile, width: width).count) + 5
     }
 
-    public func layout(_ app: AppState, area: Rect) -> CardLayout {
-        CardLayout(photos: app.favorites.photos, width: area.width, viewportHeight: area.height,
-                   headerHeight: headerHeight(app.profile, width: area.width), cellAspect: theme.cellAspect)
+    /// Where the whole header and a favorite do not fit together (80x24, 80x15), the header gives way to one line
+    /// (name, @username, `L log out`) above the favorites' title: the selected card is in view with who you are.
+    func isCompact(_ app: AppState, area: Rect) -> Bool {
+        guard case .content = app.profile.phase, !app.favorites.photos.isEmpty else { return false }
+        let cards = CardLayout(photos: Array(app.favorites.photos.prefix(1)), width: area.width, viewportHeight: area.height,
+                               cellAspect: theme.cellAspect).cards
+        return headerHeight(app.profile, width: area.width) + (cards.first?.height ?? 0) > area.height
     }
 
-    public func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+    static let compactHeaderHeight = 2
+
+    func headerHeight(_ app: AppState, area: Rect) -> Int {
+        isCompact(app, area: area) ? Self.compactHeaderHeight : headerHeight(app.profile, width: area.width)
+    }
+
+    public func layout(_ app: AppState, area: Rect) -> CardLayout {
+        CardLayout(photos: app.favorites.photos, width: area.width, viewportHeight: area.height,
+                   headerHeight: headerHeight(app, area: area), cellAspect: theme.cellAspect)
+    }
+
+    /// Where the list stands: the selected favorite is always in view, whatever the header's height (on a short
+    /// terminal the header gives way, so the card that `f unlike` acts on is the one the user sees).
+    func position(_ app: AppState, _ ui: UIState, area: Rect) -> ListPosition {
+        var position = ui.favoritesList
+        guard app.profile.profile != nil, !app.favorites.photos.isEmpty else { return position }
+        position.selected = min(position.selected, app.favorites.photos.count - 1)
         let layout = layout(app, area: area)
-        let header = headerHeight(app.profile, width: area.width)
+        position.top = layout.scroll(toShow: position.selected, from: position.top)
+        // Who you are rather than "That's all your favorites" under the last card, where the card fits either way.
+        if let card = layout.cards.indices.contains(position.selected) ? layout.cards[position.selected] : nil,
+           card.top + card.height - CardLayout.detailRows + 1 <= area.height {
+            position.top = 0
+        }
+        return position
+    }
+
+    public func render(_ app: AppState, ui unplaced: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
+        var ui = unplaced
+        ui.favoritesList = position(app, unplaced, area: area)
+        let layout = layout(app, area: area)
+        let compact = isCompact(app, area: area)
+        let header = headerHeight(app, area: area)
         let offset = area.y - ui.favoritesList.top
-        // The avatar: the profile image drawn like a photo, a gray box while it is missing.
-        let avatar = Rect(x: area.x + 2, y: offset + 1, width: Self.avatarColumns, height: Self.avatarRows)
-        var drawn = false
-        if let user = app.profile.profile, let url = user.profileImage.large ?? user.profileImage.medium ?? user.profileImage.small {
-            let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: url))
-            if case let .ready(picture) = pictures.picture(for: stand, url: url, columns: Self.avatarColumns, rows: Self.avatarRows) {
-                buffer.draw(picture, x: avatar.x, y: avatar.y, clip: area)
-                drawn = true
-            }
+        if compact, case let .content(user) = app.profile.phase, offset >= area.y {
+            let name = user.name.map(UntrustedText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
+            var x = area.x + 2
+            if let name { x += buffer.write(name + "  ", x: x, y: offset, style: theme.title, maxWidth: area.maxX - x - 1) }
+            x += buffer.write("@" + UntrustedText.sanitize(user.username) + "   ", x: x, y: offset, style: theme.accent, maxWidth: max(0, area.maxX - x - 1))
+            let logOut = "\(keys.hintKeys(.logOut, in: .profile)) log out"
+            if x + DisplayWidth.of(logOut) < area.maxX { buffer.write(logOut, x: x, y: offset, style: theme.muted) }
         }
-        if !drawn {
-            // Scrolled away, the avatar has no rows left on screen (an empty range, not a reversed one).
-            for y in max(area.y, avatar.y)..<max(max(area.y, avatar.y), min(area.maxY, avatar.maxY)) {
-                buffer.fill(Rect(x: avatar.x, y: y, width: avatar.width, height: 1), with: Cell(" ", style: theme.placeholder))
+        if !compact {
+            // The avatar: the profile image drawn like a photo, a gray box while it is missing.
+            let avatar = Rect(x: area.x + 2, y: offset + 1, width: Self.avatarColumns, height: Self.avatarRows)
+            var drawn = false
+            if let user = app.profile.profile, let url = user.profileImage.large ?? user.profileImage.medium ?? user.profileImage.small {
+                let stand = Photo(id: "avatar:\(user.id)", width: 1, height: 1, urls: PhotoURLs(small: url))
+                if case let .ready(picture) = pictures.picture(for: stand, url: url, columns: Self.avatarColumns, rows: Self.avatarRows) {
+                    buffer.draw(picture, x: avatar.x, y: avatar.y, clip: area)
+                    drawn = true
+                }
             }
-            let middle = avatar.y + avatar.height / 2
-            if middle >= area.y, middle < area.maxY {
-                buffer.writeCentered(app.profile.phase == .loading ? theme.spinner(ui.tick) : "?", in: avatar, y: middle, style: theme.placeholder)
+            if !drawn {
+                // Scrolled away, the avatar has no rows left on screen (an empty range, not a reversed one).
+                for y in max(area.y, avatar.y)..<max(max(area.y, avatar.y), min(area.maxY, avatar.maxY)) {
+                    buffer.fill(Rect(x: avatar.x, y: y, width: avatar.width, height: 1), with: Cell(" ", style: theme.placeholder))
+                }
+                let middle = avatar.y + avatar.height / 2
+                if middle >= area.y, middle < area.maxY {
+                    buffer.writeCentered(app.profile.phase == .loading ? theme.spinner(ui.tick) : "?", in: avatar, y: middle, style: theme.placeholder)
+                }
             }
-        }
-        let textX = avatar.maxX + 3
-        for (index, line) in headerLines(app.profile, width: area.width).enumerated() {
-            let y = avatar.y + index
-            guard y >= area.y, y < area.maxY else { continue }
-            buffer.write(line.0, x: textX, y: y, style: line.1, maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
-        }
-        let logoutY = offset + header - 3
-        if logoutY >= area.y, logoutY < area.maxY {
-            buffer.write("\(keys.hintKeys(.logOut, in: .profile)) log out", x: textX, y: logoutY, style: theme.muted)
+            let textX = avatar.maxX + 3
+            for (index, line) in headerLines(app.profile, width: area.width).enumerated() {
+                let y = avatar.y + index
+                guard y >= area.y, y < area.maxY else { continue }
+                buffer.write(line.0, x: textX, y: y, style: line.1, maxWidth: area.maxX - textX - 1, ellipsis: theme.ellipsis)
+            }
+            let logoutY = offset + header - 3
+            if logoutY >= area.y, logoutY < area.maxY {
+                buffer.write("\(keys.hintKeys(.logOut, in: .profile)) log out", x: textX, y: logoutY, style: theme.muted)
+            }
         }
         let titleY = offset + header - 1
         if titleY >= area.y, titleY < area.maxY, app.profile.profile != nil {
@@ -154,7 +198,7 @@ public struct ProfileScreen {
             }
         }
         guard app.profile.profile != nil else { return [] }
-        var position = ui.favoritesList
+        var position = self.position(app, ui, area: area)
         defer { ui.favoritesList = position }
         if intent == .first { position = ListPosition(); return [] }
         return CardList(theme: theme, texts: .favorites, wrap: { .favorites($0) })
@@ -179,7 +223,8 @@ extension ProfileScreen: Screen {
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
         guard app.profile.profile != nil else { return nil }
-        return layout(app, area: area).lastShown(top: ui.favoritesList.top).map { (.favorites, max($0, ui.favoritesList.selected)) }
+        let position = self.position(app, ui, area: area)
+        return layout(app, area: area).lastShown(top: position.top).map { (.favorites, max($0, position.selected)) }
     }
 
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
