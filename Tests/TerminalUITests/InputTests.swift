@@ -46,7 +46,7 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(events(.backTab, state, ui: &ui), [.previousTab])
         XCTAssertEqual(events(.character("3"), state, ui: &ui), [.selectTab(.profile)])
         XCTAssertEqual(events(.character("q"), state, ui: &ui), [.quit])
-        XCTAssertEqual(events(.interrupt, state, ui: &ui), [.quit])
+        XCTAssertEqual(events(.interrupt, state, ui: &ui), [.quitNow], "Ctrl-C quits whatever runs")
         XCTAssertEqual(events(.character("?"), state, ui: &ui), [.toggleHelp])
     }
 

@@ -51,17 +51,35 @@ final class KeyMapTests: XCTestCase {
         XCTAssertThrowsError(try map.bind("like", to: "Ctrl-Q")) { error in
             XCTAssertTrue((error as? KeyMap.Problem)?.message.hasPrefix("Ctrl-Q is not a key") == true, "\(error)")
         }
+        // Two of the user's own keys clash; a default's key is taken (j likes, ↓ still moves).
         var clash = KeyMap()
-        XCTAssertNoThrow(try clash.bind("feed.like", to: "j"))
+        XCTAssertNoThrow(try clash.bind("feed.like", to: "x"))
+        XCTAssertNoThrow(try clash.bind("feed.reload", to: "x"))
         XCTAssertThrowsError(try clash.checkConflicts()) { error in
-            XCTAssertEqual((error as? KeyMap.Problem)?.message, "j is already the key of feed.next (in feed).")
+            XCTAssertEqual((error as? KeyMap.Problem)?.message, "x is already the key of feed.reload (in feed).")
             XCTAssertEqual((error as? KeyMap.Problem)?.entry, "feed.like")
         }
-        var global = KeyMap()
-        try? global.bind("viewer.like", to: "/")
-        XCTAssertThrowsError(try global.checkConflicts()) { error in
-            XCTAssertEqual((error as? KeyMap.Problem)?.message, "/ is already the key of everywhere.search (in viewer).")
-        }
+        var taking = KeyMap()
+        XCTAssertNoThrow(try taking.bind("feed.like", to: "j"))
+        XCTAssertNoThrow(try taking.checkConflicts())
+        XCTAssertEqual(taking.intent(of: .character("j"), in: .feed), .like)
+        XCTAssertEqual(taking.keys(.next, in: .feed), [.down])
+        XCTAssertEqual(taking.keys(.next, in: .profile), [.down, .character("j")], "only in the context bound")
+    }
+
+    /// Ctrl and a letter can be bound (the ones a terminal sends as their own code), and read as such.
+    func test_controlKeys_canBeBound() throws {
+        XCTAssertEqual(KeyMap.key(named: "ctrl-d"), .control("d"))
+        XCTAssertEqual(KeyMap.key(named: "Ctrl-O"), .control("o"))
+        XCTAssertNil(KeyMap.key(named: "ctrl-c"), "Ctrl-C quits")
+        XCTAssertNil(KeyMap.key(named: "ctrl-1"))
+        XCTAssertEqual(InputDecoder.control(Unicode.Scalar(4)), .control("d"))
+        XCTAssertEqual(InputDecoder.control(Unicode.Scalar(6)), .control("f"))
+        XCTAssertNil(InputDecoder.control(Unicode.Scalar(17)), "Ctrl-Q is flow control")
+        var map = KeyMap()
+        try map.bind("reload", to: "ctrl-r")
+        XCTAssertEqual(map.intent(of: .control("r"), in: .feed), .reload)
+        XCTAssertEqual(KeyMap.standard.intent(of: .control("d"), in: .feed), .pageDown)
     }
 
     func test_helpHintsAndScreens_followTheUsersKeys() throws {
@@ -98,6 +116,8 @@ final class KeyMapTests: XCTestCase {
         // Moving (up in a grid, previous in a list) and the viewer's steps share keys on purpose.
         let moves: Set<Intent> = [.previous, .next, .up, .down, .left, .right]
         for context in contexts {
+            // An intent may be listed on two lines of the help (PgDn, and Ctrl-F Ctrl-D as in less): its keys together.
+            var here: [Intent: [Key]] = [:]
             for record in KeyMap.defaults(context) where !moves.contains(record.intent) {
                 for key in record.keys {
                     let name = KeyMap.name(key)
@@ -106,10 +126,13 @@ final class KeyMapTests: XCTestCase {
                     }
                     meaning[name] = record.intent
                 }
-                if let other = keysOf[record.intent] {
-                    XCTAssertEqual(other, record.keys, "\(record.intent) has other keys in \(context)")
+                here[record.intent, default: []] += record.keys
+            }
+            for (intent, keys) in here {
+                if let other = keysOf[intent] {
+                    XCTAssertEqual(other, keys, "\(intent) has other keys in \(context)")
                 }
-                keysOf[record.intent] = record.keys
+                keysOf[intent] = keys
             }
         }
     }

@@ -157,7 +157,7 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(lines[11], "              @@@@@@@@@@@@", "the photo reaches the last row, a column wider")
         XCTAssertFalse(lines.joined().contains("Photo by"))
         // What the user must see still shows: a notice comes with the line.
-        _ = AppViewModel.update(&state, .viewer(.shared(opened: false)))
+        _ = AppViewModel.update(&state, .viewer(.copied(CopyOutcome(said: "Copied", reached: true))))
         lines = render(state, width: 40, height: 12)
         XCTAssertTrue(lines[11].contains("Photo by Ann Author"), lines[11])
         _ = AppViewModel.update(&state, .viewer(.dismissNotice))

@@ -237,9 +237,9 @@ public struct InputDecoder: Sendable {
         case 9: .tab
         case 10, 13: .enter
         case 8, 127: .backspace
-        case 1: .control("a")
-        case 21: .control("u")
-        case 23: .control("w")
+        // Ctrl and a letter, where it is not one of the keys above, flow control (Ctrl-Q, Ctrl-S) or a signal's.
+        case 1, 2, 4, 6, 7, 11, 14, 15, 16, 18, 20, 21, 22, 23, 24:
+            .control(Character(Unicode.Scalar(scalar.value + 0x60)!))
         case 0..<32, 0x80..<0xA0: nil
         default: .character(Character(scalar))
         }

@@ -129,9 +129,11 @@ public struct KeyMap: Equatable, Sendable {
 
     /// The keys of an intent in a context now.
     public func keys(_ intent: Intent, in context: KeyContext) -> [Key] {
+        // A key the user gave another intent is taken from the default that had it (`like = "j"`: j likes, ↓ moves).
+        let taken = context.scopes.flatMap { scope in (bindings[scope] ?? [:]).filter { $0.key != intent }.values.joined() }
         for scope in context.scopes {
             if let bound = bindings[scope]?[intent] { return bound }
-            if let record = Self.defaults(scope).first(where: { $0.intent == intent }) { return record.keys }
+            if let record = Self.defaults(scope).first(where: { $0.intent == intent }) { return record.keys.filter { !taken.contains($0) } }
         }
         return []
     }
@@ -159,13 +161,17 @@ public struct KeyMap: Equatable, Sendable {
 
     // MARK: What the user reads
 
+    static let shownKeysWidth = 21
+
     /// A record's keys as the help shows them: the first key of each intent, then the second of each, and so on
     /// ("↑ ↓  k j"), and what the mouse adds.
     func shownKeys(_ record: KeyRecord, in context: KeyContext) -> String {
         guard !record.intents.isEmpty else { return record.fixedKeys }
         let bound = record.intents.map { self.keys($0.intent, in: context) }
         let depth = bound.map(\.count).max() ?? 0
-        let groups = (0..<depth).map { index in bound.compactMap { $0[safe: index] }.map(Self.name).joined(separator: " ") }
+        var groups = (0..<depth).map { index in bound.compactMap { $0[safe: index] }.map(Self.name).joined(separator: " ") }
+        // The help's key column is 21 wide: alternates that do not fit are left to the description and keys.md.
+        while groups.count > 1, DisplayWidth.of(groups.joined(separator: "  ") + record.extra) > Self.shownKeysWidth { groups.removeLast() }
         return groups.joined(separator: "  ") + record.extra
     }
 
@@ -260,7 +266,7 @@ public struct KeyMap: Equatable, Sendable {
         var keys: [Key] = []
         for token in value.split(separator: " ", omittingEmptySubsequences: true) {
             guard let key = Self.key(named: String(token)) else {
-                throw Problem(entry: name, message: "\(token) is not a key (a character, Space, Enter, Esc, Tab, Shift-Tab, Up, Down, Left, Right, PgUp, PgDn, Home, End, F1-F20, Ctrl-E, Ctrl-Y, Ctrl-L).")
+                throw Problem(entry: name, message: "\(token) is not a key (a character, Space, Enter, Esc, Tab, Shift-Tab, Up, Down, Left, Right, PgUp, PgDn, Home, End, F1-F20, Ctrl-A to Ctrl-Y but Ctrl-C, H, I, J, M, Q, S).")
             }
             keys.append(key)
         }
@@ -294,9 +300,10 @@ public struct KeyMap: Equatable, Sendable {
                 }
             }
         }
+        // Two of the user's own with one key clash; a default gives its key up to the user's.
         for user in users {
             for key in user.keys {
-                if let other = all.first(where: { $0.label != user.label && $0.keys.contains(key) }) {
+                if let other = users.first(where: { $0.label != user.label && $0.keys.contains(key) }) {
                     return Problem(entry: user.label, message: "\(Self.name(key)) is already the key of \(other.label) (in \(context.rawValue)).")
                 }
             }
@@ -314,6 +321,11 @@ public struct KeyMap: Equatable, Sendable {
             "ctrl-l": .redraw,
         ]
         if let key = named[name.lowercased()] { return key }
+        // Ctrl and a letter the terminal sends as its own code (as the decoder reads it).
+        if name.lowercased().hasPrefix("ctrl-"), name.count == 6, let letter = name.lowercased().last, ("a"..."z").contains(letter),
+           let scalar = letter.asciiValue.map({ Unicode.Scalar($0 - 0x60) }), case let .control(character)? = InputDecoder.control(scalar) {
+            return .control(character)
+        }
         if name.count > 1, name.lowercased().hasPrefix("f"), let number = Int(name.dropFirst()), (1...20).contains(number) {
             return .function(number)
         }
@@ -364,7 +376,9 @@ enum SharedKeys {
     /// Cards stand side by side on very wide terminals (`CardLayout.gridWidth`): the arrows and h/l move between them.
     static let beside = R([(.left, [.left, c("h")]), (.right, [.right, c("l")])],
                           "the photo beside it (a grid from \(CardLayout.gridWidth) columns)")
-    static let pages = R([(.pageUp, [.pageUp]), (.pageDown, [.pageDown])], "a screen up / down")
+    /// With the keys less and vim users reach for (the help has room for the first).
+    static let pages = R([(.pageUp, [.pageUp, .control("b"), .control("u")]), (.pageDown, [.pageDown, .control("f"), .control("d")])],
+                         "a screen up / down; Ctrl-B/U, Ctrl-F/D too")
     static let lines = R([(.lineDown, [.lineDown]), (.lineUp, [.lineUp])], "move the list by a line (wheel: 3)", extra: ", wheel")
     static let ends = R([(.first, [c("g"), .home]), (.last, [c("G"), .end])], "first / last photo")
     static func open(_ what: String, hint: String = "open") -> R { R([(.open, [.enter])], what, extra: ", click", hint: hint, rank: 30) }
