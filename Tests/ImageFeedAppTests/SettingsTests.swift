@@ -51,6 +51,18 @@ final class SettingsTests: XCTestCase {
         }
     }
 
+    /// Against another Imgur API (the standalone sandbox) the album covers are built where it keeps the files, not on
+    /// Imgur's real host; IMGUR_IMAGE_BASE says otherwise.
+    func test_imgurCovers_followTheAPIBase_unlessTheirOwnBaseIsSet() throws {
+        let folder = try TemporaryFolder()
+        XCTAssertEqual(try Settings.load(environment: folder.environment).imgurImageBase.absoluteString, "https://i.imgur.com")
+        var environment = folder.environment
+        environment["IMGUR_API_BASE"] = "http://127.0.0.1:8780"
+        XCTAssertEqual(try Settings.load(environment: environment).imgurImageBase.absoluteString, "http://127.0.0.1:8780/imgur/i")
+        environment["IMGUR_IMAGE_BASE"] = "http://127.0.0.1:9000/files"
+        XCTAssertEqual(try Settings.load(environment: environment).imgurImageBase.absoluteString, "http://127.0.0.1:9000/files")
+    }
+
     func test_theDemosFaults_fromTheEnvironment() throws {
         let folder = try TemporaryFolder()
         var environment = folder.environment

@@ -81,6 +81,7 @@ public struct Settings: Sendable, Equatable {
         "max_image_megapixels": "the largest picture decoded, in megapixels (a whole number; 50 unless set)",
         "imgur_client_id": "the Imgur application's client id (shows the Albums tab)",
         "imgur_api_base": "the Imgur API's base URL",
+        "imgur_image_base": "where Imgur's image files are (album covers); <imgur_api_base>/imgur/i when only that is set",
         "colors": "auto, truecolor, 256, 16, 8 or none; or a [colors] table with mode and colours by role",
         "theme": "dark, light or high-contrast",
         "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
@@ -199,6 +200,12 @@ public struct Settings: Sendable, Equatable {
             configuration.maximumImageMegapixels = checked
         }
         if let base = from("IMGUR_API_BASE", "imgur_api_base") { configuration.imgurAPIBase = try url(base, from: "IMGUR_API_BASE") }
+        if let base = from("IMGUR_IMAGE_BASE", "imgur_image_base") { configuration.imgurImageBase = try url(base, from: "IMGUR_IMAGE_BASE") }
+        // Another API than Imgur's own (the sandbox) serves the files too, where the sandbox keeps them: the covers that
+        // albums name by id only are built there, never on Imgur's real host.
+        if configuration.origins["imgur_image_base"] == nil, configuration.imgurAPIBase != ImgurConfiguration.defaultAPIBase {
+            configuration.imgurImageBase = configuration.imgurAPIBase.appendingPathComponent("imgur/i")
+        }
         if let folder = from("IMAGE_FEED_DOWNLOADS", "downloads_dir") { configuration.downloadsDirectory = expand(folder, environment: environment) }
         if let colors = from("IMAGE_FEED_COLORS", "colors") { configuration.colors = try colorSetting(colors, from: "IMAGE_FEED_COLORS") }
         if let blitter = from("IMAGE_FEED_BLITTER", "blitter") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
@@ -342,6 +349,7 @@ public struct Settings: Sendable, Equatable {
             case "oauth_base": oauthBase = try Self.url(string, from: place)
             case "imgur_client_id": imgurClientID = string
             case "imgur_api_base": imgurAPIBase = try Self.url(string, from: place)
+            case "imgur_image_base": imgurImageBase = try Self.url(string, from: place)
             case "downloads_dir": downloadsDirectory = Self.expand(string, environment: ProcessInfo.processInfo.environment)
             case "colors": colors = try Self.colorSetting(string, from: place)
             case "graphics": graphics = try Self.graphicsSetting(string, from: place)
