@@ -597,7 +597,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for kitty, sixel and iterm2 (default: the terminal's, else 10x20).")
     var cellSize: String?
 
-    @Option(help: "half, quadrant, sextant or blocks: the characters of a photo drawn as cells (default half).")
+    @Option(help: "half, quadrant, sextant or blocks: the characters of a photo drawn as cells (default half, which every font draws, whatever the full-screen app's blitter setting).")
     var blitter: String?
 
     @Option(help: "on or off: play an animation (GIF, WebP, MP4) in place (default on where standard output is a terminal; off: its first frame).")

@@ -399,7 +399,8 @@ public enum Doctor {
         case "write_collections": configuration.writeCollections ? "true (logins ask for write_collections)" : nil
         case "colors": configuration.colors?.rawValue ?? "auto"
         case "graphics": configuration.graphics?.rawValue ?? "auto"
-        case "blitter": configuration.blitter.rawValue
+        // Unset, the terminal decides (the Terminal section's Blitter line says what it chose).
+        case "blitter": configuration.origins["blitter"] == nil ? "auto (the richest the terminal draws: see Blitter above)" : configuration.blitter.rawValue
         case "keys": configuration.keyMap == .standard ? nil
             : configuration.keyMap.bindings.flatMap { context, intents in intents.keys.map { "\(context.rawValue).\($0)" } }.sorted().joined(separator: ", ")
             + " rebound"

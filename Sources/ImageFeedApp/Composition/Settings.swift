@@ -86,7 +86,7 @@ public struct Settings: Sendable, Equatable {
         "theme": "dark, light or high-contrast",
         "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
         "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
-        "blitter": "half, quadrant, sextant or blocks",
+        "blitter": "half, quadrant, sextant or blocks (unset: the richest the terminal draws)",
         "link": "auto, fast or slow: how pictures are sized for the link to the terminal",
         "write_collections": "true to ask, at the next login, to add photos to your collections and take them out",
     ]

@@ -94,10 +94,10 @@ public struct TerminalProfile: Sendable {
         if let set = settings.blitter {
             blitter = Decision(value: set.kind, reason: "set by \(set.origin)")
         } else if unicode, Terminals.drawsSextants(environment: environment, abilities: abilities, tmux: tmux) {
-            blitter = Decision(value: .sextant, reason: "the terminal draws sextants itself (blitter = \"half\" in the config file to change)")
+            blitter = Decision(value: .sextant, reason: "the terminal draws sextants itself; blitter = \"half\" in the config file changes it")
         } else if unicode, Terminals.drawsBlockElements(environment: environment) {
             blitter = Decision(value: .blocks,
-                               reason: "quadrants and eighths, which every terminal font has (blitter = \"half\" in the config file to change)")
+                               reason: "quadrants and eighths, which every terminal font has; blitter = \"half\" in the config file changes it")
         } else {
             blitter = Decision(value: .half, reason: unicode ? "the terminal's font may lack Block Elements" : "the locale is not UTF-8")
         }
