@@ -469,11 +469,11 @@ extension EndToEndTests {
         try tmux.send("d")
         var screen = try tmux.waitFor(text: "Downloading █")
         XCTAssertNotNil(screen.range(of: #"Downloading [█░]{20} \d+%"#, options: .regularExpression), screen)
-        screen = try tmux.waitFor(text: "Saved to ", timeout: 30)
+        screen = try tmux.waitFor(text: "Saved nasa-", timeout: 30)
         XCTAssertFalse(screen.contains("replaced"), screen)
         try await setFaults("")
         try tmux.send("d")
-        try tmux.waitFor(text: "Saved again, replacing the earlier download")
+        try tmux.waitFor(text: "again in ")
         try tmux.send("Escape", "q")
         try assertTerminalRestored()
     }

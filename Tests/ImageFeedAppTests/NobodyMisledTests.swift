@@ -57,7 +57,8 @@ extension EndToEndTests {
         var screen = try tmux.waitFor("the download on the feed's status line") {
             $0.contains("r reload") && $0.range(of: #"↓ (\d+%|…)"#, options: .regularExpression) != nil
         }
-        screen = try tmux.waitFor(text: "Saved to ", timeout: 60)
+        screen = try tmux.waitFor(text: "Saved nasa-", timeout: 60)
+        XCTAssertTrue(screen.contains(" in ~/") || screen.contains(" in /"), screen)
         XCTAssertTrue(screen.contains("1 Feed"), "said on the feed\n\(screen)")
         let saved = try FileManager.default.contentsOfDirectory(atPath: downloads.path)
         XCTAssertEqual(saved.count, 1, "\(saved)")

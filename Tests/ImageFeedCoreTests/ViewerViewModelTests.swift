@@ -119,7 +119,7 @@ final class ViewerViewModelTests: XCTestCase {
         XCTAssertEqual(state.download, .running(0.5))
         _ = ViewerViewModel.update(&state, .downloadFinished(photoID: state.photo.id, .success("/tmp/p.jpg")))
         XCTAssertEqual(state.download, .finished(path: "/tmp/p.jpg"))
-        XCTAssertEqual(state.notice, "Saved to /tmp/p.jpg")
+        XCTAssertEqual(state.notice, "Saved p.jpg in /tmp")
     }
 
     func test_download_failure_offersTryAgain() {

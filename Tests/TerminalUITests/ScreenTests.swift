@@ -195,7 +195,7 @@ final class ScreenTests: XCTestCase {
         _ = AppViewModel.update(&state, .viewer(.downloadProgress(photoID: "a", 0.5)))
         XCTAssertEqual(render(state, width: 60, height: 16)[14], " Downloading ##########.......... 50%")
         _ = AppViewModel.update(&state, .viewer(.downloadFinished(photoID: "a", .success("/home/u/Pictures/image-feed/ann-a.jpg"))))
-        XCTAssertEqual(render(state, width: 60, height: 16)[14], " Saved to /home/u/Pictures/image-feed/ann-a.jpg")
+        XCTAssertEqual(render(state, width: 60, height: 16)[14], " Saved ann-a.jpg in /home/u/Pictures/image-feed")
     }
 
     func test_tooSmall() {

@@ -310,7 +310,7 @@ public enum AppViewModel {
             guard !shownHere else { return [] }
             let text: String
             switch result {
-            case let .success(path): text = replaced ? "Saved again, replacing the earlier download: \(path)" : "Saved to \(path)"
+            case let .success(path): text = ViewerViewModel.savedNotice(path: path, replaced: replaced)
             case .failure(.sessionExpired): return []
             case let .failure(error): text = "The download failed: \(error.message)"
             }

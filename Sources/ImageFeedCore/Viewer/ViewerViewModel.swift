@@ -196,7 +196,7 @@ public enum ViewerViewModel {
             case let .success(path):
                 state.download = .finished(path: path)
                 // What happened first: a long path may be cut at the screen's edge.
-                state.notice = replaced ? "Saved again, replacing the earlier download: \(path)" : "Saved to \(path)"
+                state.notice = Self.savedNotice(path: path, replaced: replaced)
             case let .failure(error):
                 state.download = .idle
                 if error != .sessionExpired { state.modal = .downloadFailed(error.message) }
@@ -235,6 +235,16 @@ public enum ViewerViewModel {
             state.notice = text
         }
         return []
+    }
+
+    /// What a finished download says: the file's name first, then its folder (a long folder is what the screen's
+    /// edge cuts, never the name).
+    public static func savedNotice(path: String, replaced: Bool) -> String {
+        let slash = path.lastIndex(of: "/")
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 }
+        let place = folder.map { " in \($0)" } ?? ""
+        return replaced ? "Saved \(name) again\(place), replacing the earlier download" : "Saved \(name)\(place)"
     }
 
     /// The pan keeps the view inside the photo: at zoom z the centre can move (1 - 1/z) / 2 each way.
