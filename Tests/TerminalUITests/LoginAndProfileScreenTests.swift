@@ -46,7 +46,7 @@ final class LoginAndProfileScreenTests: XCTestCase {
     func test_waiting_onASmallTerminal_saysHowBigTheQRCodeNeedsIt() {
         let text = render(waiting(), width: 80, height: 24, theme: unicodeTheme).joined(separator: "\n")
         let lines = render(waiting(), width: 80, height: 24, theme: unicodeTheme)
-        XCTAssertTrue(text.contains("2. A QR code shows here from "), text)
+        XCTAssertTrue(text.contains("2. For a QR code to scan, make the terminal "), text)
         XCTAssertFalse(text.contains("below"), "no code is below\n\(text)")
         XCTAssertTrue(text.contains("authorize?client_id"), text)
         // The link's rows start at the first column, with no margin.

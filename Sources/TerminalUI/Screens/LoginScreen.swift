@@ -57,12 +57,25 @@ public struct LoginScreen {
             buffer.writeCentered("ImageFeed", in: area, y: below + 1, style: theme.title)
             buffer.writeCentered("Unsplash photos, in your terminal", in: area, y: below + 2, style: theme.muted)
             if !problemLines.isEmpty {
-                // Nothing to log in with: say so at once, and what to do, instead of a failure after Enter.
+                // Nothing to log in with: say so at once, and what to do, instead of a failure after Enter. On a short
+                // terminal the name's lines give way to it (from the top); what still does not fit ends in an ellipsis.
                 var y = below + 4
-                for line in problemLines where y < area.maxY - 1 {
-                    buffer.writeCentered(line, in: area, y: y, style: theme.error)
+                var problemLines = problemLines
+                var last = area.maxY - 1
+                if y + problemLines.count > last {
+                    buffer.fill(area)
+                    buffer.writeCentered("ImageFeed", in: area, y: area.y, style: theme.title)
+                    y = area.y + 1
+                    problemLines = Widgets.wrap(app.setupProblem ?? "", width: max(20, area.width - 2))
+                    // The status line says how to quit: its row here goes to the text if the text needs it.
+                    if y + problemLines.count > last { last = area.maxY }
+                }
+                for (index, line) in problemLines.enumerated() where y < last {
+                    let cut = y == last - 1 && index < problemLines.count - 1
+                    buffer.writeCentered(cut ? line + theme.ellipsis : line, in: area, y: y, style: theme.error)
                     y += 1
                 }
+                if last == area.maxY { break }
                 buffer.writeCentered("\(key(.quit)) quit", in: area, y: min(area.maxY - 1, y + 1), style: theme.muted)
                 break
             }
@@ -178,7 +191,7 @@ public struct LoginScreen {
         // Below the text, the code needs its rows; where they are missing, the second step says so instead.
         if let qr, !besideRoom, area.height - 1 - lines.count < qr.rows {
             // The status line is the one row outside the area.
-            lines[qrLine] = ("2. A QR code shows here from \(lines.count + 2 + qr.rows) rows, or \(qr.columns + 48)x\(qr.rows + 2).",
+            lines[qrLine] = ("2. For a QR code to scan, make the terminal \(lines.count + 2 + qr.rows) rows tall (or \(qr.columns + 48)x\(qr.rows + 2)).",
                              theme.muted)
         }
         let x = area.x + 2

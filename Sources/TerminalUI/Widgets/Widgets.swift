@@ -56,6 +56,10 @@ public enum Widgets {
                     head.append(character)
                 }
                 if head.isEmpty { break }
+                // A path or a link breaks after a slash (or a hyphen) where one is near the end, not mid-name.
+                if let cut = head.lastIndex(where: { $0 == "/" || $0 == "-" }), head.distance(from: head.startIndex, to: cut) >= width / 2 {
+                    head = String(head[...cut])
+                }
                 lines.append(head)
                 rest = String(rest.dropFirst(head.count))
             }
