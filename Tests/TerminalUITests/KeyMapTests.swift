@@ -169,3 +169,18 @@ final class KeyMapTests: XCTestCase {
         XCTAssertEqual(themed.spell("Like a photo ({like})"), "Like a photo (*)")
     }
 }
+
+extension KeyMapTests {
+    /// The help of a page lists the keys of that page: a topics page has no sections, likes or photographer.
+    func test_theHelpOfTopics_listsOnlyItsOwnKeys() {
+        var topics = AppState()
+        topics.explore = ExploreStack(tab: .feed, sheets: [.topics(TopicsSheet())])
+        let lines = HelpContent.lines(topics).map(\.what)
+        XCTAssertFalse(lines.contains("a photographer's photos, likes, collections"), "\(lines)")
+        XCTAssertFalse(lines.contains("like / unlike"), "\(lines)")
+        XCTAssertTrue(lines.contains("open the photo, the collection or the topic"), "\(lines)")
+        var page = AppState()
+        page.explore = ExploreStack(tab: .feed, sheets: [.photographer(PhotographerSheet(username: "x"))])
+        XCTAssertTrue(HelpContent.lines(page).map(\.what).contains("a photographer's photos, likes, collections"))
+    }
+}

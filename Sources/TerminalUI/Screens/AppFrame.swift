@@ -131,7 +131,8 @@ public struct AppFrame {
     /// The help's title and lines for what is in front, with the keys in force.
     func help(_ app: AppState) -> (title: String, lines: [KeyMap.Line]) {
         let screen = screen(Front.of(app))
-        return (screen.title(app), keyMap.lines(screen.keyContext(app), demo: app.isDemo))
+        let shown = screen.helpShows(app)
+        return (screen.title(app), keyMap.lines(screen.keyContext(app), demo: app.isDemo) { shown?.contains($0) ?? true })
     }
 
     // MARK: Paging

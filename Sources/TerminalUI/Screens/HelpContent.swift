@@ -47,6 +47,15 @@ public enum HelpContent {
         var page = AppState()
         page.explore = ExploreStack(tab: .feed, sheets: [.photographer(PhotographerSheet(username: "x"))])
         states.append(page)
+        // One of your own collections: the page's keys a photographer's page has not (taking a photo out).
+        var own = AppState()
+        let you = User(id: "you", username: "you", name: "You")
+        own.profile.phase = .content(you)
+        own.explore = ExploreStack(tab: .feed, sheets: [.collection(CollectionSheet(collection: PhotoCollection(id: "c", title: "Yours", user: you)))])
+        states.append(own)
+        var topics = AppState()
+        topics.explore = ExploreStack(tab: .feed, sheets: [.topics(TopicsSheet())])
+        states.append(topics)
         return states
     }
 }

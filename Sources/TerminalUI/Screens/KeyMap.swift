@@ -176,9 +176,13 @@ public struct KeyMap: Equatable, Sendable {
     }
 
     /// The help's lines for a context, then (but on the login screens and in fields) the ones that work everywhere.
-    public func lines(_ context: KeyContext, demo: Bool = false) -> [Line] {
+    /// `shows`: whether an intent of the context's own records applies to what the screen shows now (a topics page
+    /// has no sections, likes or photographer); the keys of everywhere are always listed.
+    public func lines(_ context: KeyContext, demo: Bool = false, shows: (Intent) -> Bool = { _ in true }) -> [Line] {
         context.scopes.flatMap { scope in
-            scope.records(demo: demo).map { Line(keys: shownKeys($0, in: context), what: $0.what) }
+            scope.records(demo: demo)
+                .filter { record in scope != context || record.intents.contains { shows($0.intent) } || record.intents.isEmpty }
+                .map { Line(keys: shownKeys($0, in: context), what: $0.what) }
         }
     }
 

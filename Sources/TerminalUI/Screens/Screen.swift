@@ -33,6 +33,8 @@ protocol Screen {
     var chrome: Chrome { get }
     /// The context its keys are in now (a text field being typed in has its own).
     func keyContext(_ app: AppState) -> KeyContext
+    /// Which of its context's intents the help lists for what the screen shows now (nil: all of them).
+    func helpShows(_ app: AppState) -> Set<Intent>?
     /// The help's title.
     func title(_ app: AppState) -> String
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer)
@@ -65,6 +67,7 @@ enum Chrome {
 }
 
 extension Screen {
+    func helpShows(_ app: AppState) -> Set<Intent>? { nil }
     var chrome: Chrome { .tabsAndStatus }
     func dialogIsOpen(_ app: AppState) -> Bool { false }
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? { nil }

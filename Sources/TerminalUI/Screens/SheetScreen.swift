@@ -304,6 +304,31 @@ struct SheetScreen: Screen {
         return false
     }
 
+    /// The page's keys that apply to the page shown: a topics page has no sections, likes or photographer, the
+    /// collection picker adds and takes out.
+    func helpShows(_ app: AppState) -> Set<Intent>? {
+        shownIntents(app).union([.pageUp, .pageDown, .lineUp, .lineDown, .first, .last, .reload])
+    }
+
+    private func shownIntents(_ app: AppState) -> Set<Intent> {
+        var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
+        switch app.shownSheet {
+        case let .photographer(photographer):
+            shown.formUnion([.previousSection, .nextSection])
+            if photographer.section != .collections { shown.formUnion([.sort, .like, .details, .photographer]) }
+        case let .collection(sheet):
+            shown.formUnion([.like, .photographer, .details])
+            if let owner = sheet.collection.user?.username, owner.lowercased() == app.profile.profile?.username.lowercased() {
+                shown.insert(.takeOut)
+            }
+        case .collectionPicker:
+            shown.insert(.takeOut)
+        case .topics, nil:
+            break
+        }
+        return shown
+    }
+
     func hints(_ app: AppState, ui: UIState) -> [String] {
         var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
         var labels: [Intent: String] = [:]
