@@ -543,7 +543,7 @@ final class EndToEndTests: XCTestCase {
         sandbox.waitUntilExit()
         try tmux.respawn(command(""), directory: Self.repositoryRoot)
         let screen = try tmux.waitForSteady("the saved feed, offline") {
-            $0.contains("Eileen Collins") && $0.contains("offline") && $0.contains("showing what was saved")
+            $0.contains("Eileen Collins") && $0.contains("offline — saved")
         }
         XCTAssertFalse(screen.contains("Photo unavailable"), "the photos come from the image cache\n\(screen)")
         XCTAssertTrue(Self.drawsBlocks(screen), screen)

@@ -83,4 +83,23 @@ final class AppViewModelTests: XCTestCase {
         _ = AppViewModel.update(&state, .quit)
         XCTAssertTrue(state.quitting)
     }
+
+    /// A list's news shows on its own pane only; a failure said a moment ago is not overwritten by news; any list's
+    /// answer brings the connection back.
+    func test_notices_belongToTheirPane_andNewsDoesNotHideAFailure() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .feed(.load))
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 1, .success(makePage(["a", "b"], number: 1, next: 2)))))
+        XCTAssertEqual(state.notice?.text, "The feed reloaded.")
+        XCTAssertEqual(state.notice?.tab, .feed, "shown on the feed only")
+
+        state.notice = StatusNotice("Couldn't refresh the profile (service failing).", kind: .error, serial: 99)
+        _ = AppViewModel.update(&state, .feed(.load))
+        _ = AppViewModel.update(&state, .feed(.pageLoaded(page: 1, .success(makePage(["a", "b"], number: 1, next: 2)))))
+        XCTAssertEqual(state.notice?.serial, 99, "the failure stays")
+
+        state.connection = .offline("no connection")
+        _ = AppViewModel.update(&state, .search(.results(.pageLoaded(page: 1, .success(makePage(["c"], number: 1, next: nil))))))
+        XCTAssertEqual(state.connection, .online)
+    }
 }

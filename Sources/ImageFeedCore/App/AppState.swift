@@ -41,8 +41,11 @@ public struct StatusNotice: Equatable, Sendable {
     public var retry: Bool
     /// Tells notices apart, so that the timer of an old one does not clear a newer one.
     public var serial: Int
+    /// The pane it is about (a list's reload), where alone it shows; nil: wherever the user is.
+    public var tab: Tab?
 
-    public init(_ text: String, kind: Kind, retry: Bool = false, serial: Int) {
+    public init(_ text: String, kind: Kind, retry: Bool = false, serial: Int, tab: Tab? = nil) {
+        self.tab = tab
         self.text = text
         self.kind = kind
         self.retry = retry

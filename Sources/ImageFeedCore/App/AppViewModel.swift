@@ -85,6 +85,13 @@ public enum AppViewModel {
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         let viewerNotice = state.viewer?.notice
         let detailNotice = state.detail?.viewer.notice
+        // Any list's answer says whether the service is reached: back online from a search or a page too.
+        switch event {
+        case let .search(.results(answer)), let .search(.answer(_, _, _, answer)), let .explore(.photosAnswer(_, answer)):
+            noteConnection(answer, in: &state)
+        default:
+            break
+        }
         var effects = route(&state, event)
         // A 401 ends the session where the answer arrives, whichever pane asked.
         if event.failure == .sessionExpired { effects += endSession(&state) }
@@ -139,7 +146,7 @@ public enum AppViewModel {
             noteConnection(feedEvent, in: &state)
             let before = state.feed
             var effects = feedEffects(PhotoListViewModel.update(&state.feed, feedEvent), state)
-            effects += listNotice(feedEvent, before: before, name: state.feedTopic.map { "the \($0.title) topic" } ?? "the feed", in: &state)
+            effects += listNotice(feedEvent, before: before, name: state.feedTopic.map { "the \($0.title) topic" } ?? "the feed", tab: .feed, in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = feedEvent,
                let photo = state.feed.photo(id: photoID) ?? Optional(answer) {
                 return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
@@ -151,7 +158,7 @@ public enum AppViewModel {
             let before = state.favorites.photo(id: likedPhotoID(favoritesEvent) ?? "")
             let listBefore = state.favorites
             var effects = favoritesEffects(PhotoListViewModel.update(&state.favorites, favoritesEvent), state)
-            effects += listNotice(favoritesEvent, before: listBefore, name: "your favorites", in: &state)
+            effects += listNotice(favoritesEvent, before: listBefore, name: "your favorites", tab: .profile, in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = favoritesEvent,
                let photo = state.favorites.photo(id: photoID) ?? before ?? Optional(answer) {
                 return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)

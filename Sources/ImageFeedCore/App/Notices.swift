@@ -4,21 +4,22 @@ import Foundation
 extension AppViewModel {
     /// Shows a notice in the status line, and asks for it to go after a while. `retry`: trying again can help
     /// now, and the status line says which key does it.
-    static func notify(_ text: String, kind: StatusNotice.Kind, retry: Bool = false, in state: inout AppState) -> [Effect] {
+    /// `tab`: the pane the notice is about (a list's reload), shown only there; nil: wherever the user is.
+    static func notify(_ text: String, kind: StatusNotice.Kind, retry: Bool = false, tab: Tab? = nil, in state: inout AppState) -> [Effect] {
         state.noticeSerial += 1
-        state.notice = StatusNotice(text, kind: kind, retry: retry, serial: state.noticeSerial)
+        state.notice = StatusNotice(text, kind: kind, retry: retry, serial: state.noticeSerial, tab: tab)
         return [.expireNotice(serial: state.noticeSerial, after: StatusNotice.lifetime)]
     }
 
     /// What a list's page answer means for the status line: a reload that failed over the photos shown, a
     /// next page that failed, or a reload the user asked for that worked.
-    static func listNotice(_ event: PhotoListViewModel.Event, before: PhotoListState, name: String,
+    static func listNotice(_ event: PhotoListViewModel.Event, before: PhotoListState, name: String, tab: Tab? = nil,
                                    in state: inout AppState) -> [Effect] {
         let capitalised = name.prefix(1).uppercased() + name.dropFirst()
         // The service could not be reached and the saved list came instead: a reload that said it worked says
         // it did not, and what is shown (a success never stands beside "offline").
         if case .servedFromSaved = event, let notice = state.notice, notice.kind == .info, notice.text == "\(capitalised) reloaded." {
-            return notify("Couldn't reload \(name) (no connection): showing what was saved.", kind: .error, retry: true, in: &state)
+            return notify("Couldn't reload \(name) (no connection): showing what was saved.", kind: .error, retry: true, tab: tab, in: &state)
         }
         guard case let .pageLoaded(page, result) = event, before.nextPage == .loading(page: page) else { return [] }
         switch result {
@@ -26,15 +27,17 @@ extension AppViewModel {
             guard error != .sessionExpired else { return [] }
             noteFailure(error, in: &state)
             if page == 1, !before.photos.isEmpty {
-                return notify("Couldn't reload \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
+                return notify("Couldn't reload \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, tab: tab, in: &state)
             }
             if page > 1 {
-                return notify("Couldn't load more of \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
+                return notify("Couldn't load more of \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, tab: tab, in: &state)
             }
             return [] // the pane itself shows the error
         case .success:
             guard page == 1, before.reloading else { return [] }
-            return notify("\(capitalised) reloaded.", kind: .info, in: &state)
+            // A failure said a moment ago (the profile's own refresh) is not overwritten by news.
+            if let notice = state.notice, notice.kind == .error { return [] }
+            return notify("\(capitalised) reloaded.", kind: .info, tab: tab, in: &state)
         }
     }
 

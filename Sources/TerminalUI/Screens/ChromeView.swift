@@ -63,7 +63,7 @@ struct ChromeView {
             // What is on screen came from the offline store: say so, and from when.
             let when = CardList.dateAndTime(savedAt)
             if case .offline = app.connection {
-                needed = ("offline \(theme.unicode ? "—" : "-") showing what was saved \(when)", errorOnBar)
+                needed = ("offline \(theme.unicode ? "—" : "-") saved \(when)", errorOnBar)
             } else if shownList?.nextPage == .loading(page: 1) {
                 needed = ("saved \(when), refreshing", theme.bar)
             } else {
@@ -85,7 +85,7 @@ struct ChromeView {
         }
         let neededWidth = needed.map { DisplayWidth.of($0.text) + 2 } ?? 0
         var left = 1
-        if let notice = app.notice {
+        if let notice = app.notice, notice.tab == nil || notice.tab == app.tab {
             // A notice about what a key just did takes the hints' place until it goes.
             var style = notice.kind == .error ? errorOnBar : theme.bar
             style.bold = true
