@@ -106,7 +106,7 @@ public struct AppFrame {
             screen.render(app, ui: ui, area: Rect(x: 0, y: 0, width: width, height: height - 1), pictures: pictures, into: &buffer)
             chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui), into: &buffer)
         case .tabsAndStatus:
-            chromeView.renderTabBar(app, into: &buffer)
+            chromeView.renderTabBar(app, position: screen.listPosition(app, ui: ui), into: &buffer)
             screen.render(app, ui: ui, area: contentRect(width: width, height: height), pictures: pictures, into: &buffer)
             chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui), into: &buffer)
         }

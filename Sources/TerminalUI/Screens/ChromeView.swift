@@ -27,13 +27,20 @@ struct ChromeView {
         return DisplayWidth.of(" ImageFeed ") + 1 + tabsWidth <= width
     }
 
-    func renderTabBar(_ app: AppState, into buffer: inout CellBuffer) {
+    /// `position`: where the selection is in the list shown ("7/30+"), at the bar's right end where there is room, as
+    /// ranger, tig and htop say it.
+    func renderTabBar(_ app: AppState, position: String? = nil, into buffer: inout CellBuffer) {
         buffer.fill(Rect(x: 0, y: 0, width: buffer.width, height: 1), with: Cell(" ", style: theme.bar))
         var brand = theme.bar
         brand.bold = true
         if showsBrand(app.tabs, width: buffer.width) { buffer.write(" ImageFeed ", x: 0, y: 0, style: brand) }
+        var end = 0
         for (tab, rect) in tabRects(app.tabs, width: buffer.width) {
             buffer.write(" \(tab.rawValue + 1) \(tab.title) ", x: rect.x, y: 0, style: tab == app.tab ? theme.activeTab : theme.bar)
+            end = max(end, rect.x + rect.width)
+        }
+        if let position, buffer.width - DisplayWidth.of(position) - 1 > end + 1 {
+            buffer.write(position, x: buffer.width - DisplayWidth.of(position) - 1, y: 0, style: theme.bar)
         }
     }
 
@@ -44,6 +51,12 @@ struct ChromeView {
         for (index, line) in lines.enumerated() {
             buffer.writeCentered(line, in: buffer.bounds, y: top + index, style: index == 0 ? theme.error : .plain)
         }
+    }
+
+    /// "7/30" for the 7th of 30 photos, "7/30+" while more pages can come.
+    static func position(_ selected: Int, of list: PhotoListState) -> String? {
+        guard !list.photos.isEmpty else { return nil }
+        return "\(min(selected, list.photos.count - 1) + 1)/\(list.photos.count)\(list.nextPageNumber == nil ? "" : "+")"
     }
 
     func renderStatusLine(_ app: AppState, hints: [String], into buffer: inout CellBuffer) {

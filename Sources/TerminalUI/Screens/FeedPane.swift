@@ -63,6 +63,8 @@ struct FeedPane: Screen {
                                                    area: listArea(app, area: area))
     }
 
+    func listPosition(_ app: AppState, ui: UIState) -> String? { ChromeView.position(ui.feedList.selected, of: app.feed) }
+
     func hints(_ app: AppState, ui: UIState) -> [String] {
         keys.hints(.feed) { $0 != .sort || app.feedTopic != nil }
     }

@@ -213,6 +213,8 @@ extension ProfileScreen: Screen {
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.favorites.modal != nil || app.profile.confirmingLogout }
 
+    func listPosition(_ app: AppState, ui: UIState) -> String? { app.profile.profile == nil ? nil : ChromeView.position(ui.favoritesList.selected, of: app.favorites) }
+
     func hints(_ app: AppState, ui: UIState) -> [String] {
         // With no favorites there is nothing to unlike, open or reload-as-list: those hints go.
         let empty = app.favorites.photos.isEmpty

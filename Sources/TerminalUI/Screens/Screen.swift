@@ -35,6 +35,8 @@ protocol Screen {
     func keyContext(_ app: AppState) -> KeyContext
     /// Which of its context's intents the help lists for what the screen shows now (nil: all of them).
     func helpShows(_ app: AppState) -> Set<Intent>?
+    /// Where the selection is in the list shown ("7/30", "7/30+" while more pages come), for the status line.
+    func listPosition(_ app: AppState, ui: UIState) -> String?
     /// The help's title.
     func title(_ app: AppState) -> String
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer)
@@ -68,6 +70,7 @@ enum Chrome {
 
 extension Screen {
     func helpShows(_ app: AppState) -> Set<Intent>? { nil }
+    func listPosition(_ app: AppState, ui: UIState) -> String? { nil }
     var chrome: Chrome { .tabsAndStatus }
     func dialogIsOpen(_ app: AppState) -> Bool { false }
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? { nil }

@@ -428,6 +428,10 @@ extension SearchScreen: Screen {
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.search.results.modal != nil || picker != nil }
 
+    func listPosition(_ app: AppState, ui: UIState) -> String? {
+        app.search.kind == .photos ? ChromeView.position(ui.searchList.selected, of: app.search.results) : nil
+    }
+
     func hints(_ app: AppState, ui: UIState) -> [String] {
         if app.search.editing { return keys.hints(.searchField) }
         if ui.filterPicker != nil {
