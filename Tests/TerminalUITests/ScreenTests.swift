@@ -27,7 +27,7 @@ final class ScreenTests: XCTestCase {
     func test_content_showsCardsWithHeartAuthorDateAndCaption() {
         let state = loadedState([photo("a"), photo("b", liked: true, likes: 10, author: "Bo")])
         XCTAssertEqual(render(state, width: 60, height: 16), [
-            " ImageFeed   1 Feed   2 Search   3 Profile",
+            " ImageFeed   1 Feed   2 Search   3 Profile             1/2+",
             "  ########################################################",
             "  ########################################################",
             "  ########################################################",
