@@ -50,6 +50,19 @@ final class EffectPerformerTests: XCTestCase {
         XCTAssertEqual(service.requests, Array(repeating: "like a true", count: 5))
     }
 
+    /// A like whose answer was lost (a timeout) is not called failed when the photo, read again, says it was applied.
+    func test_aLikeWhoseAnswerWasLost_isDecidedByThePhotosOwnState() async throws {
+        let service = StubPhotoService(likeResult: .failure(.timeout), photoResult: .success(photo("a", liked: true, likes: 4)))
+        let (performer, _) = try self.performer(service)
+        let events = await performer.perform(.feed(.setLike(photoID: "a", liked: true))) { _ in }
+        XCTAssertEqual(events.first, .feed(.likeFinished(photoID: "a", liked: true, .success(photo("a", liked: true, likes: 4)))))
+        XCTAssertEqual(service.requests, ["like a true", "photo a"])
+        let refused = StubPhotoService(likeResult: .failure(.server(status: 500)), photoResult: .success(photo("a", liked: true)))
+        let (other, _) = try self.performer(refused)
+        let failed = await other.perform(.feed(.setLike(photoID: "a", liked: true))) { _ in }
+        XCTAssertEqual(failed.first, .feed(.likeFinished(photoID: "a", liked: true, .failure(.server(status: 500)))), "a refusal is not re-read")
+    }
+
     func test_aLikeThatFails_carriesTheError() async throws {
         let service = StubPhotoService(likeResult: .failure(.timeout))
         let (performer, _) = try self.performer(service)
@@ -86,11 +99,13 @@ final class StubPhotoService: PhotoService, ServiceSession, @unchecked Sendable 
     private var recorded: [String] = []
     let feedResult: Result<Page<Photo>, ServiceError>
     let likeResult: Result<Photo, ServiceError>
+    let photoResult: Result<Photo, ServiceError>
 
     init(feedResult: Result<Page<Photo>, ServiceError> = .failure(.notFound),
-         likeResult: Result<Photo, ServiceError> = .failure(.notFound)) {
+         likeResult: Result<Photo, ServiceError> = .failure(.notFound), photoResult: Result<Photo, ServiceError> = .failure(.notFound)) {
         self.feedResult = feedResult
         self.likeResult = likeResult
+        self.photoResult = photoResult
     }
 
     var requests: [String] { lock.withLock { recorded } }
@@ -104,7 +119,10 @@ final class StubPhotoService: PhotoService, ServiceSession, @unchecked Sendable 
         record("feed \(page) \(perPage)")
         return try feedResult.get()
     }
-    func photo(id: String) async throws(ServiceError) -> Photo { throw .notFound }
+    func photo(id: String) async throws(ServiceError) -> Photo {
+        record("photo \(id)")
+        return try photoResult.get()
+    }
     func setLike(_ liked: Bool, photoID: String) async throws(ServiceError) -> Photo {
         record("like \(photoID) \(liked)")
         return try likeResult.get()

@@ -102,4 +102,17 @@ final class AppViewModelTests: XCTestCase {
         _ = AppViewModel.update(&state, .search(.results(.pageLoaded(page: 1, .success(makePage(["c"], number: 1, next: nil))))))
         XCTAssertEqual(state.connection, .online)
     }
+
+    /// A tag picked in a detail searches; going back (Esc in the results) finds the detail where it was.
+    func test_aTagSearch_goesBackToTheDetail() {
+        var state = loadedApp()
+        _ = AppViewModel.update(&state, .openDetail(photoID: "a"))
+        XCTAssertNotNil(state.detail)
+        _ = AppViewModel.update(&state, .searchFor("space"))
+        XCTAssertEqual(state.tab, .search)
+        XCTAssertEqual(state.searchCameFrom, .feed)
+        _ = AppViewModel.update(&state, .selectTab(.feed))
+        XCTAssertEqual(state.shownDetail?.photo.id, "a")
+        XCTAssertNil(state.searchCameFrom)
+    }
 }

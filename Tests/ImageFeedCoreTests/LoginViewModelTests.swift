@@ -36,6 +36,19 @@ final class LoginViewModelTests: XCTestCase {
         XCTAssertEqual(state.phase, .exchanging)
     }
 
+    /// A slow token answer can be left: Esc cancels, and the late answer logs nobody in (its token is forgotten).
+    func test_cancelWhileExchanging_dropsTheLateAnswer_andForgetsItsToken() {
+        var app = AppState(session: .loggedOut)
+        app.login = waiting()
+        _ = AppViewModel.update(&app, .login(.redirectReceived("http://127.0.0.1:8765/callback?code=abc&state=s1")))
+        XCTAssertEqual(app.login.phase, .exchanging)
+        _ = AppViewModel.update(&app, .login(.cancel))
+        XCTAssertEqual(app.login.phase, .start)
+        let effects = AppViewModel.update(&app, .login(.exchangeFinished(.success(nil))))
+        XCTAssertTrue(effects.contains(.forgetSession), "\(effects)")
+        XCTAssertEqual(app.session, .loggedOut)
+    }
+
     func test_redirectWithAnotherState_failsWithAModal_andOKReturnsToTheStart() {
         var state = waiting()
         let effects = LoginViewModel.update(&state, .redirectReceived("http://127.0.0.1:8765/callback?code=abc&state=evil"))

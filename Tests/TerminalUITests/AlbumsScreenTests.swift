@@ -92,6 +92,10 @@ final class AlbumsScreenTests: XCTestCase {
         _ = AppViewModel.update(&state, .closeViewer)
         XCTAssertEqual(press(.escape), [.albums(.closeAlbum)])
         XCTAssertEqual(press(.character("e")), [.albums(.editUsername)])
+        _ = AppViewModel.update(&state, .albums(.closeAlbum))
+        // Over the list, a letter that is no key there starts a new name, as the search's field takes typing.
+        XCTAssertEqual(press(.character("x")), [.albums(.editUsername), .albums(.editText(.insert("x")))])
+        XCTAssertEqual(press(.character("j")), [.albums(.selectAlbum(index: 1))], "a key keeps its meaning")
     }
 
     func test_mouse_clickATileOpensIt_clickTheFieldToType() {

@@ -218,7 +218,15 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
 
     /// Likes or unlikes a photo: the one path for every list, the viewer and the detail screen.
     private func like(_ liked: Bool, photoID: String) async -> Result<Photo, ServiceError> {
-        await answer { () async throws(ServiceError) in try await client.setLike(liked, photoID: photoID) }
+        let result = await answer { () async throws(ServiceError) in try await client.setLike(liked, photoID: photoID) }
+        // The answer was lost on its way back (the connection dropped, the time ran out): the service may have applied
+        // the like all the same. The photo's own state, read again, decides; only if that cannot be read either is it
+        // a failure.
+        if case let .failure(error) = result, error.isConnectivity,
+           let photo = try? await client.photo(id: photoID), photo.likedByUser == liked {
+            return .success(photo)
+        }
+        return result
     }
 
     /// A list's effect (any list of photos: the feed, the favorites, search results): its pages come from

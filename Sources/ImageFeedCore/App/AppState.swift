@@ -121,6 +121,8 @@ public struct AppState: Equatable, Sendable {
     public var viewer: ViewerState?
     /// The detail screen of a photo, over the pane of the list it came from.
     public var detail: PhotoDetail?
+    /// The pane whose detail a tag search came from: Esc in the results goes back to it.
+    public var searchCameFrom: Tab?
     public var helpVisible = false
     public var quitting = false
     /// `q` while a download runs: the app asks before it quits (and stops the download).

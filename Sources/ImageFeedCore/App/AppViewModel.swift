@@ -136,8 +136,11 @@ public enum AppViewModel {
             }
 
         case let .login(loginEvent):
+            let exchanging = state.login.phase == .exchanging
             let effects = LoginViewModel.update(&state.login, loginEvent).map(Effect.login)
             if case let .exchangeFinished(.success(profile)) = loginEvent, state.session == .loggedOut {
+                // The user cancelled while the token was on its way: it is not kept.
+                guard exchanging else { return effects + [.forgetSession] }
                 return effects + logIn(&state, profile: profile)
             }
             return effects

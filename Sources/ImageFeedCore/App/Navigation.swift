@@ -8,6 +8,8 @@ enum Navigation {
         typealias Effect = AppViewModel.Effect
         switch event {
         case let .searchFor(text):
+            // A tag picked in a detail: Esc in the results goes back to it (the detail stays over its pane).
+            state.searchCameFrom = state.tab != .search && state.detail?.source != .search && state.shownDetail != nil ? state.tab : nil
             state.tab = .search
             state.viewer = nil
             state.helpVisible = false
@@ -22,6 +24,7 @@ enum Navigation {
 
         case let .selectTab(tab):
             guard state.tabs.contains(tab) else { return [] }
+            state.searchCameFrom = nil
             state.tab = tab
             state.viewer = nil
             state.helpVisible = false

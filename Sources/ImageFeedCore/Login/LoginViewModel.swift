@@ -214,7 +214,12 @@ public enum LoginViewModel {
             case .preparing:
                 state = LoginState()
                 return [.stopListening]
-            case .start, .exchanging:
+            case .exchanging:
+                // A slow token answer need not be waited for: its late answer is dropped (and a token it brought
+                // forgotten, by the app).
+                state = LoginState()
+                return []
+            case .start:
                 return []
             }
 

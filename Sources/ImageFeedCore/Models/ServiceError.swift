@@ -134,7 +134,7 @@ public enum ServiceError: Error, Hashable, Sendable {
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm"
+        formatter.dateFormat = "HH:mm:ss"
         return "Rate limit reached\(quota). Try again after \(formatter.string(from: resetsAt))."
     }
 }

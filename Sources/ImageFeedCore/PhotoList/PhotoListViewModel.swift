@@ -121,9 +121,10 @@ public enum PhotoListViewModel {
             return []
 
         case .modalTryAgain:
-            guard case let .likeFailed(photoID, liked, _) = state.modal else { return [] }
+            guard case let .likeFailed(photoID, liked, error) = state.modal else { return [] }
             state.modal = nil
-            guard !state.likesInFlight.contains(photoID) else { return [] }
+            // Where trying again cannot help now (the hour's quota is used up), the dialog's one button only closes it.
+            guard error.retryHelpsNow, !state.likesInFlight.contains(photoID) else { return [] }
             state.likesInFlight.insert(photoID)
             return [.setLike(photoID: photoID, liked: liked)]
 

@@ -214,8 +214,8 @@ public enum ViewerViewModel {
             let modal = state.modal
             state.modal = nil
             switch modal {
-            case let .likeFailed(liked, _):
-                guard !state.likeInFlight else { return [] }
+            case let .likeFailed(liked, error):
+                guard error.retryHelpsNow, !state.likeInFlight else { return [] }
                 state.likeInFlight = true
                 return [.setLike(photoID: state.photo.id, liked: liked)]
             case .loadFailed:

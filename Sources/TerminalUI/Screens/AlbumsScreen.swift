@@ -223,6 +223,12 @@ public struct AlbumsScreen {
             }
         }
         if intent == .username { return [.albums(.editUsername)] }
+        // Over the albums list, a letter that is no key here starts a new name, as the search's field takes typing.
+        if state.open == nil, intent == nil, case let .key(.character(character)) = input, character != " ",
+           character.isLetter || character.isNumber || "_-.".contains(character), !(character.wholeNumberValue.map { (1...9).contains($0) } ?? false),
+           let edit = TextFieldView.edit(for: .character(character)) {
+            return [.albums(.editUsername), .albums(.editText(edit))]
+        }
         if case let .mouse(mouse) = input, mouse.kind == .press, mouse.y == area.y { return [.albums(.editUsername)] }
         let list = listArea(area)
         if let open = state.open {

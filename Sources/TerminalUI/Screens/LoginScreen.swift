@@ -88,6 +88,7 @@ public struct LoginScreen {
             renderWaiting(request, login: login, isDemo: app.isDemo, in: area, into: &buffer)
         case .exchanging:
             centred("\(theme.spinner(tick)) Logging in\(theme.dots)", in: area, into: &buffer)
+            buffer.writeCentered("\(key(.back)) cancels   \(key(.quit)) quits", in: area, y: area.y + area.height / 2 + 2, style: theme.muted)
         }
         if let failure = login.failure {
             Widgets.modal(title: "Login failed", message: failure.message, buttons: ["OK"], focused: 0, in: area,
@@ -278,6 +279,7 @@ public struct LoginScreen {
             }
         case .preparing, .exchanging:
             if intent == .back { return [.login(.cancel)] }
+            if intent == .quit { return [.quit] }
             return []
         case .waiting:
             if login.editingPaste {

@@ -119,9 +119,11 @@ struct PhotoParts {
 
     /// "Couldn't like the photo … Try again?" with Try again and Cancel.
     func likeFailedDialog(liked: Bool, _ error: ServiceError, focused: Int, in area: Rect, into buffer: inout CellBuffer) {
+        // Where trying again cannot help now (the quota used up), no "Try again": the message says when it can.
         Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
-                      message: error.problem + " Try again?", buttons: ["Try again", "Cancel"],
-                      focused: focused, in: area, theme: theme, into: &buffer)
+                      message: error.retryHelpsNow ? error.problem + " Try again?" : error.message,
+                      buttons: error.retryHelpsNow ? ["Try again", "Cancel"] : ["OK"],
+                      focused: error.retryHelpsNow ? focused : 0, in: area, theme: theme, into: &buffer)
     }
 
     /// A copy that stopped short of the clipboard: what happened, the fix, and the whole text to select by hand.

@@ -308,6 +308,8 @@ public struct SearchScreen {
             case nil: return []
             }
         }
+        // After a tag picked in a detail, Esc goes back to that detail.
+        if let from = app.searchCameFrom, case .key(.escape) = input { return [.selectTab(from)] }
         // Nothing searched yet: a letter typed starts the query (as a prompt does) rather than meaning a key.
         if search.submitted == nil, case let .key(.character(character)) = input, character != " ",
            let edit = TextFieldView.edit(for: .character(character)) {
@@ -447,9 +449,11 @@ extension SearchScreen: Screen {
         // Before a search, only the keys that lead to one.
         let searched = app.search.submitted != nil
         let always: Set<Intent> = [.help, .quit, .search, .nextPane, .previousPane]
-        return keys.hints(.search, labels: photos ? [:] : [.open: "open"], ranks: [.search: 25]) {
+        let hints = keys.hints(.search, labels: photos ? [:] : [.open: "open"], ranks: [.search: 25]) {
             (searched || always.contains($0)) && (photos || !onlyPhotos.contains($0)) && ($0 != .reload || failed)
         }
+        // After a tag picked in a detail, the way back comes first after the help.
+        return app.searchCameFrom == nil ? hints : Array(hints.prefix(1)) + ["Esc back to the photo"] + hints.dropFirst()
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {

@@ -82,8 +82,9 @@ public enum ClipboardRoute: Equatable, Sendable {
                     said: "\(kept), but passes no copy to your clipboard (set-clipboard off).", reached: false, fix: fixOn))
             }
             if client.isEmpty {
+                // A detached session: tmux's buffer is as far as any copy goes (there is no terminal to reach).
                 return Plan(sequence: sequence, tmuxArguments: command, outcome: CopyOutcome(
-                    said: "\(kept); no terminal is attached to pass it on to.", reached: false))
+                    said: "Copied to tmux's buffer (prefix ] pastes it; no terminal is attached)", reached: true))
             }
             if !passesOn {
                 return Plan(sequence: sequence, tmuxArguments: command, outcome: CopyOutcome(
