@@ -139,7 +139,7 @@ struct ChromeView {
         // Then what may give way, as far as there is room.
         for text in optional.reversed() {
             let textWidth = DisplayWidth.of(text) + 2
-            guard right - textWidth >= left else { break }
+            guard right - textWidth > left else { break }
             right -= textWidth
             buffer.write(text, x: right, y: y, style: theme.bar)
         }
