@@ -326,13 +326,13 @@ final class EndToEndTests: XCTestCase {
         XCTAssertFalse(screen.split(separator: "\n").contains { $0.components(separatedBy: "Rachel Michetti").count > 2 }, screen)
 
         try tmux.send("s")
-        try tmux.waitForSteady("sorted by date") { $0.contains("24 photos for “coffee”, by newest") && $0.contains("Rachel Michetti") }
+        try tmux.waitForSteady("sorted by date") { $0.contains("24 photos for “coffee”, by latest") && $0.contains("Rachel Michetti") }
 
         try tmux.send("Enter")
         screen = try tmux.waitFor("the detail screen") { $0.contains("Photo by Rachel Michetti on Unsplash") && $0.contains("pixels") }
         XCTAssertTrue(screen.contains("@rachel"), screen)
         try tmux.send("Escape")
-        try tmux.waitFor(text: "photos for “coffee”, by newest")
+        try tmux.waitFor(text: "photos for “coffee”, by latest")
         try tmux.send("q")
         try assertTerminalRestored()
 
@@ -345,7 +345,7 @@ final class EndToEndTests: XCTestCase {
         screen = try tmux.waitFor("the suggestion") { $0.contains("Earlier") && $0.contains("│ coffee") }
         try tmux.send("Down", "Enter")
         // The sort order chosen in the earlier run is kept.
-        try tmux.waitFor(text: "photos for “coffee”, by newest")
+        try tmux.waitFor(text: "photos for “coffee”, by latest")
         try tmux.send("q")
         try assertTerminalRestored()
     }

@@ -55,7 +55,7 @@ public struct SearchScreen {
     }
 
     static func orderName(_ order: SearchOrder) -> String {
-        order == .relevant ? "relevance" : "newest"
+        order == .relevant ? "relevance" : "latest"
     }
 
     // MARK: Rendering
