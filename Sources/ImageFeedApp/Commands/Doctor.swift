@@ -291,7 +291,7 @@ public enum Doctor {
         }
         add("Links", .info, "OSC 8 links \(profile.hyperlinks.value ? "on" : "off"): \(profile.hyperlinks.reason)")
         // Where `y` (copy the link) goes from here, asked as the session asks when it copies.
-        let clipboard = ClipboardRoute.decide(environment: environment) { ClipboardRoute.runTmux($0, environment: environment) }.summary
+        let clipboard = ClipboardRoute.decide(environment: environment) { TmuxClient.run($0, environment: environment) }.summary
         add("Clipboard", clipboard.fix == nil ? .info : .warning, clipboard.detail, fix: clipboard.fix)
         if let mosh = facts.abilities?.mosh {
             let version = mosh.isEmpty ? "mosh (its version could not be read)" : "mosh \(mosh)"

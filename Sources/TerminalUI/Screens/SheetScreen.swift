@@ -305,17 +305,21 @@ struct SheetScreen: Screen {
     }
 
     /// The page's keys that apply to the page shown: a topics page has no sections, likes or photographer, the
-    /// collection picker adds and takes out.
+    /// collection picker adds and takes out. The help lists these (and, on a photographer's photos or likes, `u` for
+    /// the photographer of the photo, which the hints leave out there), with the moves every page has.
     func helpShows(_ app: AppState) -> Set<Intent>? {
-        shownIntents(app).union([.pageUp, .pageDown, .lineUp, .lineDown, .first, .last, .reload])
+        var shown = shownIntents(app).union([.pageUp, .pageDown, .lineUp, .lineDown, .first, .last, .reload])
+        if case let .photographer(photographer) = app.shownSheet, photographer.section != .collections { shown.insert(.photographer) }
+        return shown
     }
 
+    /// The intents the status line's hints offer on the page shown.
     private func shownIntents(_ app: AppState) -> Set<Intent> {
         var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
         switch app.shownSheet {
         case let .photographer(photographer):
             shown.formUnion([.previousSection, .nextSection])
-            if photographer.section != .collections { shown.formUnion([.sort, .like, .details, .photographer]) }
+            if photographer.section != .collections { shown.formUnion([.sort, .like, .details]) }
         case let .collection(sheet):
             shown.formUnion([.like, .photographer, .details])
             if let owner = sheet.collection.user?.username, owner.lowercased() == app.profile.profile?.username.lowercased() {
@@ -330,23 +334,16 @@ struct SheetScreen: Screen {
     }
 
     func hints(_ app: AppState, ui: UIState) -> [String] {
-        var shown: Set<Intent> = [.back, .help, .open, .up, .down, .left, .right]
+        let shown = shownIntents(app)
         var labels: [Intent: String] = [:]
         switch app.shownSheet {
-        case let .photographer(photographer):
-            shown.formUnion([.previousSection, .nextSection])
-            if photographer.section != .collections { shown.formUnion([.sort, .like, .details]) }
-        case let .collection(sheet):
-            shown.formUnion([.like, .photographer, .details])
-            if let owner = sheet.collection.user?.username, owner.lowercased() == app.profile.profile?.username.lowercased() {
-                shown.insert(.takeOut)
-            }
         case let .collectionPicker(picker):
-            shown.insert(.takeOut)
             let selected = picker.collections.items[safe: picker.collections.selected]
             labels[.open] = selected.map { picker.holds($0) == true } == true ? "take out" : "add"
         case .topics, nil:
             labels[.open] = "show in the feed"
+        default:
+            break
         }
         return keys.hints(.sheet, labels: labels) { shown.contains($0) }
     }

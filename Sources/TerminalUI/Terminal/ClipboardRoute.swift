@@ -26,9 +26,7 @@ public enum ClipboardRoute: Equatable, Sendable {
     public static func decide(environment: [String: String], ask: ([String]) -> String?) -> ClipboardRoute {
         if Terminals.isGNUScreen(environment) { return .gnuScreen }
         guard Terminals.insideTmux(environment) else { return .terminal }
-        var arguments = ["display-message", "-p"]
-        if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
-        guard let answer = ask(arguments + [question]), let route = parse(answer) else { return .tmuxSilent }
+        guard let answer = ask(TmuxClient.display(question, environment: environment)), let route = parse(answer) else { return .tmuxSilent }
         return route
     }
 
@@ -39,13 +37,6 @@ public enum ClipboardRoute: Equatable, Sendable {
         let features = fields[2].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return .tmux(setting: String(fields[0]), client: String(UntrustedText.sanitize(String(fields[1])).prefix(60)),
                      passesOn: features.contains("clipboard"))
-    }
-
-    /// Runs tmux (the server `TMUX` names) with `arguments`; its output, or nil if it failed or took over `deadline`.
-    public static func runTmux(_ arguments: [String], environment: [String: String], deadline: Double = 1) -> String? {
-        guard let run = TerminalProbe.quietly(URL(fileURLWithPath: "/usr/bin/env"), ["tmux"] + arguments, environment: environment,
-                                              deadline: deadline), run.status == 0 else { return nil }
-        return String(decoding: run.output, as: UTF8.self)
     }
 
     /// What a copy does on this route: the sequence for the terminal (nil: none), the tmux command that sets its
@@ -121,9 +112,9 @@ extension ClipboardRoute {
     /// Copies `text` from this session: decides the route, sets tmux's buffer where the route needs it, and returns
     /// the sequence for the terminal (for its one writer) with what to tell the user.
     public static func copy(_ text: String, what: String = "the link", environment: [String: String]) -> (sequence: String?, outcome: CopyOutcome) {
-        let route = decide(environment: environment) { runTmux($0, environment: environment, deadline: 0.5) }
+        let route = decide(environment: environment) { TmuxClient.run($0, environment: environment, deadline: 0.5) }
         var plan = route.plan(text, what: what)
-        if let arguments = plan.tmuxArguments, runTmux(arguments, environment: environment, deadline: 0.5) == nil {
+        if let arguments = plan.tmuxArguments, TmuxClient.run(arguments, environment: environment, deadline: 0.5) == nil {
             plan.outcome = CopyOutcome(said: "tmux would not take \(what) into its buffer.", reached: false, fix: plan.outcome.fix)
         }
         return (plan.sequence, plan.outcome)

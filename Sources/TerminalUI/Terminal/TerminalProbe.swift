@@ -398,10 +398,20 @@ public struct TmuxClient: Equatable, Sendable {
     /// does not answer within `deadline` seconds.
     public static func ask(environment: [String: String], deadline: Double = 1) -> TmuxClient? {
         guard Terminals.insideTmux(environment) else { return nil }
-        var arguments = ["tmux", "display-message", "-p"]
+        return run(display(format, environment: environment), environment: environment, deadline: deadline).flatMap(parse)
+    }
+
+    /// `display-message -p` of `format` for this pane (`TMUX_PANE` names it).
+    static func display(_ format: String, environment: [String: String]) -> [String] {
+        var arguments = ["display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
-        guard let run = TerminalProbe.quietly(URL(fileURLWithPath: "/usr/bin/env"), arguments + [format], environment: environment,
+        return arguments + [format]
+    }
+
+    /// Runs tmux (the server `TMUX` names) with `arguments`: its output, or nil if it failed or took over `deadline`.
+    public static func run(_ arguments: [String], environment: [String: String], deadline: Double = 1) -> String? {
+        guard let run = TerminalProbe.quietly(URL(fileURLWithPath: "/usr/bin/env"), ["tmux"] + arguments, environment: environment,
                                               deadline: deadline), run.status == 0 else { return nil }
-        return parse(String(decoding: run.output, as: UTF8.self))
+        return String(decoding: run.output, as: UTF8.self)
     }
 }
