@@ -48,7 +48,9 @@ bench: deps
 	@bash scripts/install-deps.sh "$(BENCH_PACKAGES)" ""
 	# Every product in release: the long-session benchmark runs the image-feed program beside the benchmark.
 	$(SWIFT) build -c release
-	.build/release/image-feed-bench
+	# The quick parts by default (a few minutes, each printed as it ends); the long ones by name, for instance
+	# make bench BENCH="--only slowlink --only hostile --only animation", or BENCH="--only scroll --scroll-photos 10000".
+	.build/release/image-feed-bench $(BENCH)
 
 # libFuzzer on every fuzz target, ten minutes each (scripts/fuzz.sh says how to choose).
 fuzz: deps

@@ -72,11 +72,12 @@ let package = Package(
             providers: [.apt(["libtiff-dev"])]
         ),
         // FFmpeg's libavformat, libavcodec and libswscale: video items (Imgur's gifv and mp4), the first video
-        // stream a frame at a time.
+        // stream a frame at a time. Their headers only: the libraries are loaded when the first video is opened
+        // (CImageCodec's ffmpeg.c), not linked, so that a start (and the previewer's `render`) does not load the
+        // hundred libraries they bring.
         .systemLibrary(
             name: "CFFmpeg",
             path: "Sources/Shims/CFFmpeg",
-            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         // zlib, for the Kitty graphics protocol's compressed pixels.
@@ -85,11 +86,11 @@ let package = Package(
             path: "Sources/Shims/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // libcurl, for HTTP: the transfer reads the socket only as fast as the body is taken.
+        // libcurl, for HTTP: the transfer reads the socket only as fast as the body is taken. Its header only: the
+        // library is loaded at the first request (CHTTPTransfer), not linked.
         .systemLibrary(
             name: "CCurl",
             path: "Sources/Shims/CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // One request through libcurl with its body limit, deadlines and cancellation on the transferring thread.
@@ -104,8 +105,7 @@ let package = Package(
             dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP", "CTIFF", "CFFmpeg"],
             path: "Sources/Shims/CImageCodec",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
-                             .linkedLibrary("webpdemux"), .linkedLibrary("tiff"), .linkedLibrary("avformat"),
-                             .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
+                             .linkedLibrary("webpdemux"), .linkedLibrary("tiff")]
         ),
 
         // MARK: The domain: models, ports, view models. Foundation only.

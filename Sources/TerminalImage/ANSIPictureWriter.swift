@@ -27,16 +27,18 @@ public enum ANSIPictureWriter {
     }
 
     /// The SGR parameters for a colour (no `ESC [` and no `m`).
+    /// (Numbers are written with `String(_:radix:)`: `String(_:)` of an integer goes through `String(describing:)`,
+    /// whose first dynamic casts search every protocol conformance in the program, a cost a previewer's run pays.)
     public static func sgr(_ color: TerminalColor, background: Bool) -> String {
         switch color {
         case .standard:
             return background ? "49" : "39"
         case let .indexed(index) where index < 8:
-            return String((background ? 40 : 30) + Int(index))
+            return String((background ? 40 : 30) + Int(index), radix: 10)
         case let .indexed(index) where index < 16:
-            return String((background ? 100 : 90) + Int(index) - 8)
+            return String((background ? 100 : 90) + Int(index) - 8, radix: 10)
         case let .indexed(index):
-            return (background ? "48;5;" : "38;5;") + String(index)
+            return (background ? "48;5;" : "38;5;") + String(Int(index), radix: 10)
         case let .rgb(rgb):
             return (background ? "48;2;" : "38;2;") + "\(rgb.red);\(rgb.green);\(rgb.blue)"
         }

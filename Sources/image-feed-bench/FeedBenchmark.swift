@@ -107,7 +107,7 @@ struct FeedBenchmark {
         }
 
         report.add("\(label): key -> frame, median", milliseconds(all.median))
-        report.add("\(label): key -> frame, p99", milliseconds(all.p99), target: "< 4 ms")
+        report.add("\(label): key -> frame, p99", milliseconds(all.p99), target: keyTarget)
         report.add("\(label): key -> frame, next/previous card, p99", milliseconds(cards.p99))
         report.add("\(label): key -> frame, one-line scroll, p99", milliseconds(lines.p99))
         report.add("\(label): bytes, one-line scroll (median)", "\(Int(lineBytes.median))")
@@ -173,10 +173,13 @@ struct FeedBenchmark {
             if isLine { lines.add(seconds) } else { rows.add(seconds) }
         }
         report.add("\(label): key -> frame, median", milliseconds(all.median))
-        report.add("\(label): key -> frame, p99", milliseconds(all.p99), target: "< 4 ms")
+        report.add("\(label): key -> frame, p99", milliseconds(all.p99), target: keyTarget)
         report.add("\(label): key -> frame, next/previous row, p99", milliseconds(rows.p99))
         report.add("\(label): key -> frame, one-line scroll, p99", milliseconds(lines.p99))
     }
+
+    /// Within half a 60 Hz frame at 80x24; within a frame's budget of 8 ms where the screen is bigger.
+    var keyTarget: String { width * height > 80 * 24 ? "<= 8 ms" : "< 4 ms" }
 
     static let keyDown: [UInt8] = Array("j".utf8)
     static let keyUp: [UInt8] = Array("k".utf8)

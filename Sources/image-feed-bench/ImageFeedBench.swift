@@ -25,7 +25,7 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Terminal types to measure (repeatable): xterm-256color draws with the 256-colour palette, xterm-direct with 24-bit colour.")
     var term: [String] = ["xterm-256color", "xterm-direct"]
 
-    @Option(name: .long, help: "Picture protocols measured at the first size with xterm-256color, besides characters (repeatable): kitty, sixel.")
+    @Option(name: .long, help: "Picture protocols measured at the first size with xterm-256color, besides characters (repeatable): kitty, kitty-placeholders, sixel; none for characters only.")
     var graphics: [String] = ["kitty", "kitty-placeholders", "sixel"]
 
     @Option(name: .long, help: "Key presses measured per terminal.")
@@ -49,8 +49,11 @@ struct ImageFeedBench: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds the animation benchmark plays in each picture mode.")
     var animationSeconds = 4.0
 
-    @Option(name: .long, help: "Which benchmarks to run: feed, thumbnail, cache, scroll, hostile, slowlink, animation (repeatable; default all).")
+    @Option(name: .long, help: "Which benchmarks to run (repeatable): feed, thumbnail, cache, scroll (the default: these four, a few minutes), and the long ones, run only when named: hostile, slowlink, animation.")
     var only: [String] = []
+
+    static let quick = ["feed", "thumbnail", "cache", "scroll"]
+    static let long = ["hostile", "slowlink", "animation"]
 
     @Option(name: .long, help: "The image-feed program the hostile benchmark runs (default: the one built beside this benchmark), to compare builds.")
     var program: String?
@@ -60,31 +63,50 @@ struct ImageFeedBench: AsyncParsableCommand {
         setenv("LC_ALL", "C.UTF-8", 1)
         // Interrupted, the benchmark takes the programs it started with it.
         Children.killOnInterrupt()
-        let runs = only.isEmpty ? ["feed", "thumbnail", "cache", "scroll", "hostile", "slowlink", "animation"] : only
+        let runs = only.isEmpty ? Self.quick : only
+        if let unknown = runs.first(where: { !(Self.quick + Self.long).contains($0) }) {
+            throw ValidationError("--only is one of \((Self.quick + Self.long).joined(separator: ", ")): \(unknown)")
+        }
         var report = Report()
         report.note("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Self.buildMode) build")
+        report.note("running: \(runs.joined(separator: ", "))" + (only.isEmpty ? " (the long ones run when named: --only \(Self.long.joined(separator: " --only ")))" : ""))
         if runs.contains("thumbnail") {
+            let partStarted = now()
+            defer { report.part("thumbnail", since: partStarted) }
             try ThumbnailBenchmark(iterations: thumbnails).run(into: &report)
             try BlitterBenchmark(iterations: max(20, thumbnails / 5)).run(into: &report)
             try await CardBytesBenchmark().run(into: &report)
+            try SixelBenchmark().run(into: &report)
         }
         if runs.contains("cache") {
+            let partStarted = now()
+            defer { report.part("cache", since: partStarted) }
             try await CacheBenchmark(iterations: 50).run(into: &report)
         }
         if runs.contains("scroll") {
+            let partStarted = now()
+            defer { report.part("scroll", since: partStarted) }
             try await ModelMemoryBenchmark().run(into: &report)
             try await ScrollBenchmark(photos: scrollPhotos).run(into: &report)
         }
         if runs.contains("hostile") {
+            let partStarted = now()
+            defer { report.part("hostile", since: partStarted) }
             try await HostileBenchmark(program: program.map { URL(fileURLWithPath: $0) }).run(into: &report)
         }
         if runs.contains("slowlink") {
+            let partStarted = now()
+            defer { report.part("slowlink", since: partStarted) }
             try await SlowLinkBenchmark(rates: linkRate, modeNames: linkMode, buffered: linkBuffered).run(into: &report)
         }
         if runs.contains("animation") {
+            let partStarted = now()
+            defer { report.part("animation", since: partStarted) }
             try AnimationBenchmark(seconds: animationSeconds, keys: min(keys, 100)).run(into: &report)
         }
         if runs.contains("feed") {
+            let partStarted = now()
+            defer { report.part("feed", since: partStarted) }
             for size in try size.map(Self.parseSize) {
                 for term in term {
                     guard Self.terminfoExists(term) else {
@@ -96,7 +118,7 @@ struct ImageFeedBench: AsyncParsableCommand {
             }
             // Pictures in pixels: what they cost over the wire, at the first size.
             if let first = try size.first.map(Self.parseSize) {
-                for name in graphics {
+                for name in graphics where name != "none" {
                     guard let mode = GraphicsMode(rawValue: name), [.kitty, .kittyPlaceholders, .sixel].contains(mode) else {
                         throw ValidationError("--graphics is kitty, kitty-placeholders or sixel: \(name)")
                     }
@@ -174,6 +196,12 @@ struct Report {
         fflush(nil)
     }
 
+    /// Says that a part of the run ended, and how long it took.
+    mutating func part(_ name: String, since started: Double) {
+        Swift.print("-- \(name) done in " + String(format: "%.0f s (%.0f s so far)", now() - started, now() - self.started))
+        fflush(nil)
+    }
+
     mutating func note(_ text: String) {
         notes.append(text)
         Swift.print("  \(text)")
@@ -193,5 +221,12 @@ func milliseconds(_ seconds: Double) -> String { String(format: "%.3f ms", secon
 func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// The calling thread's CPU time, in seconds (not counting the time other threads or programs had its core).
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

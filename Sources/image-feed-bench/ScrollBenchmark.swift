@@ -58,7 +58,15 @@ struct ScrollBenchmark {
         let started = now()
         var keys = 0
         var stalled = 0.0
+        // The memory as the photos seen pass each mark: a footprint that stays flat after the first 500 is what a
+        // user scrolling all afternoon keeps.
+        var marks = [500, 1_000, 3_000, 10_000, 30_000].filter { $0 < photos }
+        var atMarks: [(photos: Int, memory: Memory)] = []
         while served("image") < photos {
+            if let mark = marks.first, served("image") >= mark {
+                marks.removeFirst()
+                atMarks.append((mark, try Self.memory(of: pid)))
+            }
             let images = served("image")
             let before = terminal.bytesReceived
             terminal.type(Array("j".utf8))
@@ -91,8 +99,18 @@ struct ScrollBenchmark {
         let perHundred = Double(apiRequests) / Double(photos) * 100
         let breakdown = routes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         report.note("\(label): requests served: \(breakdown); \(String(format: "%.1f", elapsed)) s of scrolling")
-        report.add("\(label): peak memory (VmHWM)", String(format: "%.1f MB", Double(memory.peak) / 1_048_576), target: "< 80 MB")
-        report.add("\(label): memory at the end (VmRSS)", String(format: "%.1f MB", Double(memory.resident) / 1_048_576))
+        func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        for (count, mark) in atMarks {
+            report.add("\(label): after \(count) photos: peak (VmHWM); its own memory (RssAnon)",
+                       megabytes(mark.peak) + "; " + megabytes(mark.anonymous))
+        }
+        report.add("\(label): peak memory (VmHWM)", megabytes(memory.peak), target: "<= 50 MB")
+        report.add("\(label): memory at the end (VmRSS); its own (RssAnon); libraries and files (RssFile)",
+                   megabytes(memory.resident) + "; " + megabytes(memory.anonymous) + "; " + megabytes(memory.file))
+        if let first = atMarks.first {
+            report.add("\(label): growth of the peak after the first \(first.photos) photos", megabytes(memory.peak - first.memory.peak),
+                       target: "flat")
+        }
         report.add("\(label): API requests per 100 photos", String(format: "%.2f", perHundred), target: "<= 4")
         report.note("\(label): \(keys) key presses; \(String(format: "%.1f", stalled)) s waiting on keys that brought no new photo")
     }
@@ -142,14 +160,24 @@ struct ScrollBenchmark {
     /// POSIX_SPAWN_SETSID (glibc 2.26+), which Swift's Glibc module does not export.
     static let spawnSetSID: Int32 = 0x80
 
-    /// The process's peak and current resident set, in bytes, from /proc.
-    static func memory(of pid: pid_t) throws -> (peak: Int, resident: Int) {
+    /// A process's memory, in bytes: the high-water mark of its resident set, the resident set now, and that set's
+    /// two parts: its own (heap, stacks: what its data costs) and pages of files (the program and its libraries).
+    struct Memory {
+        var peak: Int
+        var resident: Int
+        var anonymous: Int
+        var file: Int
+    }
+
+    /// The process's peak and current resident set, from /proc.
+    static func memory(of pid: pid_t) throws -> Memory {
         let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         func kilobytes(_ field: String) -> Int {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
             return Int(line.split(separator: " ").dropFirst().first.map(String.init) ?? "") ?? 0
         }
-        return (kilobytes("VmHWM") * 1024, kilobytes("VmRSS") * 1024)
+        return Memory(peak: kilobytes("VmHWM") * 1024, resident: kilobytes("VmRSS") * 1024,
+                      anonymous: kilobytes("RssAnon") * 1024, file: kilobytes("RssFile") * 1024)
     }
 }
 

@@ -113,6 +113,21 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("--animate is on or off"), bad.stderr)
     }
 
+    /// A previewer runs `render` once per file: FFmpeg and libcurl (with the hundred libraries they bring) are loaded
+    /// when a video is opened or a request made, never at the start; a video still plays, loading FFmpeg then.
+    func test_render_ofAPhoto_loadsNeitherFFmpegNorCurl_andAVideoLoadsFFmpeg() async throws {
+        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
+        let still = try await run(["render", photo, "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(still.status, 0, still.stderr)
+        XCTAssertTrue(still.stderr.contains("libjpeg"), "the loader's list of libraries was read")
+        XCTAssertFalse(still.stderr.contains("libavformat"), "FFmpeg was loaded for a photo")
+        XCTAssertFalse(still.stderr.contains("libcurl"), "libcurl was loaded for a file")
+        let video = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
+                                   "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(video.status, 0, String(video.stderr.suffix(2_000)))
+        XCTAssertTrue(video.stderr.contains("libavformat"), "a video loads FFmpeg")
+    }
+
     func test_render_inKittyGraphicsAndSixel() async throws {
         let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
         let kitty = try await run(["render", photo, "--cols", "30", "--rows", "10", "--graphics", "kitty", "--cell-size", "9x18"],

@@ -1,3 +1,4 @@
+import CNcursesw
 import Foundation
 import TerminalImage
 @testable import TerminalUI
@@ -196,6 +197,66 @@ final class NcursesScrollTests: XCTestCase {
         XCTAssertEqual(ScrollPlan.scrollMove(from: frame(top: 5), to: frame(top: 2))?.shift, -3)
         XCTAssertNil(ScrollPlan.scrollMove(from: frame(top: 0), to: frame(top: 0)))
         XCTAssertNil(ScrollPlan.scrollMove(from: frame(top: 0), to: frame(top: 40)), "nothing in common")
+    }
+
+    func test_shiftRows_movesWholeRows_andBlanksThoseLeftBehind() {
+        var up = frame(top: 0)
+        up.shiftRows(top: 1, bottom: 18, by: 5)
+        var down = frame(top: 0)
+        down.shiftRows(top: 1, bottom: 18, by: -5)
+        var gone = frame(top: 0)
+        gone.shiftRows(top: 1, bottom: 18, by: 30)
+        let before = frame(top: 0)
+        for y in 0..<20 {
+            for x in 0..<40 {
+                let outside = y == 0 || y == 19
+                XCTAssertEqual(up[x, y], outside ? before[x, y] : y <= 13 ? before[x, y + 5] : .blank, "up \(x),\(y)")
+                XCTAssertEqual(down[x, y], outside ? before[x, y] : y >= 6 ? before[x, y - 5] : .blank, "down \(x),\(y)")
+                XCTAssertEqual(gone[x, y], outside ? before[x, y] : .blank, "gone \(x),\(y)")
+            }
+        }
+    }
+
+    func test_rowHashes_tellRowsApart_byTextAndColour_andKnowABlankRow() {
+        var buffer = CellBuffer(width: 10, height: 5)
+        buffer.write("abc", x: 0, y: 1)
+        buffer.write("abc", x: 0, y: 2)
+        buffer.write("abd", x: 0, y: 3)
+        buffer.write("abc", x: 0, y: 4, style: CellStyle(foreground: .rgb(RGB(1, 2, 3))))
+        let hashes = ScrollPlan.rowHashes(buffer)
+        XCTAssertEqual(hashes[1], hashes[2])
+        XCTAssertNotEqual(hashes[1], hashes[3], "text")
+        XCTAssertNotEqual(hashes[1], hashes[4], "colour")
+        XCTAssertEqual(hashes[0], ScrollPlan.blankRowHash(10))
+        XCTAssertTrue(Cell.picture.isPicture)
+        XCTAssertFalse(Cell("▀").isPicture)
+        XCTAssertFalse(Cell(Cell.picture.text + "\u{0305}").isPicture, "a Kitty placeholder with its diacritic")
+    }
+
+    /// The steps of a big move are made in curses' own window: what curses holds afterwards is the frame, cell by cell.
+    func test_aMoveMadeInCursesWindow_leavesCursesHoldingTheFrame() throws {
+        setenv("LC_ALL", "C.UTF-8", 1)
+        let terminal = try PseudoTerminal(width: 40, height: 20, keepsOutput: true)
+        defer { terminal.close() }
+        let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, environment: ["TERM": "xterm-256color"])
+        defer { backend.restore() }
+        for top in [0, 12, 13, 10, 40, 27, 0] {
+            let buffer = frame(top: top)
+            backend.draw(buffer)
+            _ = terminal.endFrame(flushing: backend)
+            for y in 0..<20 {
+                var line = ""
+                var expected = ""
+                for x in 0..<40 {
+                    var character = cchar_t()
+                    mvwin_wch(backend.window, Int32(y), Int32(x), &character)
+                    let value = withUnsafeBytes(of: &character.chars) { $0.bindMemory(to: wchar_t.self)[0] }
+                    line += String(UnicodeScalar(UInt32(bitPattern: value)) ?? " ")
+                    expected += buffer[x, y].text
+                }
+                XCTAssertEqual(line, expected, "row \(y) after the frame of top \(top)")
+            }
+        }
     }
 
     func test_aMovedScreen_costsItsNewRows_andLooksAsARepaintWould() throws {

@@ -4,7 +4,57 @@
 #include <stdio.h>
 #include <string.h>
 
+// libcurl is loaded at the first request, not linked: with TLS, LDAP, SSH and their own libraries it is thirty
+// libraries, whose loading was a third of every start (and all of it for `render` of a file, which asks nothing of
+// the network). Below, curl's names become the functions found in it once it is loaded.
+#define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
+#include <dlfcn.h>
+
+#define IFH_CURL_FUNCTIONS(X) \
+    X(curl_global_init) X(curl_share_init) X(curl_share_setopt) X(curl_easy_init) X(curl_easy_setopt) \
+    X(curl_easy_perform) X(curl_easy_getinfo) X(curl_easy_cleanup) X(curl_easy_strerror) X(curl_slist_append) \
+    X(curl_slist_free_all)
+
+static struct {
+#define IFH_CURL_POINTER(name) __typeof__(&name) name;
+    IFH_CURL_FUNCTIONS(IFH_CURL_POINTER)
+#undef IFH_CURL_POINTER
+} ifh_curl;
+
+// Why libcurl could not be loaded; empty when it was.
+static char ifh_curl_failure[160];
+
+static int ifh_curl_load(void) {
+    // libcurl.so.4: the soname of every libcurl since 7.16 (its ABI has not changed since).
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(ifh_curl_failure, sizeof ifh_curl_failure,
+                 "the network needs libcurl (libcurl.so.4), which is not installed (Debian: libcurl4)");
+        return 0;
+    }
+#define IFH_CURL_FIND(name) \
+    *(void **)&ifh_curl.name = dlsym(library, #name); \
+    if (!ifh_curl.name) { \
+        snprintf(ifh_curl_failure, sizeof ifh_curl_failure, "the installed libcurl has no %s", #name); \
+        return 0; \
+    }
+    IFH_CURL_FUNCTIONS(IFH_CURL_FIND)
+#undef IFH_CURL_FIND
+    return 1;
+}
+
+#define curl_global_init (ifh_curl.curl_global_init)
+#define curl_share_init (ifh_curl.curl_share_init)
+#define curl_share_setopt (ifh_curl.curl_share_setopt)
+#define curl_easy_init (ifh_curl.curl_easy_init)
+#define curl_easy_setopt (ifh_curl.curl_easy_setopt)
+#define curl_easy_perform (ifh_curl.curl_easy_perform)
+#define curl_easy_getinfo (ifh_curl.curl_easy_getinfo)
+#define curl_easy_cleanup (ifh_curl.curl_easy_cleanup)
+#define curl_easy_strerror (ifh_curl.curl_easy_strerror)
+#define curl_slist_append (ifh_curl.curl_slist_append)
+#define curl_slist_free_all (ifh_curl.curl_slist_free_all)
 
 // One share for every transfer: connections, TLS sessions and DNS answers are reused across requests and
 // threads (a far link pays its round trips for a new TLS connection once, not per request).
@@ -23,6 +73,7 @@ static void ifh_unlock(CURL *handle, curl_lock_data data, void *user) {
 }
 
 static void ifh_setup(void) {
+    if (!ifh_curl_load()) return;
     curl_global_init(CURL_GLOBAL_DEFAULT);
     for (int index = 0; index < CURL_LOCK_DATA_LAST; index++) pthread_mutex_init(&ifh_locks[index], NULL);
     ifh_share = curl_share_init();
@@ -102,6 +153,10 @@ int ifh_perform(const ifh_request *request, const ifh_callbacks *callbacks, long
     *status = 0;
     if (message && message_capacity > 0) message[0] = 0;
     pthread_once(&ifh_once, ifh_setup);
+    if (ifh_curl_failure[0]) {
+        if (message && message_capacity > 0) snprintf(message, message_capacity, "%s", ifh_curl_failure);
+        return IFH_FAILED;
+    }
     CURL *handle = curl_easy_init();
     if (!handle) {
         if (message && message_capacity > 0) snprintf(message, message_capacity, "curl_easy_init failed");

@@ -14,11 +14,7 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/log.h>
-#include <libswscale/swscale.h>
+#include "ffmpeg.h"
 
 enum ifc_animation_kind { IFC_KIND_GIF, IFC_KIND_WEBP, IFC_KIND_VIDEO };
 
@@ -295,6 +291,7 @@ static void ifc_video_message(char *message, size_t capacity, const char *what, 
 static int ifc_anim_video_open(struct ifc_animation *animation, const uint8_t *data, size_t length,
                                char *message, size_t capacity) {
     struct ifc_video_state *video = &animation->video;
+    if (!ifc_ffmpeg_load(message, capacity)) return IFC_ERROR;
     // FFmpeg writes its warnings to stderr, where the full-screen program draws: it says nothing.
     av_log_set_level(AV_LOG_QUIET);
     video->data = data;

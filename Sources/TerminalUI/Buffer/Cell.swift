@@ -1,4 +1,7 @@
 import TerminalImage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a cell's text looks.
 public struct CellStyle: Hashable, Sendable {
@@ -37,7 +40,22 @@ public struct Cell: Hashable, Sendable {
     /// comparison and hash go through Unicode normalization for anything past ASCII (every half block, every
     /// Kitty placeholder with its diacritics), which cost several milliseconds a frame.
     public static func == (lhs: Cell, rhs: Cell) -> Bool {
-        lhs.style == rhs.style && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        lhs.style == rhs.style && sameBytes(lhs.text, rhs.text)
+    }
+
+    /// Whether two texts are the same bytes: their lengths first (a cell's text is short, stored in the String itself),
+    /// then the bytes at once rather than one by one through an iterator.
+    @inline(__always)
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        let count = lhs.utf8.count
+        guard count == rhs.utf8.count else { return false }
+        let compared: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                count == 0 || memcmp(left.baseAddress!, right.baseAddress!, count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        return lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -45,6 +63,13 @@ public struct Cell: Hashable, Sendable {
         let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
         hasher.combine(0xFF as UInt8) // the end of the text (no UTF-8 byte is 0xFF)
+    }
+
+    /// Whether this is the cell a picture in pixels shows in, by its bytes (String's `==` would normalise every
+    /// half block it is asked about first).
+    @inline(__always)
+    public var isPicture: Bool {
+        text.utf8.count == 4 && Self.sameBytes(text, Self.picture.text)
     }
 
     public static let blank = Cell()

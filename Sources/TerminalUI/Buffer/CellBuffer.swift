@@ -143,14 +143,20 @@ public struct CellBuffer: Equatable, Sendable {
     /// Moves rows `top…bottom` up by `shift` (down when negative), as a terminal scrolls a region: rows
     /// moved in from outside the region are blank.
     mutating func shiftRows(top: Int, bottom: Int, by shift: Int) {
-        guard top >= 0, bottom < height, top <= bottom else { return }
-        let moved = cells
-        for y in top...bottom {
-            let from = y + shift
-            for x in 0..<width {
-                cells[y * width + x] = from >= top && from <= bottom ? moved[from * width + x] : .blank
-            }
+        guard top >= 0, bottom < height, top <= bottom, shift != 0 else { return }
+        let rows = bottom - top + 1
+        guard abs(shift) < rows else {
+            fill(Rect(x: 0, y: top, width: width, height: rows))
+            return
         }
+        let kept = rows - abs(shift)
+        // Whole rows move at once (one copy of a range, not a cell at a time); the rows left behind are blank.
+        let to = shift > 0 ? top : top - shift
+        let from = to + shift
+        let moved = Array(cells[from * width..<(from + kept) * width])
+        cells.replaceSubrange(to * width..<(to + kept) * width, with: moved)
+        let cleared = shift > 0 ? top + kept : top
+        fill(Rect(x: 0, y: cleared, width: width, height: abs(shift)))
     }
 
     /// The text of each line, for tests: wide characters once, styles left out, trailing spaces trimmed.

@@ -42,7 +42,7 @@ extension NcursesBackend {
                     flush(y)
                     continue
                 }
-                if cell.text == Cell.picture.text {
+                if cell.isPicture {
                     // A cell a picture shows in: a blank that curses tells from an ordinary blank, so that
                     // when the picture goes, curses rewrites the cell (and a Sixel's pixels there go with it).
                     flush(y)
@@ -129,26 +129,27 @@ extension NcursesBackend {
         let key = PairKey(foreground: colorNumber(style.foreground), background: colorNumber(style.background))
         if key.foreground == -1, key.background == -1 { return 0 }
         let packed = UInt64(UInt32(bitPattern: key.foreground)) << 32 | UInt64(UInt32(bitPattern: key.background))
-        let slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        let slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.pairCacheBits))
         if pairCacheKeys[slot] == packed { return pairCacheValues[slot] }
-        defer {
-            if let pair = pairs[key] {
-                pairCacheKeys[slot] = packed
-                pairCacheValues[slot] = pair
+        let pair: Int32
+        if let known = pairs[key] {
+            pair = known
+        } else {
+            var made = alloc_pair(key.foreground, key.background)
+            if made < 0 {
+                // Out of pairs: start afresh (nothing on screen keeps its old pair once everything is redrawn).
+                reset_color_pairs()
+                pairs.removeAll()
+                pairCacheKeys = [UInt64](repeating: .max, count: pairCacheKeys.count)
+                previous = nil
+                made = alloc_pair(key.foreground, key.background)
             }
+            pair = max(0, made)
+            pairs[key] = pair
         }
-        if let known = pairs[key] { return known }
-        var pair = alloc_pair(key.foreground, key.background)
-        if pair < 0 {
-            // Out of pairs: start afresh (nothing on screen keeps its old pair once everything is redrawn).
-            reset_color_pairs()
-            pairs.removeAll()
-            pairCacheKeys = [UInt64](repeating: .max, count: pairCacheKeys.count)
-            previous = nil
-            pair = alloc_pair(key.foreground, key.background)
-        }
-        pairs[key] = max(0, pair)
-        return max(0, pair)
+        pairCacheKeys[slot] = packed
+        pairCacheValues[slot] = pair
+        return pair
     }
 
     /// Runs `body` (curses drawing) with curses' descriptor pointing at the frame's file, then queues what it wrote.

@@ -52,9 +52,11 @@ public final class NcursesBackend: TerminalBackend {
     let window: UnsafeMutablePointer<WINDOW>
     var previous: CellBuffer?
     var pairs: [PairKey: Int32] = [:]
-    /// A direct-mapped cache in front of `pairs` (frames ask for a pair per changed cell).
-    var pairCacheKeys = [UInt64](repeating: .max, count: 4096)
-    var pairCacheValues = [Int32](repeating: 0, count: 4096)
+    /// A direct-mapped cache in front of `pairs` (frames ask for a pair per changed cell; a screen of photos in
+    /// 24-bit colour has thousands of pairs, which a smaller cache kept evicting).
+    static let pairCacheBits = 16
+    var pairCacheKeys = [UInt64](repeating: .max, count: 1 << pairCacheBits)
+    var pairCacheValues = [Int32](repeating: 0, count: 1 << pairCacheBits)
     var wakePipe: [Int32] = [-1, -1]
     var restored = false
     var decoder = InputDecoder()
@@ -251,7 +253,8 @@ public final class NcursesBackend: TerminalBackend {
     public func draw(_ frame: CellBuffer) {
         guard !restored else { return }
         var buffer = frame
-        if lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
+        // When the screen last changed matters to pictures in pixels only (the link's state they are planned by).
+        if pictures != nil, lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
             lastChange = OutputQueue.clock()
         }
         lastFrame = frame
@@ -272,6 +275,9 @@ public final class NcursesBackend: TerminalBackend {
         // colour), so that curses recognises a moved row and scrolls it instead of leaving identical blanks be.
         let drawn = pictures?.followsScrolls == true && [.palette256, .truecolor].contains(colorMode) ? ScrollPlan.tagged(buffer) : buffer
         var moves = RowMoves(height: buffer.height)
+        // Only pictures that follow the terminal's scrolls (Sixel) need curses' output read for the rows it moved.
+        let followsScrolls = pictures?.followsScrolls == true
+        func read(_ bytes: [UInt8]) { if followsScrolls { moves.read(bytes) } }
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
@@ -284,8 +290,11 @@ public final class NcursesBackend: TerminalBackend {
             scrolled = true
             var moved = 0
             while abs(move.shift) - moved > step {
+                // The step is made in curses' own window (its lines move as pointers, no cell is copied again),
+                // and the frame shown becomes what the terminal holds after it: the cells the next frame brings
+                // back into place are not handed to curses a second time.
                 shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step)
-                moves.read(present(shown))
+                read(scrollWindow(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step, showing: shown))
                 moved += step
             }
         }
@@ -295,7 +304,7 @@ public final class NcursesBackend: TerminalBackend {
                                                                                          bytesPerCell: bytesPerCell) {
             // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
             // top first, each once the last has crossed; a key meanwhile is answered by the next part's frame.
-            moves.read(present(part))
+            read(present(part))
             if let pictures, pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
             previousRowHashes = nil
             staged = true
@@ -304,7 +313,7 @@ public final class NcursesBackend: TerminalBackend {
             output.pump()
             return
         }
-        moves.read(present(drawn))
+        read(present(drawn))
         let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
         if let pictures {
@@ -315,6 +324,20 @@ public final class NcursesBackend: TerminalBackend {
         queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
         output.askBehindPictures()
         output.pump()
+    }
+
+    /// Moves rows `top…bottom` of curses' window by `shift` (positive: up; the rows moved in blank), then lets
+    /// curses send the terminal the step (its scroll, found by its line hashes). `shown` is the frame that leaves on
+    /// the screen. Returns what curses wrote.
+    func scrollWindow(top: Int, bottom: Int, by shift: Int, showing shown: CellBuffer) -> [UInt8] {
+        wsetscrreg(window, Int32(top), Int32(bottom))
+        scrollok(window, true)
+        wscrl(window, Int32(shift))
+        scrollok(window, false)
+        wsetscrreg(window, 0, Int32(max(0, height - 1)))
+        previous = shown
+        wnoutrefresh(window)
+        return captured { doupdate() }
     }
 
     /// The hyperlinks over the frame just drawn.

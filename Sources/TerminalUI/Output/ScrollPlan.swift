@@ -1,4 +1,5 @@
 import Foundation
+import TerminalImage
 
 /// How a frame goes out when most of it moved or most of it changed: the scroll curses is shown in steps it takes
 /// (rows moved further than curses takes at once), and, on a slow link, the part of a frame that goes first. Pure
@@ -89,19 +90,51 @@ enum ScrollPlan {
         return ScrollMove(top: top, bottom: bottom, shift: best.shift)
     }
 
-    /// A hash of each row's cells.
+    /// A hash of each row's cells. Only compared with other rows' (a scroll is planned from them; the cells are
+    /// still compared one by one as they go to curses, so two rows that only hash alike cost bytes, never a wrong
+    /// screen): a multiply-and-rotate mix of each cell's packed style and text, several times quicker than
+    /// `Hasher` over the same cells, which frames of 12,000 cells and more felt.
     static func rowHashes(_ buffer: CellBuffer) -> [Int] {
-        (0..<buffer.height).map { y in
-            var hasher = Hasher()
-            for x in 0..<buffer.width { hasher.combine(buffer.cells[y * buffer.width + x]) }
-            return hasher.finalize()
+        buffer.cells.withUnsafeBufferPointer { cells in
+            (0..<buffer.height).map { y in
+                var hash: UInt64 = 0x243F_6A88_85A3_08D3
+                for x in 0..<buffer.width { hash = mix(hash, cells[y * buffer.width + x]) }
+                return Int(truncatingIfNeeded: hash)
+            }
         }
     }
 
     static func blankRowHash(_ width: Int) -> Int {
-        var hasher = Hasher()
-        for _ in 0..<width { hasher.combine(Cell.blank) }
-        return hasher.finalize()
+        var hash: UInt64 = 0x243F_6A88_85A3_08D3
+        for _ in 0..<width { hash = mix(hash, Cell.blank) }
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    @inline(__always)
+    static func mix(_ hash: UInt64, _ cell: Cell) -> UInt64 {
+        var value = pack(cell.style)
+        for byte in cell.text.utf8 { value = (value &<< 8 | value &>> 56) ^ UInt64(byte) }
+        let mixed = (hash ^ value) &* 0x9E37_79B9_7F4A_7C15
+        return mixed &<< 29 | mixed &>> 35
+    }
+
+    @inline(__always)
+    static func pack(_ style: CellStyle) -> UInt64 {
+        var bits = pack(style.foreground) | pack(style.background) << 26
+        if style.bold { bits |= 1 << 52 }
+        if style.dim { bits |= 1 << 53 }
+        if style.reverse { bits |= 1 << 54 }
+        if style.underline { bits |= 1 << 55 }
+        return bits
+    }
+
+    @inline(__always)
+    static func pack(_ color: TerminalColor) -> UInt64 {
+        switch color {
+        case .standard: return 0
+        case let .indexed(index): return 1 << 24 | UInt64(index)
+        case let .rgb(rgb): return 2 << 24 | UInt64(UInt32(truncatingIfNeeded: rgb.packed) & 0xFF_FFFF)
+        }
     }
 
 }
