@@ -143,14 +143,19 @@ struct BlitterBenchmark {
     }
 
     static func chafaOutput(_ chafa: String, jpeg: Data, mode: ColorMode, symbols: String, columns: Int, rows: Int) throws -> [UInt8] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-blitter.jpg")
+        try chafaOutput(chafa, jpeg: jpeg, arguments: ["--format", "symbols", "--size", "\(columns)x\(rows)", "--stretch", "--colors",
+                                                      mode == .truecolor ? "full" : "256", "--symbols", symbols, "--animate", "off",
+                                                      "--polite", "on", "-O", "0"])
+    }
+
+    /// What chafa writes for `jpeg` (a file of its own) with `arguments` before the file's name.
+    static func chafaOutput(_ chafa: String, jpeg: Data, arguments: [String]) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-chafa.jpg")
         try jpeg.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chafa)
-        process.arguments = ["--format", "symbols", "--size", "\(columns)x\(rows)", "--stretch", "--colors",
-                             mode == .truecolor ? "full" : "256", "--symbols", symbols, "--animate", "off", "--polite", "on",
-                             "-O", "0", file.path]
+        process.arguments = arguments + [file.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -74,18 +74,7 @@ struct SixelBenchmark {
     }
 
     static func chafaSixel(_ chafa: String, jpeg: Data, columns: Int, rows: Int) throws -> [UInt8] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("image-feed-bench-sixel.jpg")
-        try jpeg.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chafa)
-        process.arguments = ["--format", "sixels", "--size", "\(columns)x\(rows)", "--animate", "off", "--polite", "on", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
+        try BlitterBenchmark.chafaOutput(chafa, jpeg: jpeg, arguments: ["--format", "sixels", "--size", "\(columns)x\(rows)",
+                                                                        "--animate", "off", "--polite", "on"])
     }
 }
