@@ -273,10 +273,10 @@ public final class NcursesBackend: TerminalBackend {
         let scrolls = pictures.map { $0.movesWithText || $0.followsScrolls } ?? true
         // Where curses may scroll Sixel pictures, each picture row's cells differ from every other's (by an unseen
         // colour), so that curses recognises a moved row and scrolls it instead of leaving identical blanks be.
-        let drawn = pictures?.followsScrolls == true && [.palette256, .truecolor].contains(colorMode) ? ScrollPlan.tagged(buffer) : buffer
+        let followsScrolls = pictures?.followsScrolls == true
+        let drawn = followsScrolls && [.palette256, .truecolor].contains(colorMode) ? ScrollPlan.tagged(buffer) : buffer
         var moves = RowMoves(height: buffer.height)
         // Only pictures that follow the terminal's scrolls (Sixel) need curses' output read for the rows it moved.
-        let followsScrolls = pictures?.followsScrolls == true
         func read(_ bytes: [UInt8]) { if followsScrolls { moves.read(bytes) } }
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
