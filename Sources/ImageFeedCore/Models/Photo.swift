@@ -2,7 +2,7 @@ import Foundation
 
 /// A photograph as the app uses it, whatever service delivered it.
 /// Optional fields are the ones a service may leave out; the screens show only what is present.
-public struct Photo: Identifiable, Hashable, Codable, Sendable {
+public struct Photo: Identifiable, Hashable, Sendable {
     public var id: String
     public var createdAt: Date?
     public var updatedAt: Date?
@@ -17,22 +17,30 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     public var altDescription: String?
     public var urls: PhotoURLs
     public var links: PhotoLinks
-    public var user: User?
-    public var exif: Exif?
-    public var location: PhotoLocation?
     public var tags: [String]
     /// An animation (an Imgur GIF, WebP or MP4): its still picture shows until the viewer plays `links.download`, the
     /// animation itself.
     /// nil: a still photo.
     public var isAnimated: Bool?
-    /// How often the photo was seen and downloaded, where the service says (a photo's own answer has them).
-    public var views: Int?
-    public var downloads: Int?
-    /// The topics the photo is featured in, by title and slug.
-    public var topics: [TopicLink]?
     /// The ids of the logged-in user's collections that hold the photo, where the service says
     /// (Unsplash's `current_user_collections`); nil: not known.
     public var inCollections: [String]?
+
+    /// The author, shared with the other photos of the same author (see `Interned`).
+    private(set) var author: Shared<User>?
+    /// What only a photo's own answer says, kept apart: a list's photos leave it out (nil).
+    private(set) var details: Shared<Details>?
+
+    /// What a photo's own answer adds to a list's photo.
+    struct Details: Hashable, Sendable {
+        var exif: Exif?
+        var location: PhotoLocation?
+        var views: Int?
+        var downloads: Int?
+        var topics: [TopicLink]?
+
+        var isEmpty: Bool { self == Details() }
+    }
 
     public init(
         id: String, createdAt: Date? = nil, updatedAt: Date? = nil, width: Int = 0, height: Int = 0,
@@ -54,10 +62,48 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
         self.altDescription = altDescription
         self.urls = urls
         self.links = links
-        self.user = user
-        self.exif = exif
-        self.location = location
         self.tags = tags
+        author = user.map(Interned.user)
+        let details = Details(exif: exif, location: location)
+        self.details = details.isEmpty ? nil : Shared(details)
+    }
+
+    public var user: User? {
+        get { author?.value }
+        set { author = newValue.map(Interned.user) }
+    }
+
+    public var exif: Exif? {
+        get { details?.value.exif }
+        set { changeDetails { $0.exif = newValue } }
+    }
+
+    public var location: PhotoLocation? {
+        get { details?.value.location }
+        set { changeDetails { $0.location = newValue } }
+    }
+
+    /// How often the photo was seen and downloaded, where the service says (a photo's own answer has them).
+    public var views: Int? {
+        get { details?.value.views }
+        set { changeDetails { $0.views = newValue } }
+    }
+
+    public var downloads: Int? {
+        get { details?.value.downloads }
+        set { changeDetails { $0.downloads = newValue } }
+    }
+
+    /// The topics the photo is featured in, by title and slug.
+    public var topics: [TopicLink]? {
+        get { details?.value.topics }
+        set { changeDetails { $0.topics = newValue } }
+    }
+
+    private mutating func changeDetails(_ change: (inout Details) -> Void) {
+        var changed = details?.value ?? Details()
+        change(&changed)
+        details = changed.isEmpty ? nil : Shared(changed)
     }
 
     /// Whether the user's collection `id` holds the photo; nil when the service did not say.
@@ -83,6 +129,69 @@ public struct Photo: Identifiable, Hashable, Codable, Sendable {
     }
 }
 
+/// The JSON is the one the properties as stored fields gave (photos saved before still load): optional
+/// fields left out when nil, and a missing one read as nil.
+extension Photo: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, createdAt, updatedAt, width, height, color, blurHash, likes, likedByUser, description, altDescription
+        case urls, links, user, exif, location, tags, isAnimated, views, downloads, topics, inCollections
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            createdAt: try container.decodeIfPresent(Date.self, forKey: .createdAt),
+            updatedAt: try container.decodeIfPresent(Date.self, forKey: .updatedAt),
+            width: try container.decode(Int.self, forKey: .width),
+            height: try container.decode(Int.self, forKey: .height),
+            color: try container.decodeIfPresent(String.self, forKey: .color),
+            blurHash: try container.decodeIfPresent(String.self, forKey: .blurHash),
+            likes: try container.decode(Int.self, forKey: .likes),
+            likedByUser: try container.decode(Bool.self, forKey: .likedByUser),
+            description: try container.decodeIfPresent(String.self, forKey: .description),
+            altDescription: try container.decodeIfPresent(String.self, forKey: .altDescription),
+            urls: try container.decode(PhotoURLs.self, forKey: .urls),
+            links: try container.decode(PhotoLinks.self, forKey: .links),
+            user: try container.decodeIfPresent(User.self, forKey: .user),
+            exif: try container.decodeIfPresent(Exif.self, forKey: .exif),
+            location: try container.decodeIfPresent(PhotoLocation.self, forKey: .location),
+            tags: try container.decode([String].self, forKey: .tags)
+        )
+        isAnimated = try container.decodeIfPresent(Bool.self, forKey: .isAnimated)
+        views = try container.decodeIfPresent(Int.self, forKey: .views)
+        downloads = try container.decodeIfPresent(Int.self, forKey: .downloads)
+        topics = try container.decodeIfPresent([TopicLink].self, forKey: .topics)
+        inCollections = try container.decodeIfPresent([String].self, forKey: .inCollections)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(updatedAt, forKey: .updatedAt)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encodeIfPresent(color, forKey: .color)
+        try container.encodeIfPresent(blurHash, forKey: .blurHash)
+        try container.encode(likes, forKey: .likes)
+        try container.encode(likedByUser, forKey: .likedByUser)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(altDescription, forKey: .altDescription)
+        try container.encode(urls, forKey: .urls)
+        try container.encode(links, forKey: .links)
+        try container.encodeIfPresent(user, forKey: .user)
+        try container.encodeIfPresent(exif, forKey: .exif)
+        try container.encodeIfPresent(location, forKey: .location)
+        try container.encode(tags, forKey: .tags)
+        try container.encodeIfPresent(isAnimated, forKey: .isAnimated)
+        try container.encodeIfPresent(views, forKey: .views)
+        try container.encodeIfPresent(downloads, forKey: .downloads)
+        try container.encodeIfPresent(topics, forKey: .topics)
+        try container.encodeIfPresent(inCollections, forKey: .inCollections)
+    }
+}
+
 /// A topic a photo is featured in: enough to name it and open it.
 public struct TopicLink: Hashable, Codable, Sendable {
     public var id: String
@@ -96,19 +205,108 @@ public struct TopicLink: Hashable, Codable, Sendable {
     }
 }
 
-public struct PhotoURLs: Hashable, Codable, Sendable {
-    @StoredAsText public var raw: URL?
-    @StoredAsText public var full: URL?
-    @StoredAsText public var regular: URL?
-    @StoredAsText public var small: URL?
-    @StoredAsText public var thumb: URL?
+/// A photo's addresses: `raw`, and its sizes.
+///
+/// Unsplash's sizes are `raw` with more query after it (`&q=80&fm=jpg&w=1080&fit=max`), the same few tails on
+/// every photo: such a size is kept as its tail alone, one string shared by all the photos that have it, so a
+/// photo costs one address and not five. Read, every size is the whole URL; encoded, the JSON is what five
+/// URL properties gave.
+public struct PhotoURLs: Hashable, Sendable {
+    private var rawText: String?
+    /// Each size as its whole text, or as `tailMark` and what follows `raw`.
+    private var fullText: String?
+    private var regularText: String?
+    private var smallText: String?
+    private var thumbText: String?
+
+    /// Marks a size kept as its tail after `raw` (a URL's text never holds a control character).
+    private static let tailMark = "\u{1}"
 
     public init(raw: URL? = nil, full: URL? = nil, regular: URL? = nil, small: URL? = nil, thumb: URL? = nil) {
-        self.raw = raw
-        self.full = full
-        self.regular = regular
-        self.small = small
-        self.thumb = thumb
+        rawText = raw?.absoluteString
+        fullText = Self.kept(full?.absoluteString, after: rawText)
+        regularText = Self.kept(regular?.absoluteString, after: rawText)
+        smallText = Self.kept(small?.absoluteString, after: rawText)
+        thumbText = Self.kept(thumb?.absoluteString, after: rawText)
+    }
+
+    public var raw: URL? {
+        get { rawText.flatMap { URL(string: $0) } }
+        set {
+            let sizes = [fullText, regularText, smallText, thumbText].map { Self.whole($0, after: rawText) }
+            rawText = newValue?.absoluteString
+            fullText = Self.kept(sizes[0], after: rawText)
+            regularText = Self.kept(sizes[1], after: rawText)
+            smallText = Self.kept(sizes[2], after: rawText)
+            thumbText = Self.kept(sizes[3], after: rawText)
+        }
+    }
+
+    public var full: URL? {
+        get { url(fullText) }
+        set { fullText = Self.kept(newValue?.absoluteString, after: rawText) }
+    }
+
+    public var regular: URL? {
+        get { url(regularText) }
+        set { regularText = Self.kept(newValue?.absoluteString, after: rawText) }
+    }
+
+    public var small: URL? {
+        get { url(smallText) }
+        set { smallText = Self.kept(newValue?.absoluteString, after: rawText) }
+    }
+
+    public var thumb: URL? {
+        get { url(thumbText) }
+        set { thumbText = Self.kept(newValue?.absoluteString, after: rawText) }
+    }
+
+    private func url(_ text: String?) -> URL? {
+        Self.whole(text, after: rawText).flatMap { URL(string: $0) }
+    }
+
+    /// A size's text as kept: its tail after `raw` where it is `raw` and more, else all of it.
+    private static func kept(_ text: String?, after raw: String?) -> String? {
+        guard let text, let raw, !raw.isEmpty, text.utf8.count > raw.utf8.count, text.utf8.starts(with: raw.utf8)
+        else { return text }
+        // The mark and the tail as one string, the one held for every photo with this tail.
+        return Interned.tail(tailMark + String(decoding: text.utf8.dropFirst(raw.utf8.count), as: UTF8.self))
+    }
+
+    /// A size's whole text, from what is kept.
+    private static func whole(_ kept: String?, after raw: String?) -> String? {
+        guard let kept, kept.utf8.first == 1 else { return kept }
+        return (raw ?? "") + String(decoding: kept.utf8.dropFirst(), as: UTF8.self)
+    }
+}
+
+extension PhotoURLs: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case raw, full, regular, small, thumb
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func url(_ key: CodingKeys) throws -> URL? {
+            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            // What URL(string:) refuses is refused here too, as a URL field would be.
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a URL: \(text)")
+            }
+            return url
+        }
+        self.init(raw: try url(.raw), full: try url(.full), regular: try url(.regular), small: try url(.small),
+                  thumb: try url(.thumb))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(rawText, forKey: .raw)
+        try container.encodeIfPresent(Self.whole(fullText, after: rawText), forKey: .full)
+        try container.encodeIfPresent(Self.whole(regularText, after: rawText), forKey: .regular)
+        try container.encodeIfPresent(Self.whole(smallText, after: rawText), forKey: .small)
+        try container.encodeIfPresent(Self.whole(thumbText, after: rawText), forKey: .thumb)
     }
 }
 

@@ -12,6 +12,14 @@ void ifm_limit_arenas(int count) {
 #endif
 }
 
+void ifm_fix_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+#endif
+}
+
 int ifm_release_free_memory(void) {
 #if defined(__GLIBC__)
     return malloc_trim(0);

@@ -105,6 +105,9 @@ public final class TerminalApp {
     public func run() -> AppState {
         // Two arenas, not one per thread: the picture workers' freed memory is reused instead of kept apart.
         ifm_limit_arenas(2)
+        // Pictures (decoded photos, their cells, their bytes for the terminal) in pages of their own, given back
+        // when freed: the footprint stays that of what is held, however long the feed is scrolled.
+        ifm_fix_mmap_threshold(128 << 10)
         backend.trapSignals()
         defer { backend.releaseSignals() }
         dispatch(.start)
