@@ -265,14 +265,15 @@ final class MachineFaultTests: XCTestCase {
         try tmux.send("Enter")
         try tmux.waitFor(text: "No account needed")
         try tmux.send("Enter")
-        let feed = try tmux.waitFor(text: "Photo by")
+        // Steady: a capture can land while the line is still being drawn.
+        let feed = try tmux.waitForSteady("the feed") { $0.contains("Photo by") }
         let likes = feed.split(separator: "\n").first { $0.contains("Photo by") }.map(String.init) ?? ""
         try tmux.send("C-z")
         let stopped = try tmux.waitFor(text: "Stopped")
         XCTAssertEqual(try tmux.format("#{alternate_on}"), "0", "the shell has the main screen back:\n\(stopped)")
         try tmux.type("fg")
         try tmux.send("Enter")
-        let again = try tmux.waitFor(text: "Photo by")
+        let again = try tmux.waitForSteady("the feed drawn again") { $0.contains("Photo by") }
         XCTAssertEqual(again.split(separator: "\n").first { $0.contains("Photo by") }.map(String.init), likes,
                        "fg and Enter did nothing to the photo (no like, no viewer)")
         Thread.sleep(forTimeInterval: 0.5)

@@ -19,6 +19,7 @@
 // curses' globals, as functions: Swift 6 refuses to read mutable C globals directly.
 static inline WINDOW *imagefeed_stdscr(void) { return stdscr; }
 static inline int imagefeed_colors(void) { return COLORS; }
+static inline int imagefeed_color_pairs(void) { return COLOR_PAIRS; }
 
 // An anonymous file in memory (memfd_create, Linux 3.17+), where curses' output is caught; -1 when the
 // kernel has none (the caller then uses a temporary file).
