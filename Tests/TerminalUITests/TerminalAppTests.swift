@@ -75,6 +75,54 @@ final class TerminalAppTests: XCTestCase {
         XCTAssertNotEqual(cell.style.background, .standard)
     }
 
+    /// A frame is made and written before the pictures it shows start loading: their decoding, as many at once as
+    /// there are cores, would take the cores the frame is being made on (a next card at 200 columns brings six).
+    func test_theFramesPictures_startLoadingOnceTheFrameIsOut() throws {
+        final class Counter: @unchecked Sendable {
+            let lock = NSLock()
+            var framesOut = 0
+            /// The first frame that shows photos (how many frames were out before it).
+            var firstWithPhotos: Int?
+            /// How many frames were out when each picture was asked for.
+            var askedAfter: [Int] = []
+        }
+        final class SlowBackend: TerminalBackend {
+            let counter: Counter
+            init(_ counter: Counter) { self.counter = counter }
+            var width: Int { 60 }
+            var height: Int { 16 }
+            func draw(_ buffer: CellBuffer) {
+                let showsPhotos = buffer.lines.contains { $0.contains("Ann Author") }
+                counter.lock.withLock {
+                    if showsPhotos, counter.firstWithPhotos == nil { counter.firstWithPhotos = counter.framesOut }
+                }
+                // Long enough for a picture asked for before the frame to be asked for while it is drawn.
+                Thread.sleep(forTimeInterval: 0.05)
+                counter.lock.withLock { counter.framesOut += 1 }
+            }
+            func readInput(timeout: Int) -> InputEvent? { nil }
+            func invalidate() {}
+            func restore() {}
+        }
+        struct CountingImages: ImageSource {
+            let counter: Counter
+            func imageData(at url: URL) async throws(ServiceError) -> Data {
+                counter.lock.withLock { counter.askedAfter.append(counter.framesOut) }
+                return TerminalAppTests.jpeg
+            }
+        }
+        let counter = Counter()
+        let app = TerminalApp(backend: SlowBackend(counter), theme: unicodeTheme, imageSource: CountingImages(counter: counter),
+                              performer: StubPerformer())
+        app.dispatch(.start)
+        run(app) { counter.lock.withLock { !counter.askedAfter.isEmpty } }
+        let (asked, first) = counter.lock.withLock { (counter.askedAfter, counter.firstWithPhotos) }
+        let firstWithPhotos = try XCTUnwrap(first, "no frame showed photos")
+        XCTAssertFalse(asked.isEmpty, "no picture was asked for")
+        // Every picture was asked for once the first frame showing photos was out, none while it was drawn.
+        XCTAssertTrue(asked.allSatisfy { $0 > firstWithPhotos }, "frames out when asked: \(asked); the photos' frame: \(firstWithPhotos)")
+    }
+
     func test_like_throughTheLoop_turnsTheHeartRed() {
         let backend = TestBackend(width: 60, height: 16)
         let app = TerminalApp(backend: backend, theme: unicodeTheme, imageSource: StubImages(data: Self.jpeg), performer: StubPerformer())

@@ -279,8 +279,10 @@ public final class TerminalApp {
         screen.theme.animation.reset()
         screen.render(state, ui: ui, pictures: pipeline, into: &buffer)
         spinnerShown = screen.theme.animation.wasAsked
-        pipeline.endFrame()
         backend.draw(buffer)
+        // The pictures the frame asked for start loading once the frame is out: decoding them (as many at once as
+        // there are cores) would otherwise take the cores the frame itself is being made and written on.
+        pipeline.endFrame()
         dirty = false
         if let observer = frameObserver, observer() { frameObserver = nil }
         noteShownList()
