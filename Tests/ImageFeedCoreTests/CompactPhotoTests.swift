@@ -25,6 +25,8 @@ final class CompactPhotoTests: XCTestCase {
         XCTAssertEqual(json?["regular"], urls.regular?.absoluteString)
         XCTAssertEqual(json?["thumb"], "https://other.example/t.jpg")
         XCTAssertEqual(try JSONDecoder().decode(PhotoURLs.self, from: JSONEncoder().encode(urls)), urls)
+        XCTAssertThrowsError(try JSONDecoder().decode(PhotoURLs.self, from: Data(#"{"raw":"http://bad host/"}"#.utf8)),
+                             "what URL(string:) refuses is refused")
         // A raw address alone (Imgur's photos have none: every size whole).
         let sizesOnly = PhotoURLs(small: URL(string: "https://i.imgur.com/a.jpg"))
         XCTAssertEqual(String(decoding: try JSONEncoder().encode(sizesOnly), as: UTF8.self), #"{"small":"https:\/\/i.imgur.com\/a.jpg"}"#)

@@ -288,14 +288,8 @@ extension PhotoURLs: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func url(_ key: CodingKeys) throws -> URL? {
-            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
-            // What URL(string:) refuses is refused here too, as a URL field would be.
-            guard let url = URL(string: text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a URL: \(text)")
-            }
-            return url
-        }
+        // Each address read as every model's URL field is (a missing key is nil; what URL(string:) refuses, refused).
+        func url(_ key: CodingKeys) throws -> URL? { try container.decode(StoredAsText.self, forKey: key).wrappedValue }
         self.init(raw: try url(.raw), full: try url(.full), regular: try url(.regular), small: try url(.small),
                   thumb: try url(.thumb))
     }
