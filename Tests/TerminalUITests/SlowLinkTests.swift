@@ -226,6 +226,7 @@ final class SixelScrollTests: XCTestCase {
         var cleared = RowMoves(height: 10)
         cleared.read(Array("\u{1B}[H\u{1B}[2J".utf8))
         XCTAssertTrue(cleared.origin.allSatisfy { $0 == nil })
+        XCTAssertTrue(cleared.cleared, "a clear is told from a scroll: kitty drops the pictures it held unplaced")
         var plain = RowMoves(height: 10)
         plain.read(Array("\u{1B}[5;3Hhello\u{1B}Pq#0;2;0;0;0-\u{1B}\\\u{1B}[31mred".utf8))
         XCTAssertTrue(plain.isIdentity, "text, colours and a DCS string move no row")

@@ -150,6 +150,11 @@ struct ChunkQueue<Key: Hashable> {
 
     func contains(_ key: Key) -> Bool { jobs.contains { $0.key == key } }
 
+    /// Whether a job under `key` waits with not a byte of it handed out yet.
+    func waits(_ key: Key) -> Bool {
+        jobs.enumerated().contains { index, job in job.key == key && job.next == 0 && !(index == 0 && handedOut) }
+    }
+
     mutating func append(_ key: Key, chunks: [[UInt8]], abort: [UInt8] = [], withdrawable: Bool = true) {
         guard !chunks.isEmpty else { return }
         jobs.append(Job(key: key, chunks: chunks, abort: abort, withdrawable: withdrawable))

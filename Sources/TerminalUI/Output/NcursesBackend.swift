@@ -276,8 +276,10 @@ public final class NcursesBackend: TerminalBackend {
         let followsScrolls = pictures?.followsScrolls == true
         let drawn = followsScrolls && [.palette256, .truecolor].contains(colorMode) ? ScrollPlan.tagged(buffer) : buffer
         var moves = RowMoves(height: buffer.height)
-        // Only pictures that follow the terminal's scrolls (Sixel) need curses' output read for the rows it moved.
-        func read(_ bytes: [UInt8]) { if followsScrolls { moves.read(bytes) } }
+        // curses' output is read for the rows it moved wherever pictures are in pixels: Sixel pixels and kitty's
+        // placements move with them. (curses scrolls the terminal wherever it can, whatever `idlok` says: that
+        // governs only inserting and deleting lines.)
+        func read(_ bytes: [UInt8]) { if pictures != nil, !(pictures?.movesWithText ?? false) { moves.read(bytes) } }
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
@@ -305,7 +307,8 @@ public final class NcursesBackend: TerminalBackend {
             // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
             // top first, each once the last has crossed; a key meanwhile is answered by the next part's frame.
             read(present(part))
-            if let pictures, pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
+            if let pictures, !moves.isIdentity { pictures.moved(moves) }
+            if moves.cleared { picturesRepainted = true }
             previousRowHashes = nil
             staged = true
             queueHyperlinks(part, before: before, moved: true)
@@ -317,7 +320,9 @@ public final class NcursesBackend: TerminalBackend {
         let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
         if let pictures {
-            if pictures.followsScrolls, !moves.isIdentity { pictures.moved(moves) }
+            if !moves.isIdentity { pictures.moved(moves) }
+            // A clear curses sent of its own accord takes the pictures away as a repaint does.
+            if moves.cleared { picturesRepainted = true }
             pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
         }

@@ -1,8 +1,8 @@
 /// Where the terminal's rows went while it was sent some bytes: a line-level reading of curses' output that
 /// follows only what moves rows (scrolling regions, index and reverse index at their margins, scroll up and
 /// down, insert and delete lines, clearing the screen) and the cursor's row, which decides where those act.
-/// Sixel pixels move with the rows in xterm, mlterm and foot, so the picture layer learns from this which
-/// pieces it drew are still on screen, and where.
+/// Sixel pixels move with the rows in xterm, mlterm and foot, and kitty moves its placements with them, so the
+/// picture layer learns from this which pieces it drew are still on screen, and where.
 struct RowMoves: Equatable {
     /// For each row now, the row it held before (nil: a row scrolled in, blank, or rewritten whole).
     private(set) var origin: [Int?]
@@ -16,6 +16,9 @@ struct RowMoves: Equatable {
         top = 0
         bottom = height - 1
     }
+
+    /// The screen was cleared (ED 2 or 3, RIS): kitty drops then the pictures it holds that were not placed.
+    private(set) var cleared = false
 
     var height: Int { origin.count }
     var isIdentity: Bool { origin.enumerated().allSatisfy { $0.element == $0.offset } }
@@ -143,5 +146,6 @@ struct RowMoves: Equatable {
 
     private mutating func clearAll() {
         origin = Array(repeating: nil, count: height)
+        cleared = true
     }
 }

@@ -223,6 +223,8 @@ final class InlinePictureLayer: QueuedPictureLayer {
     }
 
     func moved(_ moves: RowMoves) {
+        // Where the terminal leaves the pixels where they were, what was drawn is still there.
+        guard followsScrolls else { return }
         // A band still queued would land where its rows were: it goes again, where they are now.
         for tile in queue.withdraw(where: { _ in true }) { shown.subtract(Self.rows(of: tile)) }
         shown = Set(shown.compactMap { row in

@@ -84,6 +84,36 @@ final class KittyPictureLayer: QueuedPictureLayer {
         }
     }
 
+    /// curses scrolled rows (it does wherever the terminal scrolls a region), and kitty moved the placements in them
+    /// with the text. A placement moved whole within the region is where its tile moved to; one cut by the region's
+    /// edge or scrolled off goes (by its id, wherever it is now), and the frame places its tile again. A placement
+    /// still waiting is written after the scroll, at its own cells.
+    func moved(_ moves: RowMoves) {
+        var kept = shown
+        var arrived: [(PictureTile, (kittyID: UInt32, placement: UInt32))] = []
+        for (tile, entry) in shown where !queue.waits(.place(tile, entry.kittyID)) {
+            let rows = tile.rect.y..<tile.rect.maxY
+            guard rows.contains(where: { moves.destination(of: $0) != $0 }) else { continue }
+            kept[tile] = nil
+            let shifts = Set(rows.map { row in moves.destination(of: row).map { $0 - row } })
+            if shifts.count == 1, let shift = shifts.first ?? nil {
+                var moved = tile
+                moved.rect.y += shift
+                arrived.append((moved, entry))
+            } else {
+                control(KittyGraphics.deletePlacement(id: entry.kittyID, placement: entry.placement))
+            }
+        }
+        for (tile, entry) in arrived {
+            if kept[tile] == nil {
+                kept[tile] = entry
+            } else {
+                control(KittyGraphics.deletePlacement(id: entry.kittyID, placement: entry.placement))
+            }
+        }
+        shown = kept
+    }
+
     private func control(_ command: String) {
         queue.append(.control, chunks: [Array(command.utf8)], withdrawable: false)
     }

@@ -101,7 +101,8 @@ protocol PictureLayer: AnyObject {
     /// Whether the terminal moves the pictures' pixels with the rows it scrolls (Sixel in xterm, mlterm and
     /// foot): curses may scroll the terminal, and `moved` says where the rows went.
     var followsScrolls: Bool { get }
-    /// The terminal's rows moved (curses scrolled them): what was drawn in them moved too.
+    /// The terminal's rows moved (curses scrolled them, as it does wherever the terminal can scroll a region): what
+    /// was drawn in them moved too where the terminal moves it (Sixel pixels that follow scrolls, kitty's placements).
     func moved(_ moves: RowMoves)
     /// Pictures are being made ready off the run loop (`wantsFrame` says when one is).
     var isPreparing: Bool { get }
