@@ -212,10 +212,11 @@ public final class NcursesBackend: TerminalBackend {
             var byte: UInt8 = 1
             _ = write(descriptor, &byte, 1)
         }
-        // Scrolling the terminal would move pictures in pixels out from under the cells curses believes
-        // they are in (kitty scrolls its placements, xterm its Sixel pixels): with pictures, curses rewrites
-        // what changed instead; the pictures themselves are only placed again. Placeholders are text, and
-        // move with it.
+        // Inserting and deleting lines would move pictures in pixels out from under the cells curses believes
+        // they are in: with pictures that neither are text (placeholders) nor follow scrolls (Sixel in xterm), curses
+        // does not. It still scrolls regions of the terminal (index and reverse index inside a scrolling region,
+        // whatever `idlok` says), so each frame's output is read for the rows it moved (`RowMoves`) and the layer
+        // told (`PictureLayer.moved`): kitty moves its placements with those rows.
         self.output = OutputQueue(descriptor: reopened, pictures: pictures, meter: LinkMeter(setting: profile.link), abilities: abilities)
         idlok(window, pictures.map { $0.movesWithText || $0.followsScrolls } ?? true)
         // Inserting and deleting characters shifts the cells of a row, which some terminals (foot) do not do
