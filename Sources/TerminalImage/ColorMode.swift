@@ -35,14 +35,24 @@ public enum Palette {
 
     /// The palette index (16...255) nearest to a colour. Indexes 0–15 are left out: themes redefine them.
     public static func nearest256(_ color: RGB) -> UInt8 {
-        exact256[color] ?? lookup256[lookupIndex(color)]
+        exact256(color) ?? lookup256[lookupIndex(color)]
     }
 
-    /// Colours that are in the palette map to themselves, whatever the table's rounding says.
-    private static let exact256: [RGB: UInt8] = {
-        var table: [RGB: UInt8] = [:]
-        for index in 16..<256 where table[xterm256[index]] == nil { table[xterm256[index]] = UInt8(index) }
-        return table
+    /// A colour that is in the palette maps to itself, whatever the table's rounding says: a colour of the cube (all
+    /// three channels on its levels), else of the gray ramp (the two share no colour). Computed, not a dictionary: a
+    /// previewer would pay for the dictionary's first use more than for the picture's colours.
+    static func exact256(_ color: RGB) -> UInt8? {
+        let red = cubeStep[Int(color.red)], green = cubeStep[Int(color.green)], blue = cubeStep[Int(color.blue)]
+        if red >= 0, green >= 0, blue >= 0 { return UInt8(16 + 36 * Int(red) + 6 * Int(green) + Int(blue)) }
+        guard color.red == color.green, color.green == color.blue, color.red >= 8, color.red <= 238, (color.red - 8) % 10 == 0 else { return nil }
+        return UInt8(232 + (Int(color.red) - 8) / 10)
+    }
+
+    /// For each channel value, its step on the cube's levels (0, 95, 135, 175, 215, 255), or -1.
+    private static let cubeStep: [Int8] = {
+        var steps = [Int8](repeating: -1, count: 256)
+        for (step, level) in [0, 95, 135, 175, 215, 255].enumerated() { steps[level] = Int8(step) }
+        return steps
     }()
 
     /// The ANSI colour index (0...15) nearest to a colour.

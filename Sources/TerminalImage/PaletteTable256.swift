@@ -3,7 +3,16 @@ import Foundation
 extension Palette {
     /// `buildLookup(candidates: 16..<256)`, computed ahead: building it takes about 5 ms, a sixth of a previewer's
     /// whole run (`image-feed render`). 32,768 entries, base64; `PaletteTests` checks it against the function.
-    static let precomputed256: [UInt8] = Array(Data(base64Encoded: precomputed256Text.joined())!)
+    /// Decoded line by line (each is whole base64 groups): joining the lines first costs a previewer a lookup by
+    /// reflection.
+    static let precomputed256: [UInt8] = {
+        var table = [UInt8]()
+        table.reserveCapacity(32_768)
+        for line in precomputed256Text {
+            Data(base64Encoded: line)!.withUnsafeBytes { table.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+        }
+        return table
+    }()
 
     private static let precomputed256Text: [String] = [
         "6Ojo6OjoERERERERERESEhISEhMTExMTFBQUFBQVFRXo6Ojo6enpERERERERERISEhISExMTExMUFBQUFBUVFenp6enp6ekREREREREREhISEhITExMT",

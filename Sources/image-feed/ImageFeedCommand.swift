@@ -101,12 +101,21 @@ struct ImageFeedCommand: AsyncParsableCommand {
 
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let first = arguments.first, !first.hasPrefix("-"), let message = CommandSuggestion.message(for: first) {
-            FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
-            Foundation.exit(ExitCode.validationFailure.rawValue)
-        }
         StandardOutput.prepare()
-        await main(arguments)
+        if arguments.first == "render", let render = RenderArguments.quick(Array(arguments.dropFirst())) {
+            // A previewer's common case skips the library's reflection, half of what the process costs at start.
+            do {
+                try await RenderCommand.perform(render)
+            } catch {
+                Foundation.exit((error as? ExitCode)?.rawValue ?? ExitCode.failure.rawValue)
+            }
+        } else {
+            if let first = arguments.first, !first.hasPrefix("-"), let message = CommandSuggestion.message(for: first) {
+                FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
+            await main(arguments)
+        }
         // A command that printed its answer succeeded only if the answer got out.
         do {
             try StandardOutput.flush()
@@ -609,46 +618,46 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Seconds an animation plays at most (default: until its loops end).")
     var duration: Double?
 
+    /// The same values as `RenderArguments.quick` reads without this library (see `ImageFeedCommand.main`).
+    var arguments: RenderArguments {
+        RenderArguments(source: source, cols: cols, rows: rows, colors: colors, graphics: graphics, cellSize: cellSize,
+                        blitter: blitter, animate: animate, loops: loops, duration: duration)
+    }
+
     func validate() throws {
-        if let animate, !["on", "off"].contains(animate.lowercased()) { throw ValidationError("--animate is on or off.") }
-        if let loops, !(0...1_000_000).contains(loops) { throw ValidationError("--loops must be 0 to 1000000.") }
-        if let duration, !(duration > 0 && duration <= 86_400) { throw ValidationError("--duration must be more than 0 and at most 86400 seconds.") }
-        if let graphics, graphics.lowercased() != "auto",
-           ![.kitty, .sixel, .iterm2, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
-            throw ValidationError("--graphics is auto, kitty, sixel, iterm2 or cells.")
-        }
-        if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil { throw ValidationError("--blitter is half, quadrant, sextant or blocks.") }
-        if let cellSize, Self.parseCellSize(cellSize) == nil { throw ValidationError("--cell-size is WxH in pixels, for example 9x18.") }
-        if let cols, !(1...2_000).contains(cols) { throw ValidationError("--cols must be 1 to 2000.") }
-        if let rows, !(1...2_000).contains(rows) { throw ValidationError("--rows must be 1 to 2000.") }
-        if let colors, ColorMode(rawValue: colors) == nil { throw ValidationError("--colors is truecolor, 256, 16, 8 or none.") }
+        if let problem = arguments.problem { throw ValidationError(problem) }
     }
 
     func run() async throws {
+        try await Self.perform(arguments)
+    }
+
+    /// Draws the picture; on failure prints why and throws `ExitCode.failure`.
+    static func perform(_ arguments: RenderArguments) async throws {
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalEnvironment.size()
-        let mode = colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
+        let mode = arguments.colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
         // A previewer reads no config file; the environment can still raise or lower the pixel budget.
         if let megapixels = environment["IMAGE_FEED_MAX_IMAGE_MEGAPIXELS"].flatMap(Int.init).flatMap(Settings.megapixels) {
             ImageCodec.pixelBudget = megapixels * 1_000_000
         }
         do {
-            let data = try await PictureCommand.load(source, http: { CurlHTTPClient() })
-            let chosen = graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? Self.guessGraphics(environment)
-            let cell = cellSize.flatMap(Self.parseCellSize) ?? TerminalEnvironment.cellSize() ?? (10, 20)
-            let columns = cols ?? terminal?.columns ?? 80
-            let rows = self.rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24
-            let kind = blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half
+            let data = try await PictureCommand.load(arguments.source, http: { CurlHTTPClient() })
+            let chosen = arguments.graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? guessGraphics(environment)
+            let cell = arguments.cellSize.flatMap(RenderArguments.cellSize) ?? TerminalEnvironment.cellSize() ?? (10, 20)
+            let columns = arguments.cols ?? terminal?.columns ?? 80
+            let rows = arguments.rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24
+            let kind = arguments.blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half
             let unicode = TerminalEnvironment.isUTF8(environment)
+            let animate = arguments.animate?.lowercased()
             // An animation plays in place where a person watches (a terminal); a pipe or a file gets its first frame.
-            if animate?.lowercased() != "off", isatty(STDOUT_FILENO) == 1 || animate?.lowercased() == "on",
-               AnimationFormat(sniffing: data) != nil {
-                Self.trapInterrupt()
+            if animate != "off", isatty(STDOUT_FILENO) == 1 || animate == "on", AnimationFormat(sniffing: data) != nil {
+                trapInterrupt()
                 try AnimationCommand.play(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
                                           mode: mode, unicode: unicode, blitter: kind,
-                                          plan: AnimationCommand.Plan(loops: loops, duration: duration),
+                                          plan: AnimationCommand.Plan(loops: arguments.loops, duration: arguments.duration),
                                           output: AnimationCommand.Output(write: { try StandardOutput.write($0) },
-                                                                          stopped: { Self.interrupted.load(ordering: .relaxed) }))
+                                                                          stopped: { interrupted.load(ordering: .relaxed) }))
                 return
             }
             let bytes = try PictureCommand.render(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
@@ -679,11 +688,6 @@ extension RenderCommand {
         Terminals.graphicsByEnvironment(environment) ?? .cells
     }
 
-    static func parseCellSize(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, GraphicsMode.cellWidths.contains(parts[0]), GraphicsMode.cellHeights.contains(parts[1]) else { return nil }
-        return (parts[0], parts[1])
-    }
 }
 
 struct LoginCommand: AsyncParsableCommand {

@@ -158,6 +158,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotEqual(bad.status, 0)
     }
 
+    /// `render` reads a previewer's well-formed arguments itself (the command-line library's reflection cost more than
+    /// the picture); what it leaves to the library (an option given twice) draws the same bytes, and help and every
+    /// mistake are the library's, with its usage line.
+    func test_render_readsItsArgumentsItself_asTheLibraryWould() async throws {
+        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
+        let quick = try await run(["render", photo, "--cols=20", "--rows", "5", "--colors", "256"], environment: [:])
+        XCTAssertEqual(quick.status, 0, quick.stderr)
+        let library = try await run(["render", "--colors", "16", "--colors", "256", photo, "--rows", "5", "--cols", "20"], environment: [:])
+        XCTAssertEqual(library.status, 0, library.stderr)
+        XCTAssertEqual(quick.stdout, library.stdout)
+        XCTAssertEqual(quick.stdout.components(separatedBy: "\n").count - 1, 5)
+        let help = try await run(["render", "--help"], environment: [:])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertTrue(help.stdout.contains("image-feed render <source>"), help.stdout)
+        for (arguments, said) in [(["--cols", "0"], "--cols must be 1 to 2000."), (["--cols", "-3"], "--cols"),
+                                  (["--colour", "256"], "Unknown option '--colour'"), (["--loops", "many"], "--loops")] {
+            let wrong = try await run(["render", photo] + arguments, environment: [:])
+            XCTAssertEqual(wrong.status, 64, "\(arguments)")
+            XCTAssertTrue(wrong.stderr.contains(said), "\(arguments): \(wrong.stderr)")
+            XCTAssertTrue(wrong.stderr.contains("Usage: image-feed render"), "\(arguments): \(wrong.stderr)")
+            XCTAssertTrue(wrong.stdout.isEmpty)
+        }
+        // A file that is not there is the program's to say, quickly read or not.
+        let missing = try await run(["render", "/nonexistent/photo.jpg", "--cols", "20"], environment: [:])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.hasPrefix("image-feed: "), missing.stderr)
+    }
+
     /// A mistyped command is named, with the one meant, as a mistyped option is.
     func test_aMistypedCommand_getsASuggestion() async throws {
         let outcome = try await run(["serach", "cat"], environment: folder.environment)

@@ -98,6 +98,22 @@ final class PaletteLookupTests: XCTestCase {
         XCTAssertEqual(Palette.precomputed256, Palette.buildLookup(candidates: Array(16..<256)))
     }
 
+    /// A palette colour maps to its own index (the first, where two share a colour), any other colour to none:
+    /// every colour whose channels are all cube levels or gray-ramp values, and every gray.
+    func test_exactColours_areThePalettesOwn() {
+        var first: [RGB: UInt8] = [:]
+        for index in 16..<256 where first[Palette.xterm256[index]] == nil { first[Palette.xterm256[index]] = UInt8(index) }
+        let values = Set(Palette.xterm256[16...].flatMap { [$0.red, $0.green, $0.blue] } + [1, 7, 9, 94, 96, 254])
+        for red in values { for green in values { for blue in values {
+            let color = RGB(red, green, blue)
+            XCTAssertEqual(Palette.exact256(color), first[color], "\(color)")
+        } } }
+        for gray in 0...255 {
+            let color = RGB(UInt8(gray), UInt8(gray), UInt8(gray))
+            XCTAssertEqual(Palette.exact256(color), first[color], "\(color)")
+        }
+    }
+
     func test_lookups_matchTheNearestCandidateInOKLab() {
         func brute(_ color: RGB, _ candidates: Range<Int>) -> UInt8 {
             let lab = OKLab(color)

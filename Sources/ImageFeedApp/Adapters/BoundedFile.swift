@@ -16,7 +16,11 @@ public enum BoundedFile {
     ///   - noFollow: refuse a symlink at `url` (O_NOFOLLOW), and a file another user owns.
     ///   - narrowModeTo: a mode to set on the opened file when it lets more than that (`fchmod`).
     public static func read(_ url: URL, limit: Int, noFollow: Bool = false, narrowModeTo: mode_t? = nil) throws(Failure) -> Data {
-        let path = url.path
+        try read(path: url.path, limit: limit, noFollow: noFollow, narrowModeTo: narrowModeTo)
+    }
+
+    /// The same, for a path as the user gave it (relative to the working directory, as the messages say it).
+    public static func read(path: String, limit: Int, noFollow: Bool = false, narrowModeTo: mode_t? = nil) throws(Failure) -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0))
         guard descriptor >= 0 else {
             let code = errno

@@ -16,8 +16,11 @@ public enum PictureCommand {
 
     /// Reads the picture's bytes from a path or an http(s) URL. The HTTP client is made only for a URL:
     /// setting up URLSession costs a previewer's start-up a good part of its time.
+    /// A file's path is used as given (a previewer's start pays for making a URL of it).
     public static func load(_ source: String, http: () -> any HTTPClient) async throws -> Data {
-        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+        let lowered = source.prefix(8).lowercased()
+        if lowered.hasPrefix("http:") || lowered.hasPrefix("https:"),
+           let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             if scheme == "http", !UnsplashConfiguration.isLoopback(host: url.host ?? "") {
                 throw Failure.unreadable("\(source): plain http is allowed only on a loopback address; use https.")
             }
@@ -36,7 +39,7 @@ public enum PictureCommand {
         }
         // The file's own error names it already.
         do {
-            return try BoundedFile.read(URL(fileURLWithPath: source), limit: BodyLimit.image)
+            return try BoundedFile.read(path: source, limit: BodyLimit.image)
         } catch {
             throw Failure.unreadable(error.message)
         }

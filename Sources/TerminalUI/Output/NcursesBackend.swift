@@ -281,6 +281,12 @@ public final class NcursesBackend: TerminalBackend {
         // placements move with them. (curses scrolls the terminal wherever it can, whatever `idlok` says: that
         // governs only inserting and deleting lines.)
         func read(_ bytes: [UInt8]) { if pictures != nil, !(pictures?.movesWithText ?? false) { moves.read(bytes) } }
+        // Once curses has written the frame (or its part): the pictures follow the rows it moved, and a clear it sent of
+        // its own accord takes them away as a repaint does.
+        func followCurses() {
+            if let pictures, !moves.isIdentity { pictures.moved(moves) }
+            if moves.cleared { picturesRepainted = true }
+        }
         // Most of the screen moved up or down (the next card). curses scrolls the terminal when rows moved,
         // but leaves out a block moved further than it is tall, and a next-card step moves the rows that stay
         // by about a card: the move is shown in steps curses takes (the rows moved in are blank until the
@@ -308,8 +314,7 @@ public final class NcursesBackend: TerminalBackend {
             // A slow link and a frame that takes long to cross it (a photo in characters): its rows go in parts,
             // top first, each once the last has crossed; a key meanwhile is answered by the next part's frame.
             read(present(part))
-            if let pictures, !moves.isIdentity { pictures.moved(moves) }
-            if moves.cleared { picturesRepainted = true }
+            followCurses()
             previousRowHashes = nil
             staged = true
             queueHyperlinks(part, before: before, moved: true)
@@ -318,12 +323,10 @@ public final class NcursesBackend: TerminalBackend {
             return
         }
         read(present(drawn))
+        followCurses()
         let hashesBefore = previousRowHashes
         previousRowHashes = scrolls ? rowHashes : nil
         if let pictures {
-            if !moves.isIdentity { pictures.moved(moves) }
-            // A clear curses sent of its own accord takes the pictures away as a repaint does.
-            if moves.cleared { picturesRepainted = true }
             pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
         }
