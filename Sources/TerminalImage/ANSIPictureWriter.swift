@@ -9,16 +9,23 @@ public enum ANSIPictureWriter {
             var background = TerminalColor.standard
             for column in 0..<picture.columns {
                 let cell = picture[column, row]
-                var codes: [String] = []
-                if cell.foreground != foreground, cell.glyph != " " {
-                    codes.append(sgr(cell.foreground, background: false))
-                    foreground = cell.foreground
+                // One SGR for both colours, its parameters appended as they come (`joined` on an array of strings
+                // costs a previewer's run a search of every protocol conformance at its first use).
+                let newForeground = cell.foreground != foreground && cell.glyph != " "
+                let newBackground = cell.background != background
+                if newForeground || newBackground {
+                    output += "\u{1B}["
+                    if newForeground {
+                        output += sgr(cell.foreground, background: false)
+                        foreground = cell.foreground
+                    }
+                    if newBackground {
+                        if newForeground { output += ";" }
+                        output += sgr(cell.background, background: true)
+                        background = cell.background
+                    }
+                    output += "m"
                 }
-                if cell.background != background {
-                    codes.append(sgr(cell.background, background: true))
-                    background = cell.background
-                }
-                if !codes.isEmpty { output += "\u{1B}[" + codes.joined(separator: ";") + "m" }
                 output.append(cell.glyph)
             }
             output += foreground == .standard && background == .standard ? "\n" : "\u{1B}[0m\n"
@@ -40,7 +47,8 @@ public enum ANSIPictureWriter {
         case let .indexed(index):
             return (background ? "48;5;" : "38;5;") + String(Int(index), radix: 10)
         case let .rgb(rgb):
-            return (background ? "48;2;" : "38;2;") + "\(rgb.red);\(rgb.green);\(rgb.blue)"
+            return (background ? "48;2;" : "38;2;") + String(Int(rgb.red), radix: 10) + ";" + String(Int(rgb.green), radix: 10)
+                + ";" + String(Int(rgb.blue), radix: 10)
         }
     }
 }
