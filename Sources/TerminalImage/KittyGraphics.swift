@@ -60,9 +60,18 @@ public enum KittyGraphics {
         "\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\"
     }
 
-    /// Forgets a picture: its placements and its data.
+    /// Forgets a picture: its placements and its data. Beware: kitty before 0.38.1 frees with it every picture that
+    /// has no placement at that moment (`filter_refs` in its graphics.c applied the freeing to every image, a bug fixed
+    /// in 0.38.1): where pictures are kept uploaded while off screen, `retire(id:)` is the way to let one go.
     public static func deletePicture(id: UInt32) -> String {
         "\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"
+    }
+
+    /// Lets one picture go and no other, in every kitty: its placements taken off (a delete that frees no data), then
+    /// its pixels replaced by a single one under the same id (sending an image under an id already held replaces it).
+    /// The id may then carry another picture.
+    public static func retire(id: UInt32) -> String {
+        "\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\\u{1B}_Ga=t,f=24,s=1,v=1,i=\(id),q=2;AAAA\u{1B}\\"
     }
 
     /// A picture's pixels as they travel: zlib-compressed (when that is smaller) and in base64.

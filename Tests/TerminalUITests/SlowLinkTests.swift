@@ -66,7 +66,9 @@ final class SlowLinkTests: XCTestCase {
         let rest = layer.drain()
         let text = String(decoding: rest, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("\u{1B}_Gm=0,q=2;\u{1B}\\"), "the cut upload is closed by an empty last chunk")
-        XCTAssertTrue(text.contains("a=d,d=I,i="), "and its id deleted")
+        XCTAssertTrue(text.contains("a=d,d=i,i=") && text.contains("a=t,f=24,s=1,v=1,i="),
+                      "and its id retired (its placements taken off, its pixels one), not deleted with a delete that frees data")
+        XCTAssertFalse(text.contains("d=I"))
         XCTAssertFalse(text.contains("a=p"), "never placed")
         XCTAssertLessThan(rest.count, 200)
     }
@@ -93,7 +95,9 @@ final class SlowLinkTests: XCTestCase {
         layer.plan(frame(card), repainted: false, link: LinkState(rate: 125_000, idle: 3, screenCells: 1_200))
         let second = KittyGraphics.commands(in: layer.drain())
         XCTAssertEqual(second.first { $0["a"] == "t" }?.int("s"), 400, "in full")
-        XCTAssertEqual(second.map { $0["a"] }, ["t", "p", "d"], "uploaded, placed, and the small one deleted")
+        XCTAssertEqual(second.map { $0["a"] }, ["t", "p", "d", "t"], "uploaded, placed, and the small one retired")
+        XCTAssertEqual(second[2]["d"], "i", "a delete that frees no data")
+        XCTAssertEqual(second[3].int("s"), 1, "the small one's pixels become one")
         XCTAssertFalse(layer.wantsFrame(link: LinkState(rate: 125_000, idle: 5, screenCells: 1_200)))
     }
 

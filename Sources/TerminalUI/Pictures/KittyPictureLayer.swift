@@ -18,6 +18,10 @@ final class KittyPictureLayer: QueuedPictureLayer {
     var queue = ChunkQueue<JobKey>()
     private var nextPlacement: UInt32 = 1
     private var nextKittyID: UInt32 = 1
+    /// Kitty ids let go of (retired, or an upload withdrawn), each taken again by a later upload: kitty keeps a
+    /// one-pixel picture under a retired id, so the ids are reused and what it holds stays bounded. Whatever
+    /// retired an id is queued ahead of the upload that reuses it.
+    private var freeKittyIDs: [UInt32] = []
 
     init(budget: Int = 96 << 20) {
         book = UploadBook(budget: budget)
@@ -51,6 +55,7 @@ final class KittyPictureLayer: QueuedPictureLayer {
             switch key {
             case let .upload(id):
                 if let picture = book.picture(withID: id) { book.forget(picture) }
+                freeKittyIDs.append(id)
             case let .place(tile, id):
                 if shown[tile]?.kittyID == id { shown[tile] = nil }
             case .control:
@@ -76,11 +81,16 @@ final class KittyPictureLayer: QueuedPictureLayer {
             if let entry = book[picture.id] {
                 for (_, tile) in wanted where tile.pictureID == picture.id { place(tile, of: picture, entry) }
             }
-            control(KittyGraphics.deletePicture(id: old.id))
+            retire(old.id)
         }
         book.noteInView(wanted.map(\.1.pictureID))
-        for entry in book.evict(keeping: Set(wanted.map(\.1.pictureID))) where queue.withdraw(where: { $0 == .upload(entry.id) }).isEmpty {
-            control(KittyGraphics.deletePicture(id: entry.id))
+        for entry in book.evict(keeping: Set(wanted.map(\.1.pictureID))) {
+            // An upload still queued is withdrawn (ended with its id retired, if it began); else the id is retired.
+            if queue.withdraw(where: { $0 == .upload(entry.id) }).isEmpty {
+                retire(entry.id)
+            } else {
+                freeKittyIDs.append(entry.id)
+            }
         }
     }
 
@@ -118,13 +128,25 @@ final class KittyPictureLayer: QueuedPictureLayer {
         queue.append(.control, chunks: [Array(command.utf8)], withdrawable: false)
     }
 
+    /// Lets one picture go in the terminal (never a delete that frees data: in kitty before 0.38.1 that takes every
+    /// picture kept off screen with it, and the feed would come back blank after the viewer) and frees its id.
+    private func retire(_ id: UInt32) {
+        control(KittyGraphics.retire(id: id))
+        freeKittyIDs.append(id)
+    }
+
     private func upload(_ picture: PixelPicture, scale: Double) {
         let image = picture.scaled(scale)
-        let id = nextKittyID
-        nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
+        let id: UInt32
+        if freeKittyIDs.isEmpty {
+            id = nextKittyID
+            nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
+        } else {
+            id = freeKittyIDs.removeFirst()
+        }
         queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id, prepared: preparedPayload(picture, sentAs: image))
                                                         + kittyMotion(picture, sentAs: image, id: id)),
-                     abort: kittyAbort(id: id))
+                     abort: kittyAbort(id: id, retiring: true))
         book.record(picture, image: image, id: id)
     }
 

@@ -166,8 +166,10 @@ func atCell(_ x: Int, _ y: Int, _ bytes: [UInt8]) -> [UInt8] {
     Array("\u{1B}7\u{1B}[\(y + 1);\(x + 1)H".utf8) + bytes + Array("\u{1B}8".utf8)
 }
 
-/// What ends a Kitty upload cut short: its last chunk (empty, so the terminal drops what it got) and a delete
-/// of the id, in case it kept anything.
-func kittyAbort(id: UInt32) -> [UInt8] {
-    Array("\u{1B}_Gm=0,q=2;\u{1B}\\".utf8) + Array(KittyGraphics.deletePicture(id: id).utf8)
+/// What ends a Kitty upload cut short: its last chunk (empty, so the terminal drops what it got), and the id
+/// let go in case it kept anything: deleted, or where pictures are kept off screen without a placement, retired
+/// (a delete that frees data takes every such picture with it in kitty before 0.38.1).
+func kittyAbort(id: UInt32, retiring: Bool = false) -> [UInt8] {
+    Array("\u{1B}_Gm=0,q=2;\u{1B}\\".utf8)
+        + Array((retiring ? KittyGraphics.retire(id: id) : KittyGraphics.deletePicture(id: id)).utf8)
 }
