@@ -103,7 +103,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         StandardOutput.prepare()
         if arguments.first == "render", let render = RenderArguments.quick(Array(arguments.dropFirst())) {
-            // A previewer's common case skips the library's reflection, half of what the process costs at start.
+            // A previewer's common case skips the library's reflection: about 5 ms of its start (docs/dev/benchmarks.md).
             do {
                 try await RenderCommand.perform(render)
             } catch {
