@@ -17,7 +17,7 @@ public enum Palette {
     /// The 256-colour palette's RGB values (xterm's defaults; 0–15 vary by terminal theme).
     public static let xterm256: [RGB] = {
         var colors = ansi16
-        let levels: [UInt8] = [0, 95, 135, 175, 215, 255]
+        let levels = cubeLevels
         for red in levels { for green in levels { for blue in levels { colors.append(RGB(red, green, blue)) } } }
         for step in 0..<24 {
             let gray = UInt8(8 + step * 10)
@@ -48,10 +48,13 @@ public enum Palette {
         return UInt8(232 + (Int(color.red) - 8) / 10)
     }
 
-    /// For each channel value, its step on the cube's levels (0, 95, 135, 175, 215, 255), or -1.
+    /// The 6x6x6 cube's levels on each channel.
+    private static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
+
+    /// For each channel value, its step on the cube's levels, or -1.
     private static let cubeStep: [Int8] = {
         var steps = [Int8](repeating: -1, count: 256)
-        for (step, level) in [0, 95, 135, 175, 215, 255].enumerated() { steps[level] = Int8(step) }
+        for (step, level) in cubeLevels.enumerated() { steps[Int(level)] = Int8(step) }
         return steps
     }()
 
