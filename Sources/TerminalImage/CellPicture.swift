@@ -23,7 +23,10 @@ public struct CellPicture: Sendable, Equatable {
 
     public let columns: Int
     public let rows: Int
-    public var cells: [Cell]
+    public let cells: [Cell]
+    /// Unique in this process, kept by every copy: a backend that sends a picture's rows itself keeps their bytes by it.
+    /// (A picture in pixels has its pixels' id.)
+    public let id: UInt32
     /// Set when the terminal shows the picture itself: its pixels; `cells` are then blank.
     public let pixels: PixelPicture?
 
@@ -33,6 +36,7 @@ public struct CellPicture: Sendable, Equatable {
         self.rows = rows
         self.cells = cells
         pixels = nil
+        id = PixelPicture.makeID()
     }
 
     /// A picture the terminal draws in pixels.
@@ -41,6 +45,7 @@ public struct CellPicture: Sendable, Equatable {
         rows = pixels.rows
         cells = []
         self.pixels = pixels
+        id = pixels.id
     }
 
     public static func == (lhs: CellPicture, rhs: CellPicture) -> Bool {

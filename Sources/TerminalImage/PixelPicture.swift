@@ -30,10 +30,15 @@ public final class PixelPicture: Sendable {
         }
     }
 
+    /// A new id, unique in this process among pictures in pixels and in cells alike (never 0).
+    static func makeID() -> UInt32 {
+        var next = counter.add(1, ordering: .relaxed).newValue
+        if next == 0 { next = counter.add(1, ordering: .relaxed).newValue }
+        return next
+    }
+
     public init(image: RGBImage, columns: Int, rows: Int, motion: PixelMotion? = nil, follows: Succession? = nil) {
-        var next = Self.counter.add(1, ordering: .relaxed).newValue
-        if next == 0 { next = Self.counter.add(1, ordering: .relaxed).newValue }
-        id = next
+        id = Self.makeID()
         self.image = image
         self.columns = columns
         self.rows = rows

@@ -236,6 +236,19 @@ final class SixelScrollTests: XCTestCase {
         XCTAssertTrue(plain.isIdentity, "text, colours and a DCS string move no row")
     }
 
+    func test_rowMoves_startFromTheRowCursesLeftTheCursorIn() {
+        // ncurses for xterm-direct, scrolling rows 4…59 up by one with the cursor left at row 59 by the frame before:
+        // the region is set between a save and a restore of the cursor, and a line feed scrolls, with no move before it.
+        let bytes = Array("\u{1B}7\u{1B}[4;59r\u{1B}8\r\n\u{1B}[1;60r\u{1B}[59;14H".utf8)
+        var moves = RowMoves(height: 60, cursorRow: 58)
+        moves.read(bytes)
+        XCTAssertEqual(moves.destination(of: 10), 9, "the rows moved up")
+        XCTAssertNil(moves.destination(of: 3), "the region's top row scrolled away")
+        var fromTheTop = RowMoves(height: 60)
+        fromTheTop.read(bytes)
+        XCTAssertTrue(fromTheTop.isIdentity, "read from the top row, the line feed is only a move (what was missed before)")
+    }
+
     func picture(columns: Int = 10, rows: Int = 6) -> CellPicture {
         var pixels = [UInt8](repeating: 0, count: columns * 8 * rows * 12 * 3)
         for index in pixels.indices { pixels[index] = UInt8(index % 251) }

@@ -20,6 +20,8 @@
 static inline WINDOW *imagefeed_stdscr(void) { return stdscr; }
 static inline int imagefeed_colors(void) { return COLORS; }
 static inline int imagefeed_color_pairs(void) { return COLOR_PAIRS; }
+// The row curses last left the terminal's cursor in (what its next output starts from).
+static inline int imagefeed_cursor_row(void) { return getcury(curscr); }
 
 // An anonymous file in memory (memfd_create, Linux 3.17+), where curses' output is caught; -1 when the
 // kernel has none (the caller then uses a temporary file).

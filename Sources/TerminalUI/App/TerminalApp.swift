@@ -273,6 +273,7 @@ public final class TerminalApp {
     /// Draws the current state.
     public func drawFrame() {
         var buffer = CellBuffer(width: backend.width, height: backend.height)
+        buffer.placesCellPictures = backend.placesCellPictures
         ui.linkNote = backend.linkSummary
         pipeline.linkRate = backend.linkRate
         pipeline.beginFrame()

@@ -41,6 +41,13 @@ public struct CellBuffer: Equatable, Sendable {
     /// Text that links somewhere (OSC 8 where the terminal has it), with the cells as they were written: a cell
     /// drawn over later (a dialog) is no longer part of the link.
     public private(set) var links: [Hyperlink] = []
+    /// Pictures in characters are placed, as pictures in pixels are, instead of written into the cells: the backend
+    /// sends their rows itself (`CellPictureLayer`), and their cells hold `Cell.picture`. Set by the app where the
+    /// backend asks for it; off, a picture in characters is its cells, as are the frames of an animation (`playback`).
+    public var placesCellPictures = false
+    /// Pictures in characters placed (`placesCellPictures`), in the order drawn; each shows in the cells of its clip
+    /// that still hold `Cell.picture`.
+    public private(set) var cellPlacements: [CellPicturePlacement] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -131,6 +138,16 @@ public struct CellBuffer: Equatable, Sendable {
                                                playback: pixels.motion == nil ? nil : playback ?? .playing))
             return
         }
+        // (An animation's frames stay cells: curses sends only the cells one frame changed from the last.)
+        if placesCellPictures, playback == nil {
+            let left = max(0, x)
+            let right = min(width, x + picture.columns)
+            let visible = Rect(x: left, y: max(top, y), width: right - left, height: min(bottom, y + picture.rows) - max(top, y))
+            guard visible.width > 0, visible.height > 0 else { return }
+            fill(visible, with: .picture)
+            cellPlacements.append(CellPicturePlacement(picture: picture, x: x, y: y, visible: visible))
+            return
+        }
         for row in 0..<picture.rows where y + row >= top && y + row < bottom {
             for column in 0..<picture.columns where x + column >= 0 && x + column < width {
                 let cell = picture[column, row]
@@ -177,6 +194,19 @@ public struct Hyperlink: Equatable, Sendable {
     public var y: Int
     /// The cells as the link was made: where the buffer no longer holds them, the link does not reach.
     public var cells: [Cell]
+}
+
+/// A picture in characters whose rows the backend sends itself (`CellBuffer.placesCellPictures`): its top-left cell
+/// (which may be off screen) and the cells of it in view.
+public struct CellPicturePlacement: Equatable, Sendable {
+    public var picture: CellPicture
+    public var x: Int
+    public var y: Int
+    public var visible: Rect
+
+    public static func == (lhs: CellPicturePlacement, rhs: CellPicturePlacement) -> Bool {
+        lhs.picture.id == rhs.picture.id && lhs.x == rhs.x && lhs.y == rhs.y && lhs.visible == rhs.visible
+    }
 }
 
 /// A picture in pixels on the screen: its top-left cell (which may be off screen) and the cells of it in view.

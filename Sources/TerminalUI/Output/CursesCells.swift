@@ -42,21 +42,6 @@ extension NcursesBackend {
                     flush(y)
                     continue
                 }
-                if cell.isPicture {
-                    // A cell a picture shows in: a blank that curses tells from an ordinary blank, so that
-                    // when the picture goes, curses rewrites the cell (and a Sixel's pixels there go with it).
-                    flush(y)
-                    var blank = cchar_t()
-                    blank.attr = Self.invisible
-                    if cell.style != .plain {
-                        let pair = pairNumber(cell.style)
-                        blank.attr |= attr_t(min(pair, 255)) << 8
-                        blank.ext_color = pair
-                    }
-                    withUnsafeMutableBytes(of: &blank.chars) { raw in raw.bindMemory(to: wchar_t.self)[0] = 32 }
-                    mvwadd_wch(window, Int32(y), Int32(x), &blank)
-                    continue
-                }
                 if cell.style != style {
                     style = cell.style
                     styleBits = (attributes(style), pairNumber(style))
@@ -65,6 +50,15 @@ extension NcursesBackend {
                 // As setcchar stores a pair: the number, and its low byte in the attribute's colour bits.
                 character.attr = styleBits.attributes | (attr_t(min(styleBits.pair, 255)) << 8)
                 character.ext_color = styleBits.pair
+                if cell.isPicture {
+                    // A cell a picture shows in: a blank that curses tells from an ordinary blank, so that when the
+                    // picture goes, curses rewrites the cell (and the picture's pixels or characters there go with it).
+                    character.attr = Self.invisible | (attr_t(min(styleBits.pair, 255)) << 8)
+                    withUnsafeMutableBytes(of: &character.chars) { raw in raw.bindMemory(to: wchar_t.self)[0] = 32 }
+                    if run.isEmpty { runStart = x }
+                    run.append(character)
+                    continue
+                }
                 let scalars = unicode || cell.text.utf8.allSatisfy({ $0 < 0x80 }) ? cell.text.unicodeScalars : "?".unicodeScalars
                 var count = 0
                 withUnsafeMutableBytes(of: &character.chars) { raw in

@@ -255,7 +255,9 @@ public final class NcursesBackend: TerminalBackend {
         guard !restored else { return }
         var buffer = frame
         // When the screen last changed matters to pictures in pixels only (the link's state they are planned by).
-        if pictures != nil, lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
+        // (Not for pictures in characters, which do not wait for the link to be idle.)
+        if pictures != nil, !(pictures is CellPictureLayer),
+           lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
             lastChange = OutputQueue.clock()
         }
         lastFrame = frame
@@ -276,9 +278,10 @@ public final class NcursesBackend: TerminalBackend {
         // colour), so that curses recognises a moved row and scrolls it instead of leaving identical blanks be.
         let followsScrolls = pictures?.followsScrolls == true
         let drawn = followsScrolls && [.palette256, .truecolor].contains(colorMode) ? ScrollPlan.tagged(buffer) : buffer
-        var moves = RowMoves(height: buffer.height)
-        // curses' output is read for the rows it moved wherever pictures are in pixels: Sixel pixels and kitty's
-        // placements move with them. (curses scrolls the terminal wherever it can, whatever `idlok` says: that
+        var moves = RowMoves(height: buffer.height, cursorRow: Int(imagefeed_cursor_row()))
+        // curses' output is read for the rows it moved wherever a picture layer draws: Sixel pixels, kitty's
+        // placements and the rows of pictures in characters move with them (read from the row curses left the
+        // cursor in: a scroll by one line is a line feed there). (curses scrolls the terminal wherever it can, whatever `idlok` says: that
         // governs only inserting and deleting lines.)
         func read(_ bytes: [UInt8]) { if pictures != nil, !(pictures?.movesWithText ?? false) { moves.read(bytes) } }
         // Once curses has written the frame (or its part): the pictures follow the rows it moved, and a clear it sent of
@@ -298,13 +301,16 @@ public final class NcursesBackend: TerminalBackend {
             let step = ScrollPlan.scrollStep(move)
             scrolled = true
             var moved = 0
-            while abs(move.shift) - moved > step {
+            // The whole move, the last step too: left to curses, a last step of several rows after others was
+            // rewritten row by row instead of scrolled (every picture row in it sent again).
+            while moved < abs(move.shift) {
                 // The step is made in curses' own window (its lines move as pointers, no cell is copied again),
                 // and the frame shown becomes what the terminal holds after it: the cells the next frame brings
                 // back into place are not handed to curses a second time.
-                shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step)
-                read(scrollWindow(top: move.top, bottom: move.bottom, by: move.shift > 0 ? step : -step, showing: shown))
-                moved += step
+                let size = min(step, abs(move.shift) - moved)
+                shown.shiftRows(top: move.top, bottom: move.bottom, by: move.shift > 0 ? size : -size)
+                read(scrollWindow(top: move.top, bottom: move.bottom, by: move.shift > 0 ? size : -size, showing: shown))
+                moved += size
             }
         }
         staged = false
@@ -329,6 +335,8 @@ public final class NcursesBackend: TerminalBackend {
         if let pictures {
             pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
+            // Pictures in characters are part of the frame: on a fast link their rows go with it.
+            if let cells = pictures as? CellPictureLayer { output.queue(cells.takeFrameBytes()) }
         }
         queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
         output.askBehindPictures()
@@ -396,7 +404,9 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     /// What the terminal has been found to take, for the help overlay (and the log).
-    public var linkSummary: String? { pictures == nil ? nil : output.meter.summary }
+    public var linkSummary: String? { pictures == nil || pictures is CellPictureLayer ? nil : output.meter.summary }
+    /// Pictures in characters are placed, and their rows sent by `CellPictureLayer`.
+    public var placesCellPictures: Bool { pictures is CellPictureLayer }
     public var linkRate: Double? { output.meter.rate }
 
     /// The mouse is reported (everywhere but GNU screen): taken up again after a suspend.

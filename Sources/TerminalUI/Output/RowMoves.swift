@@ -11,10 +11,13 @@ struct RowMoves: Equatable {
     private var row = 0
     private var savedRow = 0
 
-    init(height: Int) {
+    /// `cursorRow`: where the terminal's cursor is before the bytes (curses' output starts from where it left the
+    /// cursor: a scroll of one line is a line feed at the bottom margin, with no move before it).
+    init(height: Int, cursorRow: Int = 0) {
         origin = Array(0..<height)
         top = 0
         bottom = height - 1
+        row = min(max(0, cursorRow), max(0, height - 1))
     }
 
     /// The screen was cleared (ED 2 or 3, RIS): kitty drops then the pictures it holds that were not placed.

@@ -8,10 +8,10 @@ enum ScrollPlan {
     /// The seconds of the link one part of a staged frame may take.
     static let stageSeconds = 0.25
     /// The first part of `frame` over `shown`: its rows from the top while their changed cells fit `budget`
-    /// bytes, the rest as shown. Nil when the whole frame fits, or pictures in pixels are in it (they are
-    /// placed by the frame as a whole).
+    /// bytes, the rest as shown. Nil when the whole frame fits, or pictures placed are in it (they are placed by the
+    /// frame as a whole, and their own layer paces them).
     static func stage(_ frame: CellBuffer, over shown: CellBuffer, budget: Int, bytesPerCell: Int) -> CellBuffer? {
-        guard frame.width == shown.width, frame.height == shown.height, frame.placements.isEmpty || !frame.cells.contains(.picture) else {
+        guard frame.width == shown.width, frame.height == shown.height, (frame.placements.isEmpty && frame.cellPlacements.isEmpty) || !frame.cells.contains(.picture) else {
             return nil
         }
         var changed: [Int] = []
@@ -37,11 +37,13 @@ enum ScrollPlan {
     /// not show): rows of different pictures, or of one picture's different rows, differ for curses.
     static func tagged(_ buffer: CellBuffer) -> CellBuffer {
         var tagged = buffer
-        for placement in buffer.placements {
+        let areas = buffer.placements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+            + buffer.cellPlacements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+        for placement in areas {
             let area = placement.visible
             for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {
                 let row = y - placement.y
-                let tag = UInt8(16 + Int((UInt64(placement.picture.id) &* 131 &+ UInt64(max(0, row))) % 216))
+                let tag = UInt8(16 + Int((UInt64(placement.pictureID) &* 131 &+ UInt64(max(0, row))) % 216))
                 let cell = Cell(Cell.picture.text, style: CellStyle(foreground: .indexed(tag)))
                 for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
                     tagged[x, y] = cell

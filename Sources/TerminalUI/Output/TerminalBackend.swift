@@ -38,6 +38,9 @@ public protocol TerminalBackend: AnyObject {
     var linkSummary: String? { get }
     /// The bytes a second the link was found to carry, where it is slow enough to matter (nil: fast).
     var linkRate: Double? { get }
+    /// Whether frames are to place pictures in characters rather than write their cells
+    /// (`CellBuffer.placesCellPictures`): the backend sends their rows itself.
+    var placesCellPictures: Bool { get }
 }
 
 /// Wakes a waiting `readInput` from any thread: the one piece of a backend other threads may hold.
@@ -66,4 +69,5 @@ extension TerminalBackend {
     public func flushText() {}
     public var linkSummary: String? { nil }
     public var linkRate: Double? { nil }
+    public var placesCellPictures: Bool { false }
 }

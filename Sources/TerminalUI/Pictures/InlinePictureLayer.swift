@@ -27,17 +27,6 @@ final class InlinePictureLayer: QueuedPictureLayer {
         self.followsScrolls = followsScrolls && format == .sixel
     }
 
-    /// One cell row of a piece drawn or queued: the picture's row `row` from its column `column`, over the
-    /// screen's columns `x…x+width` of row `y`.
-    struct ShownRow: Hashable {
-        var pictureID: UInt32
-        var x: Int
-        var width: Int
-        var column: Int
-        var y: Int
-        var row: Int
-    }
-
     /// The rows of pieces drawn or queued.
     private var shown: Set<ShownRow> = []
     var queue = ChunkQueue<PictureTile>()
@@ -164,13 +153,6 @@ final class InlinePictureLayer: QueuedPictureLayer {
         return drawn
     }
 
-    static func rows(of tile: PictureTile) -> [ShownRow] {
-        (0..<tile.rect.height).map {
-            ShownRow(pictureID: tile.pictureID, x: tile.rect.x, width: tile.rect.width, column: tile.column,
-                     y: tile.rect.y + $0, row: tile.row + $0)
-        }
-    }
-
     func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {
         if repainted {
             shown.removeAll()
@@ -178,9 +160,9 @@ final class InlinePictureLayer: QueuedPictureLayer {
         }
         for (piece, bytes) in encoding.take() { remember(piece, bytes) }
         let wanted = Self.tiles(buffer, bottomRow: false)
-        let wantedRows = Set(wanted.flatMap { Self.rows(of: $0.1) })
-        for tile in queue.withdraw(where: { !Self.rows(of: $0).allSatisfy(wantedRows.contains) }) {
-            shown.subtract(Self.rows(of: tile))
+        let wantedRows = Set(wanted.flatMap { ShownRow.rows(of: $0.1) })
+        for tile in queue.withdraw(where: { !ShownRow.rows(of: $0).allSatisfy(wantedRows.contains) }) {
+            shown.subtract(ShownRow.rows(of: tile))
         }
         // An animation's next frame: the rows it shares with the frame on screen stay as they are.
         for (placement, _) in wanted {
@@ -203,7 +185,7 @@ final class InlinePictureLayer: QueuedPictureLayer {
         // rows it had; the rows it brings into view are drawn).
         let bandRows = link.rate != nil ? Self.bandRows : Int.max
         for (placement, tile) in wanted {
-            let rows = Self.rows(of: tile)
+            let rows = ShownRow.rows(of: tile)
             var start: Int?
             for offset in 0...rows.count {
                 let missing = offset < rows.count && !shown.contains(rows[offset])
@@ -215,7 +197,7 @@ final class InlinePictureLayer: QueuedPictureLayer {
                                        column: tile.column, row: tile.row + first)
                 if let bytes = piece(for: band, of: placement.picture, scale: scale(of: placement.picture, link: link)) {
                     queue.append(band, chunks: [atCell(band.rect.x, band.rect.y, bytes)])
-                    shown.formUnion(Self.rows(of: band))
+                    shown.formUnion(ShownRow.rows(of: band))
                 }
                 start = missing ? offset : nil
             }
@@ -226,13 +208,8 @@ final class InlinePictureLayer: QueuedPictureLayer {
         // Where the terminal leaves the pixels where they were, what was drawn is still there.
         guard followsScrolls else { return }
         // A band still queued would land where its rows were: it goes again, where they are now.
-        for tile in queue.withdraw(where: { _ in true }) { shown.subtract(Self.rows(of: tile)) }
-        shown = Set(shown.compactMap { row in
-            guard let now = moves.destination(of: row.y) else { return nil }
-            var moved = row
-            moved.y = now
-            return moved
-        })
+        for tile in queue.withdraw(where: { _ in true }) { shown.subtract(ShownRow.rows(of: tile)) }
+        shown = ShownRow.moved(shown, by: moves)
     }
 
     /// The scale an iTerm2 picture is sent at (Sixel: always full, or characters).

@@ -19,6 +19,42 @@ extension Rect: Hashable {
     }
 }
 
+/// One cell row of a piece of a picture drawn or queued: the picture's row `row` from its column `column`, over the
+/// screen's columns `x…x+width` of row `y` (the layers that draw pictures into the cells they cover keep these).
+struct ShownRow: Hashable {
+    var pictureID: UInt32
+    var x: Int
+    var width: Int
+    var column: Int
+    var y: Int
+    var row: Int
+
+    static func rows(of tile: PictureTile) -> [ShownRow] {
+        (0..<tile.rect.height).map {
+            ShownRow(pictureID: tile.pictureID, x: tile.rect.x, width: tile.rect.width, column: tile.column,
+                     y: tile.rect.y + $0, row: tile.row + $0)
+        }
+    }
+
+    /// The rows after the terminal moved them (`moves`); those moved off the screen are gone.
+    static func moved(_ rows: Set<ShownRow>, by moves: RowMoves) -> Set<ShownRow> {
+        Set(rows.compactMap { row in
+            guard let now = moves.destination(of: row.y) else { return nil }
+            var moved = row
+            moved.y = now
+            return moved
+        })
+    }
+}
+
+/// Where a picture of either kind is placed: its id, its top-left cell and the cells of it in view.
+struct PictureArea {
+    var pictureID: UInt32
+    var x: Int
+    var y: Int
+    var visible: Rect
+}
+
 /// What a picture layer knows of the link when it plans: the rate pictures are sized for (nil: fast, full
 /// resolution), how long the output has been idle, and the screen's size in cells.
 struct LinkState {
@@ -51,7 +87,10 @@ func makePictureLayer(_ mode: GraphicsMode, profile: TerminalProfile, colorMode:
         layer.wake = wake
         return layer
     case .cells:
-        return nil
+        // Pictures in characters are sent by the program where their rows cost most through curses (a colour per
+        // cell from the 256-colour palette or in 24-bit); with fewer colours, curses draws them with the rest.
+        guard unicode, [.palette256, .truecolor].contains(colorMode) else { return nil }
+        return CellPictureLayer(colorMode: colorMode)
     }
 }
 
@@ -156,10 +195,16 @@ extension PictureLayer {
     /// Each placement split into rectangles of the cells it still shows in: text drawn over a picture (a
     /// dialog) leaves up to four rectangles around it. A later placement covers an earlier one.
     static func tiles(_ buffer: CellBuffer, bottomRow: Bool) -> [(PicturePlacement, PictureTile)] {
-        guard !buffer.placements.isEmpty else { return [] }
+        let areas = buffer.placements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+        return pictureTiles(areas, in: buffer, bottomRow: bottomRow).map { (buffer.placements[$0.0], $0.1) }
+    }
+
+    /// `tiles` for any pictures placed in `buffer`: the index in `areas` of each tile's picture.
+    static func pictureTiles(_ areas: [PictureArea], in buffer: CellBuffer, bottomRow: Bool) -> [(Int, PictureTile)] {
+        guard !areas.isEmpty else { return [] }
         let limit = bottomRow ? buffer.height : buffer.height - 1
         var owner = [Int32](repeating: -1, count: buffer.width * buffer.height)
-        for (index, placement) in buffer.placements.enumerated() {
+        for (index, placement) in areas.enumerated() {
             let area = placement.visible
             for y in max(0, area.y)..<max(max(0, area.y), min(limit, area.maxY)) {
                 for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
@@ -167,16 +212,16 @@ extension PictureLayer {
                 }
             }
         }
-        var tiles: [(PicturePlacement, PictureTile)] = []
-        for (index, placement) in buffer.placements.enumerated() {
+        var tiles: [(Int, PictureTile)] = []
+        for (index, placement) in areas.enumerated() {
             let area = placement.visible
             // Rectangles still growing downwards, by their columns.
             var open: [Range<Int>: Int] = [:] // columns → first row
             var lastRow = area.y - 1
             func close(_ columns: Range<Int>, from top: Int, to bottom: Int) {
                 let rect = Rect(x: columns.lowerBound, y: top, width: columns.count, height: bottom - top)
-                tiles.append((placement, PictureTile(pictureID: placement.picture.id, rect: rect,
-                                                     column: rect.x - placement.x, row: rect.y - placement.y)))
+                tiles.append((index, PictureTile(pictureID: placement.pictureID, rect: rect,
+                                                 column: rect.x - placement.x, row: rect.y - placement.y)))
             }
             for y in max(0, area.y)..<max(max(0, area.y), min(limit, area.maxY)) {
                 var runs: [Range<Int>] = []

@@ -1,0 +1,172 @@
+import Foundation
+import TerminalImage
+
+/// Pictures in characters, sent by the program itself instead of through curses: each row of a picture is made into
+/// bytes once (its colours and glyphs, `ANSIPictureWriter.appendRow`) and kept, and written where the picture
+/// shows after curses' frame. curses keeps the picture's cells blank (`Cell.picture`, as under pictures in pixels);
+/// a row is sent again only when it moves, changes, or curses wrote over it. The terminal scrolls text, so the rows
+/// curses scrolled are still there, where they moved (`moved`): a next card sends only the rows it brings into view.
+///
+/// Through curses, a screen of photos cost a colour pair looked up per cell and terminfo's colour strings
+/// formatted per cell by curses, every frame the picture moved (a next card at 200x60 in 24-bit colour: 8,000 such
+/// cells). Here a row's bytes are made the first time it shows and copied after that.
+///
+/// On a fast link a frame's rows go with the frame (`takeFrameBytes`: a frame is whole when it is written); on a slow
+/// one they wait in the queue in bands a few rows high, behind the text, so a key is answered before a photo that is
+/// no longer wanted has crossed, and a band not begun is withdrawn.
+final class CellPictureLayer: QueuedPictureLayer {
+    /// The colours the rows are written in (the backend's).
+    let colorMode: ColorMode
+    var queue = ChunkQueue<PictureTile>()
+    /// The rows of pictures drawn or queued.
+    private var shown: Set<ShownRow> = []
+    /// The rows of this frame, on a fast link: written with the frame.
+    private var frameBytes: [UInt8] = []
+
+    /// A row's bytes, by picture, row and columns.
+    private struct RowKey: Hashable {
+        var pictureID: UInt32
+        var row: Int
+        var column: Int
+        var width: Int
+    }
+
+    /// Rows made, in two generations: when the newer passes `maximumKeptBytes` it becomes the older and the older
+    /// is dropped (a row used again moves to the newer), so what is kept stays bounded and what shows stays kept.
+    private var rows: [RowKey: [UInt8]] = [:]
+    private var olderRows: [RowKey: [UInt8]] = [:]
+    private var keptBytes = 0
+    static let maximumKeptBytes = 4 << 20
+
+    init(colorMode: ColorMode) {
+        self.colorMode = colorMode
+    }
+
+    var usesBottomRow: Bool { true }
+    /// The terminal moves text with the rows it scrolls.
+    var followsScrolls: Bool { true }
+
+    /// Cell rows in a band on a slow link.
+    static let bandRows = 4
+
+    func prepare(_ buffer: CellBuffer, repainted: Bool, link: LinkState) -> CellBuffer {
+        // The screen's last cell is written by curses, which knows how to write there without scrolling the terminal.
+        let x = buffer.width - 1, y = buffer.height - 1
+        guard x >= 0, y >= 0, buffer[x, y] == .picture,
+              let placement = buffer.cellPlacements.last(where: { $0.visible.contains(x: x, y: y) }) else { return buffer }
+        let column = x - placement.x, row = y - placement.y
+        guard column >= 0, row >= 0, column < placement.picture.columns, row < placement.picture.rows else { return buffer }
+        var drawn = buffer
+        let cell = placement.picture[column, row]
+        drawn[x, y] = Cell(String(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+        return drawn
+    }
+
+    func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {
+        if repainted {
+            shown.removeAll()
+            _ = queue.withdraw { _ in true }
+        }
+        let placements = buffer.cellPlacements
+        let areas = placements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+        let wanted = Self.pictureTiles(areas, in: buffer, bottomRow: true)
+        let wantedRows = Set(wanted.flatMap { ShownRow.rows(of: $0.1) })
+        for tile in queue.withdraw(where: { !ShownRow.rows(of: $0).allSatisfy(wantedRows.contains) }) {
+            shown.subtract(ShownRow.rows(of: tile))
+        }
+        shown.formIntersection(wantedRows)
+        let fast = link.rate == nil
+        let bandRows = fast ? Int.max : Self.bandRows
+        for (index, tile) in wanted {
+            let picture = placements[index].picture
+            let tileRows = ShownRow.rows(of: tile)
+            var start: Int?
+            for offset in 0...tileRows.count {
+                let missing = offset < tileRows.count && !shown.contains(tileRows[offset])
+                if missing, start == nil { start = offset }
+                let runEnds = start.map { !missing || offset - $0 >= bandRows } ?? false
+                guard runEnds, let first = start else { continue }
+                let band = PictureTile(pictureID: tile.pictureID,
+                                       rect: Rect(x: tile.rect.x, y: tile.rect.y + first, width: tile.rect.width, height: offset - first),
+                                       column: tile.column, row: tile.row + first)
+                if fast {
+                    append(band, of: picture, to: &frameBytes)
+                } else {
+                    var bytes: [UInt8] = []
+                    append(band, of: picture, to: &bytes)
+                    queue.append(band, chunks: [bytes])
+                }
+                shown.formUnion(ShownRow.rows(of: band))
+                start = missing ? offset : nil
+            }
+        }
+    }
+
+    /// The rows the last `plan` made on a fast link, to be written with the frame (after curses' part of it).
+    func takeFrameBytes() -> [UInt8] {
+        defer { frameBytes.removeAll(keepingCapacity: true) }
+        return frameBytes
+    }
+
+    /// The band's rows, each where it shows: the cursor and curses' attributes are saved first and restored after,
+    /// so curses goes on from where it left off.
+    private func append(_ band: PictureTile, of picture: CellPicture, to output: inout [UInt8]) {
+        // (The row's first cell sets both colours; the attributes start plain whatever curses left on.)
+        output.append(contentsOf: [0x1B, UInt8(ascii: "7"), 0x1B, UInt8(ascii: "["), UInt8(ascii: "m")])
+        for offset in 0..<band.rect.height {
+            Self.appendMove(band.rect.x, band.rect.y + offset, to: &output)
+            output.append(contentsOf: rowBytes(picture, row: band.row + offset, column: band.column, width: band.rect.width))
+        }
+        output.append(contentsOf: [0x1B, UInt8(ascii: "8")])
+    }
+
+    /// CUP to the cell (x, y).
+    static func appendMove(_ x: Int, _ y: Int, to output: inout [UInt8]) {
+        func number(_ value: Int) {
+            if value >= 10 { number(value / 10) }
+            output.append(UInt8(48 + value % 10))
+        }
+        output.append(contentsOf: [0x1B, UInt8(ascii: "[")])
+        number(y + 1)
+        output.append(UInt8(ascii: ";"))
+        number(x + 1)
+        output.append(UInt8(ascii: "H"))
+    }
+
+    private func rowBytes(_ picture: CellPicture, row: Int, column: Int, width: Int) -> [UInt8] {
+        let key = RowKey(pictureID: picture.id, row: row, column: column, width: width)
+        if let made = rows[key] { return made }
+        var made: [UInt8]
+        if let older = olderRows.removeValue(forKey: key) {
+            made = older
+        } else {
+            made = []
+            made.reserveCapacity(width * 24)
+            ANSIPictureWriter.appendRow(picture, row: row, columns: column..<(column + width), mode: colorMode, to: &made)
+        }
+        if keptBytes + made.count > Self.maximumKeptBytes {
+            olderRows = rows
+            rows.removeAll(keepingCapacity: true)
+            keptBytes = 0
+        }
+        rows[key] = made
+        keptBytes += made.count
+        return made
+    }
+
+    func moved(_ moves: RowMoves) {
+        // A band still queued would land where its rows were: it goes again, where they are now.
+        for tile in queue.withdraw(where: { _ in true }) { shown.subtract(ShownRow.rows(of: tile)) }
+        shown = ShownRow.moved(shown, by: moves)
+    }
+
+    func wantsFrame(link: LinkState) -> Bool { false }
+
+    func finish() -> [UInt8] {
+        _ = queue.withdraw { _ in true }
+        frameBytes.removeAll()
+        let output = drain()
+        shown.removeAll()
+        return output
+    }
+}
