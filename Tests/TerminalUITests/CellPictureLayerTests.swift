@@ -11,8 +11,8 @@ final class CellPictureLayerTests: XCTestCase {
         for row in 0..<rows {
             for column in 0..<columns {
                 let letter = UInt8(65 + (row * columns + column) % 26)
-                let foreground = RGB(UInt8(column * 10), UInt8(row * 10), 1)
-                let background = UInt8(16 + column + row)
+                let foreground = RGB(UInt8(column * 10 % 256), UInt8(row * 10 % 256), 1)
+                let background = UInt8(16 + (column + row) % 240)
                 cells.append(CellPicture.Cell(glyph: Character(UnicodeScalar(letter)), foreground: .rgb(foreground),
                                               background: .indexed(background)))
             }
@@ -122,5 +122,23 @@ final class CellPictureLayerTests: XCTestCase {
         XCTAssertEqual(layer.queue.jobs.count, 3, "9 rows in bands of 4")
         layer.plan(CellBuffer(width: 30, height: 10), repainted: false, link: slow)
         XCTAssertFalse(layer.hasWork, "the picture went: its bands are withdrawn")
+    }
+
+    func test_theRowsKept_stayBounded_andARowShownAgainIsNotMadeAgain() {
+        let layer = CellPictureLayer(colorMode: .truecolor)
+        var made = 0
+        for _ in 0..<10 {
+            // A picture of 200x50 cells in 24-bit colour is about 350 KB of rows.
+            let screen = placed(picture(columns: 200, rows: 50), x: 0, y: 0, width: 200, height: 60)
+            made += frame(layer, screen, repainted: true).count
+        }
+        XCTAssertGreaterThan(made, 3 * CellPictureLayer.maximumKeptBytes)
+        XCTAssertLessThanOrEqual(layer.keptBytes, 2 * CellPictureLayer.maximumKeptBytes + 64 << 10)
+        let card = picture()
+        let screen = placed(card, x: 2, y: 1)
+        let first = frame(layer, screen, repainted: true)
+        let kept = layer.keptBytes
+        XCTAssertEqual(frame(layer, screen, repainted: true), first, "the same rows, from what was kept")
+        XCTAssertEqual(layer.keptBytes, kept)
     }
 }

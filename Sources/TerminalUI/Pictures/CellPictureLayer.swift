@@ -11,7 +11,7 @@ import TerminalImage
 /// formatted per cell by curses, every frame the picture moved (a next card at 200x60 in 24-bit colour: 8,000 such
 /// cells). Here a row's bytes are made the first time it shows and copied after that.
 ///
-/// On a fast link a frame's rows go with the frame (`takeFrameBytes`: a frame is whole when it is written); on a slow
+/// On a fast link a frame's rows go with the frame (`queueFrameBytes`: a frame is whole when it is written); on a slow
 /// one they wait in the queue in bands a few rows high, behind the text, so a key is answered before a photo that is
 /// no longer wanted has crossed, and a band not begun is withdrawn.
 final class CellPictureLayer: QueuedPictureLayer {
@@ -31,12 +31,24 @@ final class CellPictureLayer: QueuedPictureLayer {
         var width: Int
     }
 
-    /// Rows made, in two generations: when the newer passes `maximumKeptBytes` it becomes the older and the older
-    /// is dropped (a row used again moves to the newer), so what is kept stays bounded and what shows stays kept.
-    private var rows: [RowKey: [UInt8]] = [:]
-    private var olderRows: [RowKey: [UInt8]] = [:]
-    private var keptBytes = 0
-    static let maximumKeptBytes = 4 << 20
+    /// Rows made, in two generations, each one block of bytes with the rows' places in it: when the newer passes
+    /// `maximumKeptBytes` it becomes the older and the older is dropped (a row used again is copied to the newer), so
+    /// what is kept stays bounded (about 1 MB: a screen of 200x60 cells in 24-bit colour is about 300 KB) and what
+    /// shows stays kept. One block, not an array per row: hundreds of small arrays made and dropped as the user
+    /// scrolls were scattered among the heap's long-lived blocks, and the process kept several megabytes more.
+    private struct Generation {
+        var bytes: [UInt8] = []
+        var rows: [RowKey: Range<Int>] = [:]
+
+        init() {
+            bytes.reserveCapacity(CellPictureLayer.maximumKeptBytes + (64 << 10))
+        }
+    }
+    private var newer = Generation()
+    private var older = Generation()
+    static let maximumKeptBytes = 512 << 10
+    /// The bytes of rows kept (tests).
+    var keptBytes: Int { newer.bytes.count + older.bytes.count }
 
     init(colorMode: ColorMode) {
         self.colorMode = colorMode
@@ -108,6 +120,13 @@ final class CellPictureLayer: QueuedPictureLayer {
         return frameBytes
     }
 
+    /// The same, handed to `output` (no copy of the rows is made for it).
+    func queueFrameBytes(to output: OutputQueue) {
+        guard !frameBytes.isEmpty else { return }
+        output.queue(frameBytes)
+        frameBytes.removeAll(keepingCapacity: true)
+    }
+
     /// The band's rows, each where it shows: the cursor and curses' attributes are saved first and restored after,
     /// so curses goes on from where it left off.
     private func append(_ band: PictureTile, of picture: CellPicture, to output: inout [UInt8]) {
@@ -115,7 +134,7 @@ final class CellPictureLayer: QueuedPictureLayer {
         output.append(contentsOf: [0x1B, UInt8(ascii: "7"), 0x1B, UInt8(ascii: "["), UInt8(ascii: "m")])
         for offset in 0..<band.rect.height {
             Self.appendMove(band.rect.x, band.rect.y + offset, to: &output)
-            output.append(contentsOf: rowBytes(picture, row: band.row + offset, column: band.column, width: band.rect.width))
+            appendRow(picture, row: band.row + offset, column: band.column, width: band.rect.width, to: &output)
         }
         output.append(contentsOf: [0x1B, UInt8(ascii: "8")])
     }
@@ -133,25 +152,26 @@ final class CellPictureLayer: QueuedPictureLayer {
         output.append(UInt8(ascii: "H"))
     }
 
-    private func rowBytes(_ picture: CellPicture, row: Int, column: Int, width: Int) -> [UInt8] {
+    /// Appends the bytes of the picture's row `row`, cells `column..<column + width`, made once.
+    private func appendRow(_ picture: CellPicture, row: Int, column: Int, width: Int, to output: inout [UInt8]) {
         let key = RowKey(pictureID: picture.id, row: row, column: column, width: width)
-        if let made = rows[key] { return made }
-        var made: [UInt8]
-        if let older = olderRows.removeValue(forKey: key) {
-            made = older
+        if let range = newer.rows[key] {
+            output.append(contentsOf: newer.bytes[range])
+            return
+        }
+        let start = newer.bytes.count
+        if let range = older.rows[key] {
+            newer.bytes.append(contentsOf: older.bytes[range])
         } else {
-            made = []
-            made.reserveCapacity(width * 24)
-            ANSIPictureWriter.appendRow(picture, row: row, columns: column..<(column + width), mode: colorMode, to: &made)
+            ANSIPictureWriter.appendRow(picture, row: row, columns: column..<(column + width), mode: colorMode, to: &newer.bytes)
         }
-        if keptBytes + made.count > Self.maximumKeptBytes {
-            olderRows = rows
-            rows.removeAll(keepingCapacity: true)
-            keptBytes = 0
+        let range = start..<newer.bytes.count
+        newer.rows[key] = range
+        output.append(contentsOf: newer.bytes[range])
+        if newer.bytes.count >= Self.maximumKeptBytes {
+            older = newer
+            newer = Generation()
         }
-        rows[key] = made
-        keptBytes += made.count
-        return made
     }
 
     func moved(_ moves: RowMoves) {
