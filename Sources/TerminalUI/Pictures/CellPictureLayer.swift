@@ -91,16 +91,7 @@ final class CellPictureLayer: QueuedPictureLayer {
         let bandRows = fast ? Int.max : Self.bandRows
         for (index, tile) in wanted {
             let picture = placements[index].picture
-            let tileRows = ShownRow.rows(of: tile)
-            var start: Int?
-            for offset in 0...tileRows.count {
-                let missing = offset < tileRows.count && !shown.contains(tileRows[offset])
-                if missing, start == nil { start = offset }
-                let runEnds = start.map { !missing || offset - $0 >= bandRows } ?? false
-                guard runEnds, let first = start else { continue }
-                let band = PictureTile(pictureID: tile.pictureID,
-                                       rect: Rect(x: tile.rect.x, y: tile.rect.y + first, width: tile.rect.width, height: offset - first),
-                                       column: tile.column, row: tile.row + first)
+            for band in ShownRow.missingBands(of: tile, shown: shown, bandRows: bandRows) {
                 if fast {
                     append(band, of: picture, to: &frameBytes)
                 } else {
@@ -109,7 +100,6 @@ final class CellPictureLayer: QueuedPictureLayer {
                     queue.append(band, chunks: [bytes])
                 }
                 shown.formUnion(ShownRow.rows(of: band))
-                start = missing ? offset : nil
             }
         }
     }

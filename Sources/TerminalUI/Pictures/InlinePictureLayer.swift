@@ -185,21 +185,11 @@ final class InlinePictureLayer: QueuedPictureLayer {
         // rows it had; the rows it brings into view are drawn).
         let bandRows = link.rate != nil ? Self.bandRows : Int.max
         for (placement, tile) in wanted {
-            let rows = ShownRow.rows(of: tile)
-            var start: Int?
-            for offset in 0...rows.count {
-                let missing = offset < rows.count && !shown.contains(rows[offset])
-                if missing, start == nil { start = offset }
-                let runEnds = start.map { !missing || offset - $0 >= bandRows } ?? false
-                guard runEnds, let first = start else { continue }
-                let band = PictureTile(pictureID: tile.pictureID,
-                                       rect: Rect(x: tile.rect.x, y: tile.rect.y + first, width: tile.rect.width, height: offset - first),
-                                       column: tile.column, row: tile.row + first)
+            for band in ShownRow.missingBands(of: tile, shown: shown, bandRows: bandRows) {
                 if let bytes = piece(for: band, of: placement.picture, scale: scale(of: placement.picture, link: link)) {
                     queue.append(band, chunks: [atCell(band.rect.x, band.rect.y, bytes)])
                     shown.formUnion(ShownRow.rows(of: band))
                 }
-                start = missing ? offset : nil
             }
         }
     }

@@ -36,6 +36,24 @@ struct ShownRow: Hashable {
         }
     }
 
+    /// The parts of `tile` whose rows are not in `shown`, top first, each at most `bandRows` rows high.
+    static func missingBands(of tile: PictureTile, shown: Set<ShownRow>, bandRows: Int) -> [PictureTile] {
+        let rows = rows(of: tile)
+        var bands: [PictureTile] = []
+        var start: Int?
+        for offset in 0...rows.count {
+            let missing = offset < rows.count && !shown.contains(rows[offset])
+            if missing, start == nil { start = offset }
+            let runEnds = start.map { !missing || offset - $0 >= bandRows } ?? false
+            guard runEnds, let first = start else { continue }
+            bands.append(PictureTile(pictureID: tile.pictureID,
+                                     rect: Rect(x: tile.rect.x, y: tile.rect.y + first, width: tile.rect.width, height: offset - first),
+                                     column: tile.column, row: tile.row + first))
+            start = missing ? offset : nil
+        }
+        return bands
+    }
+
     /// The rows after the terminal moved them (`moves`); those moved off the screen are gone.
     static func moved(_ rows: Set<ShownRow>, by moves: RowMoves) -> Set<ShownRow> {
         Set(rows.compactMap { row in
