@@ -46,7 +46,9 @@ enum QRReader {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zbarimg", "--raw", "-q", file.path]
+        // QR codes only: with every symbology on, zbar now and then also finds a one-dimensional barcode in the
+        // QR code's own modules, and prints its text on a second line ("…&state=…\nD42B").
+        process.arguments = ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
