@@ -13,6 +13,7 @@ final class CommandLineTests: XCTestCase {
     var folder: TemporaryFolder!
 
     override func setUp() async throws {
+        TestWatchdog.install(current: self)
         sandbox = try await RunningSandbox.start(try SandboxServer())
         folder = try TemporaryFolder()
     }

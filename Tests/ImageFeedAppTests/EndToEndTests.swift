@@ -44,6 +44,7 @@ final class EndToEndTests: XCTestCase {
     }
 
     override func setUpWithError() throws {
+        TestWatchdog.install(current: self)
         try XCTSkipUnless(Tmux.isAvailable, "tmux is not installed (make deps installs it)")
         folder = try TemporaryFolder()
         var environment = folder.environment

@@ -13,6 +13,7 @@ final class MachineFaultTests: XCTestCase {
     var tmux: Tmux?
 
     override func setUpWithError() throws {
+        TestWatchdog.install(current: self)
         folder = try TemporaryFolder()
     }
 

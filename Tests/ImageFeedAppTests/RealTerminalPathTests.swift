@@ -79,7 +79,15 @@ final class LoopbackSSH {
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        let deadline = Date().addingTimeInterval(5)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         pid = 0
     }
 
@@ -92,27 +100,36 @@ final class LoopbackSSH {
     /// an sshd (or a server it starts) keeps open, and the wait never ends.
     @discardableResult
     static func run(_ arguments: [String], timeout: Double = 15) throws -> String {
+        let (status, output) = try runToEnd(arguments, timeout: timeout)
+        guard let status else { throw Unavailable(description: "\(arguments.first ?? "") did not finish in \(Int(timeout)) s") }
+        // WIFEXITED && WEXITSTATUS == 0
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Unavailable(description: "\(arguments.first ?? "") failed") }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `run`'s work, for any tool: its wait status (nil when it was killed at `timeout`) and its output.
+    static func runToEnd(_ arguments: [String], timeout: Double,
+                         environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (status: Int32?, output: Data) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: file) }
-        let pid = try spawn(arguments, output: file.path)
+        let pid = try spawn(arguments, output: file.path, environment: environment)
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
             if Date() > deadline {
                 kill(pid, SIGKILL)
                 waitpid(pid, &status, 0)
-                throw Unavailable(description: "\(arguments.first ?? "") did not finish in \(Int(timeout)) s")
+                return (nil, (try? Data(contentsOf: file)) ?? Data())
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        // WIFEXITED && WEXITSTATUS == 0
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Unavailable(description: "\(arguments.first ?? "") failed") }
-        return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return (status, (try? Data(contentsOf: file)) ?? Data())
     }
 
     /// Starts `arguments` (found on PATH) with standard input from /dev/null and output to `output`, and no other
     /// descriptor; its process id.
-    static func spawn(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
+    static func spawn(_ arguments: [String], output: String = "/dev/null",
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -122,7 +139,7 @@ final class LoopbackSSH {
         closeFrom(&actions, 3)
         var pid: pid_t = 0
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

@@ -34,6 +34,7 @@ final class RealTerminalTests: XCTestCase {
     override func setUpWithError() throws {
         let missing = Self.tools.filter { !Self.which($0) }
         try XCTSkipUnless(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (make test installs them)")
+        TestWatchdog.install(current: self)
         folder = try TemporaryFolder()
         try startX()
     }
@@ -65,8 +66,7 @@ final class RealTerminalTests: XCTestCase {
                 }
                 Thread.sleep(forTimeInterval: 0.1)
             }
-            server.terminate()
-            server.waitUntilExit()
+            Self.end(server)
         }
         display = ""
         throw XCTSkip("Xvfb did not start: \(xSaid)")
@@ -81,15 +81,22 @@ final class RealTerminalTests: XCTestCase {
     }
 
     override func tearDown() {
-        for terminal in terminals where terminal.isRunning {
-            terminal.terminate()
-            terminal.waitUntilExit()
-        }
+        for terminal in terminals { Self.end(terminal) }
         terminals = []
-        xvfb?.terminate()
-        xvfb?.waitUntilExit()
+        if let xvfb { Self.end(xvfb) }
         xvfb = nil
         folder = nil
+    }
+
+    /// Asks a process to end (SIGTERM), and kills it if it has not within five seconds: a terminal drawing in
+    /// software on a busy machine, or one whose X server went away, is not waited for without end.
+    static func end(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     var environment: [String: String] {
@@ -171,22 +178,13 @@ final class RealTerminalTests: XCTestCase {
         String(decoding: try runToEnd(arguments, timeout: timeout).output, as: UTF8.self)
     }
 
-    /// `run`'s work: the tool's exit status (a stopped tool's is not 0) and its output.
+    /// `run`'s work: the tool's exit status (a stopped or killed tool's is not 0) and its output. The tool's output
+    /// goes through a file and nothing else of this process is passed on, so a tool that leaves a child behind cannot
+    /// hold the wait open.
     func runToEnd(_ arguments: [String], timeout: Double) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let watch = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watch)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watch.cancel()
-        return (process.terminationStatus, data)
+        let (status, output) = try LoopbackSSH.runToEnd(arguments, timeout: timeout, environment: environment)
+        guard let status, status & 0x7F == 0 else { return (-1, output) }
+        return ((status >> 8) & 0xFF, output)
     }
 
     /// Keys, as a person types them: xterm ignores keys sent to a window it does not have focus of.
@@ -215,9 +213,14 @@ final class RealTerminalTests: XCTestCase {
         }
         // What was running, for the failure: a photograph that never comes is the X server's or the terminal's.
         let processes = (try? run(["ps", "-eo", "pid,stat,pcpu,etime,wchan:16,args"])) ?? ""
-        let relevant = processes.split(separator: "\n").filter { $0.contains("kitty") || $0.contains("Xvfb") || $0.contains("image-feed")
-            || $0.contains("import") || $0.contains("xterm") }
-        throw NoPhotograph(description: "no photograph of window \(window) in 8 tries; running:\n" + relevant.joined(separator: "\n"))
+        let names = ["Xvfb", "image-feed", "import"] + [Terminal.kitty, .xterm, .urxvt, .mlterm, .alacritty].map(\.rawValue)
+        let relevant = processes.split(separator: "\n").filter { line in names.contains { line.contains($0) } }
+        let server = xvfb?.isRunning == true ? (xAnswers() ? "answering" : "running, not answering") : "gone"
+        let logs = ((try? FileManager.default.contentsOfDirectory(at: folder.url, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "log" && $0.lastPathComponent != xLog.lastPathComponent }
+            .map { "\($0.lastPathComponent): \(((try? String(contentsOf: $0, encoding: .utf8)) ?? "").suffix(600))" }
+        throw NoPhotograph(description: "no photograph of window \(window) in 8 tries; running:\n" + relevant.joined(separator: "\n")
+                           + "\nthe X server \(display) is \(server), and said: \(xSaid)\n" + logs.joined(separator: "\n"))
     }
 
     /// No photograph of a window could be taken; what was running then.
@@ -427,7 +430,7 @@ final class RealTerminalTests: XCTestCase {
         do {
             try body()
         } catch let error as NoPhotograph {
-            print("no photograph (\(error.description.prefix(200))); once more in a new terminal")
+            print("no photograph (\(error.description.prefix(3000))); once more in a new terminal")
             folder = try TemporaryFolder()
             try afresh()
             try body()
@@ -441,11 +444,10 @@ final class RealTerminalTests: XCTestCase {
 
     /// Ends the test's terminals, and starts a new X server if this one stopped answering.
     func afresh() throws {
-        for terminal in terminals where terminal.isRunning { terminal.terminate(); terminal.waitUntilExit() }
+        for terminal in terminals { Self.end(terminal) }
         terminals = []
         if xvfb?.isRunning != true || !xAnswers() {
-            xvfb?.terminate()
-            xvfb?.waitUntilExit()
+            if let xvfb { Self.end(xvfb) }
             xvfb = nil
             try startX()
         }

@@ -12,6 +12,7 @@ final class TerminalAgreementTests: XCTestCase {
     var folder: TemporaryFolder!
 
     override func setUpWithError() throws {
+        TestWatchdog.install(current: self)
         folder = try TemporaryFolder()
     }
 

@@ -22,6 +22,7 @@ final class TmuxPlaceholderTests: XCTestCase {
     var terminal: RecordingTerminal?
 
     override func setUpWithError() throws {
+        TestWatchdog.install(current: self)
         try XCTSkipUnless(Tmux.isAvailable, "tmux is not installed (make deps installs it)")
         folder = try TemporaryFolder()
         tmux = Tmux(folder: folder.url, environment: folder.environment)
