@@ -78,6 +78,9 @@ public enum TerminalProbe {
 
     /// Asks the terminal on `input`/`output` and reads its answers until DA1's arrives or `deadline` seconds
     /// pass. The terminal's modes are as they were afterwards. nil when it is not a terminal.
+    /// Each exchange has the whole deadline from when it is written: a terminal that answered the first questions
+    /// slowly (a huge window drawn in software, a far link) has shown it answers, and the Kitty query behind them is
+    /// not cut short by the first's wait (its answer would then come as keys, and pictures in pixels go unused).
     public static func run(input: Int32, output: Int32, environment: [String: String], deadline: Double = 1.5) -> TerminalAbilities? {
         guard isatty(input) == 1, isatty(output) == 1 else { return nil }
         // A terminal that says it takes no escape sequences (TERM dumb, or none) is asked nothing: the questions
@@ -94,7 +97,6 @@ public enum TerminalProbe {
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(input, TCSANOW, &saved) }
-        let start = ProcessInfo.processInfo.systemUptime
         // Every answer, through the key decoder's own idea of a control string: where the answers leave off inside
         // one, the keys that follow start there too.
         var decoder = InputDecoder()
@@ -102,6 +104,7 @@ public enum TerminalProbe {
         func exchange(_ questions: String) -> [UInt8]? {
             let bytes = Array(questions.utf8)
             guard bytes.withUnsafeBufferPointer({ write(output, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+            let start = ProcessInfo.processInfo.systemUptime
             var answer: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -117,6 +120,7 @@ public enum TerminalProbe {
             for scalar in String(decoding: answer, as: UTF8.self).unicodeScalars { _ = decoder.feed(scalar) }
             return answer
         }
+        let start = ProcessInfo.processInfo.systemUptime
         guard let answer = exchange(queries(environment: environment)) else { return nil }
         var abilities = parse(answer)
         if abilities.answered { abilities.roundTrip = ProcessInfo.processInfo.systemUptime - start }
