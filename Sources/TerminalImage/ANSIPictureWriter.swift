@@ -1,70 +1,45 @@
-/// Writes a cell picture as text with ANSI colour escapes, for printing outside a full-screen interface.
+/// Writes a cell picture as text with ANSI colour escapes: the whole picture for printing outside a full-screen
+/// interface (`text`), or a row's cells for a full-screen program (`appendRow`). Both are one loop (`appendCells`).
 public enum ANSIPictureWriter {
     public static func text(_ picture: CellPicture) -> String {
-        var output = ""
+        var output: [UInt8] = []
         output.reserveCapacity(picture.columns * picture.rows * 20)
         for row in 0..<picture.rows {
-            // Each row starts and ends in the terminal's own colours.
-            var foreground = TerminalColor.standard
-            var background = TerminalColor.standard
-            for column in 0..<picture.columns {
-                let cell = picture[column, row]
-                // One SGR for both colours, its parameters appended as they come (`joined` on an array of strings
-                // costs a previewer's run a search of every protocol conformance at its first use).
-                let newForeground = cell.foreground != foreground && cell.glyph != " "
-                let newBackground = cell.background != background
-                if newForeground || newBackground {
-                    output += "\u{1B}["
-                    if newForeground {
-                        output += sgr(cell.foreground, background: false)
-                        foreground = cell.foreground
-                    }
-                    if newBackground {
-                        if newForeground { output += ";" }
-                        output += sgr(cell.background, background: true)
-                        background = cell.background
-                    }
-                    output += "m"
-                }
-                output.append(cell.glyph)
-            }
-            output += foreground == .standard && background == .standard ? "\n" : "\u{1B}[0m\n"
+            // Each row starts and ends in the terminal's own colours; the picture's colours are written as they are.
+            let last = appendCells(picture, row: row, columns: 0..<picture.columns, mode: .truecolor,
+                                   from: (.standard, .standard), to: &output)
+            if last.foreground != .standard || last.background != .standard { append(reset, to: &output) }
+            output.append(UInt8(ascii: "\n"))
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The SGR parameters for a colour (no `ESC [` and no `m`).
-    /// (Numbers are written with `String(_:radix:)`: `String(_:)` of an integer goes through `String(describing:)`,
-    /// whose first dynamic casts search every protocol conformance in the program, a cost a previewer's run pays.)
     public static func sgr(_ color: TerminalColor, background: Bool) -> String {
-        switch color {
-        case .standard:
-            return background ? "49" : "39"
-        case let .indexed(index) where index < 8:
-            return String((background ? 40 : 30) + Int(index), radix: 10)
-        case let .indexed(index) where index < 16:
-            return String((background ? 100 : 90) + Int(index) - 8, radix: 10)
-        case let .indexed(index):
-            return (background ? "48;5;" : "38;5;") + String(Int(index), radix: 10)
-        case let .rgb(rgb):
-            return (background ? "48;2;" : "38;2;") + String(Int(rgb.red), radix: 10) + ";" + String(Int(rgb.green), radix: 10)
-                + ";" + String(Int(rgb.blue), radix: 10)
-        }
+        var output: [UInt8] = []
+        appendParameters(color, background: background, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
-}
 
-extension ANSIPictureWriter {
     /// Cells `columns` of the picture's row `row` as bytes for a terminal in `mode`: an SGR wherever a colour changes
     /// (a colour the mode lacks as its nearest there), the glyphs, and SGR 0 at the end. The first cell sets both
     /// colours whatever the terminal had; a full-screen program writes the row where the cursor has been put.
     public static func appendRow(_ picture: CellPicture, row: Int, columns: Range<Int>, mode: ColorMode, to output: inout [UInt8]) {
         guard row >= 0, row < picture.rows else { return }
-        let columns = columns.clamped(to: 0..<picture.columns)
-        var foreground: TerminalColor?
-        var background: TerminalColor?
+        appendCells(picture, row: row, columns: columns.clamped(to: 0..<picture.columns), mode: mode, from: (nil, nil), to: &output)
+        append(reset, to: &output)
+    }
+
+    /// The cells, with one SGR for both colours wherever either changes from what the terminal has (`from`: nil when
+    /// that is not known); a space's foreground is not set. Returns the colours the terminal has at the end.
+    @discardableResult
+    static func appendCells(_ picture: CellPicture, row: Int, columns: Range<Int>, mode: ColorMode,
+                            from colours: (foreground: TerminalColor?, background: TerminalColor?),
+                            to output: inout [UInt8]) -> (foreground: TerminalColor?, background: TerminalColor?) {
+        var (foreground, background) = colours
         for column in columns {
             let cell = picture[column, row]
-            let cellForeground = named(cell.foreground, in: mode), cellBackground = named(cell.background, in: mode)
+            let cellForeground = cell.foreground.nearest(in: mode), cellBackground = cell.background.nearest(in: mode)
             let newForeground = cellForeground != foreground && cell.glyph != " "
             let newBackground = cellBackground != background
             if newForeground || newBackground {
@@ -83,23 +58,19 @@ extension ANSIPictureWriter {
             }
             output.append(contentsOf: cell.glyph.utf8)
         }
-        output.append(contentsOf: [0x1B, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")])
+        return (foreground, background)
     }
 
-    /// The colour as a terminal in `mode` is told it: 24-bit colours as the nearest palette colour where there is no
-    /// 24-bit colour.
-    static func named(_ color: TerminalColor, in mode: ColorMode) -> TerminalColor {
-        guard case let .rgb(rgb) = color else { return color }
-        switch mode {
-        case .truecolor: return color
-        case .palette256: return .indexed(Palette.nearest256(rgb))
-        case .palette16: return .indexed(Palette.nearest16(rgb))
-        case .palette8: return .indexed(Palette.nearest8(rgb))
-        case .none: return .standard
-        }
+    static let reset: StaticString = "\u{1B}[0m"
+
+    @inline(__always)
+    static func append(_ text: StaticString, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `sgr`'s parameters, appended as bytes.
+    /// The SGR parameters for a colour, appended as bytes (numbers as digits made here: `String(_:)` of an integer
+    /// goes through `String(describing:)`, whose first dynamic casts search every protocol conformance in the
+    /// program, a cost a previewer's run would pay).
     static func appendParameters(_ color: TerminalColor, background: Bool, to output: inout [UInt8]) {
         switch color {
         case .standard:

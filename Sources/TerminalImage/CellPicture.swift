@@ -5,6 +5,20 @@ public enum TerminalColor: Hashable, Sendable {
     /// One of the palette's 256 colours (0–15 are the ANSI colours).
     case indexed(UInt8)
     case rgb(RGB)
+
+    /// The colour as a terminal in `mode` is told it: a 24-bit colour as the nearest palette colour where the mode has
+    /// no 24-bit colour, and as the terminal's own where it has no colour at all; the others as they are.
+    @inline(__always)
+    public func nearest(in mode: ColorMode) -> TerminalColor {
+        guard case let .rgb(rgb) = self else { return self }
+        switch mode {
+        case .truecolor: return self
+        case .palette256: return .indexed(Palette.nearest256(rgb))
+        case .palette16: return .indexed(Palette.nearest16(rgb))
+        case .palette8: return .indexed(Palette.nearest8(rgb))
+        case .none: return .standard
+        }
+    }
 }
 
 /// A picture turned into terminal cells: a glyph with a foreground and a background colour each.

@@ -23,7 +23,9 @@ final class CellPictureLayerTests: XCTestCase {
     /// What the layer sends with a frame on a fast link.
     func frame(_ layer: CellPictureLayer, _ buffer: CellBuffer, repainted: Bool) -> [UInt8] {
         layer.plan(buffer, repainted: repainted, link: .fast)
-        return layer.takeFrameBytes()
+        var bytes: [UInt8] = []
+        layer.sendFrameBytes { bytes = $0 }
+        return bytes
     }
 
     func placed(_ picture: CellPicture, x: Int, y: Int, width: Int = 30, height: Int = 10) -> CellBuffer {
@@ -118,7 +120,9 @@ final class CellPictureLayerTests: XCTestCase {
         let layer = CellPictureLayer(colorMode: .truecolor)
         let slow = LinkState(rate: 10_000, idle: 0, screenCells: 300)
         layer.plan(placed(card, x: 0, y: 0), repainted: true, link: slow)
-        XCTAssertTrue(layer.takeFrameBytes().isEmpty, "nothing goes with the frame")
+        var withTheFrame: [UInt8] = []
+        layer.sendFrameBytes { withTheFrame = $0 }
+        XCTAssertTrue(withTheFrame.isEmpty, "nothing goes with the frame")
         XCTAssertEqual(layer.queue.jobs.count, 3, "9 rows in bands of 4")
         layer.plan(CellBuffer(width: 30, height: 10), repainted: false, link: slow)
         XCTAssertFalse(layer.hasWork, "the picture went: its bands are withdrawn")

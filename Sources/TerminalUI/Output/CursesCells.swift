@@ -102,20 +102,12 @@ extension NcursesBackend {
     }
 
     func colorNumber(_ color: TerminalColor) -> Int32 {
-        switch (color, colorMode) {
-        case (_, .none), (.standard, _):
-            return -1
-        case let (.indexed(index), _):
-            return Int32(index)
-        case let (.rgb(rgb), .truecolor):
-            // Direct colours below 8 would be read as palette indexes.
-            return Int32(max(8, rgb.packed))
-        case let (.rgb(rgb), .palette256):
-            return Int32(Palette.nearest256(rgb))
-        case let (.rgb(rgb), .palette16):
-            return Int32(Palette.nearest16(rgb))
-        case let (.rgb(rgb), .palette8):
-            return Int32(Palette.nearest8(rgb))
+        guard colorMode != .none else { return -1 }
+        switch color.nearest(in: colorMode) {
+        case .standard: return -1
+        case let .indexed(index): return Int32(index)
+        // Direct colours below 8 would be read as palette indexes.
+        case let .rgb(rgb): return Int32(max(8, rgb.packed))
         }
     }
 

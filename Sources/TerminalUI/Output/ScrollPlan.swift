@@ -37,8 +37,7 @@ enum ScrollPlan {
     /// not show): rows of different pictures, or of one picture's different rows, differ for curses.
     static func tagged(_ buffer: CellBuffer) -> CellBuffer {
         var tagged = buffer
-        let areas = buffer.placements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
-            + buffer.cellPlacements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+        let areas = buffer.placements.map(\.area) + buffer.cellPlacements.map(\.area)
         for placement in areas {
             let area = placement.visible
             for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {

@@ -11,7 +11,7 @@ import TerminalImage
 /// formatted per cell by curses, every frame the picture moved (a next card at 200x60 in 24-bit colour: 8,000 such
 /// cells). Here a row's bytes are made the first time it shows and copied after that.
 ///
-/// On a fast link a frame's rows go with the frame (`queueFrameBytes`: a frame is whole when it is written); on a slow
+/// On a fast link a frame's rows go with the frame (`sendFrameBytes`: a frame is whole when it is written); on a slow
 /// one they wait in the queue in bands a few rows high, behind the text, so a key is answered before a photo that is
 /// no longer wanted has crossed, and a band not begun is withdrawn.
 final class CellPictureLayer: QueuedPictureLayer {
@@ -80,7 +80,7 @@ final class CellPictureLayer: QueuedPictureLayer {
             _ = queue.withdraw { _ in true }
         }
         let placements = buffer.cellPlacements
-        let areas = placements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+        let areas = placements.map(\.area)
         let wanted = Self.pictureTiles(areas, in: buffer, bottomRow: true)
         let wantedRows = Set(wanted.flatMap { ShownRow.rows(of: $0.1) })
         for tile in queue.withdraw(where: { !ShownRow.rows(of: $0).allSatisfy(wantedRows.contains) }) {
@@ -104,16 +104,11 @@ final class CellPictureLayer: QueuedPictureLayer {
         }
     }
 
-    /// The rows the last `plan` made on a fast link, to be written with the frame (after curses' part of it).
-    func takeFrameBytes() -> [UInt8] {
-        defer { frameBytes.removeAll(keepingCapacity: true) }
-        return frameBytes
-    }
-
-    /// The same, handed to `output` (no copy of the rows is made for it).
-    func queueFrameBytes(to output: OutputQueue) {
+    /// The rows the last `plan` made on a fast link, handed to `send` (the output queue: written with the frame, after
+    /// curses' part of it; no copy of the rows is made for it), then forgotten.
+    func sendFrameBytes(_ send: ([UInt8]) -> Void) {
         guard !frameBytes.isEmpty else { return }
-        output.queue(frameBytes)
+        send(frameBytes)
         frameBytes.removeAll(keepingCapacity: true)
     }
 

@@ -73,6 +73,14 @@ struct PictureArea {
     var visible: Rect
 }
 
+extension PicturePlacement {
+    var area: PictureArea { PictureArea(pictureID: picture.id, x: x, y: y, visible: visible) }
+}
+
+extension CellPicturePlacement {
+    var area: PictureArea { PictureArea(pictureID: picture.id, x: x, y: y, visible: visible) }
+}
+
 /// What a picture layer knows of the link when it plans: the rate pictures are sized for (nil: fast, full
 /// resolution), how long the output has been idle, and the screen's size in cells.
 struct LinkState {
@@ -213,7 +221,7 @@ extension PictureLayer {
     /// Each placement split into rectangles of the cells it still shows in: text drawn over a picture (a
     /// dialog) leaves up to four rectangles around it. A later placement covers an earlier one.
     static func tiles(_ buffer: CellBuffer, bottomRow: Bool) -> [(PicturePlacement, PictureTile)] {
-        let areas = buffer.placements.map { PictureArea(pictureID: $0.picture.id, x: $0.x, y: $0.y, visible: $0.visible) }
+        let areas = buffer.placements.map(\.area)
         return pictureTiles(areas, in: buffer, bottomRow: bottomRow).map { (buffer.placements[$0.0], $0.1) }
     }
 
