@@ -78,16 +78,7 @@ final class LoopbackSSH {
     func stop() {
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(5)
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = Self.waitForEnd(of: pid, seconds: 5)
         pid = 0
     }
 
@@ -113,17 +104,23 @@ final class LoopbackSSH {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: file) }
         let pid = try spawn(arguments, output: file.path, environment: environment)
-        let deadline = Date().addingTimeInterval(timeout)
+        let status = waitForEnd(of: pid, seconds: timeout)
+        return (status, (try? Data(contentsOf: file)) ?? Data())
+    }
+
+    /// Waits for the child `pid` to end, at most `seconds`; then kills it. Its wait status, or nil when it was killed.
+    static func waitForEnd(of pid: pid_t, seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
             if Date() > deadline {
                 kill(pid, SIGKILL)
                 waitpid(pid, &status, 0)
-                return (nil, (try? Data(contentsOf: file)) ?? Data())
+                return nil
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        return (status, (try? Data(contentsOf: file)) ?? Data())
+        return status
     }
 
     /// Starts `arguments` (found on PATH) with standard input from /dev/null and output to `output`, and no other
