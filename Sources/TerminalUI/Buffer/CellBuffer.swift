@@ -152,7 +152,7 @@ public struct CellBuffer: Equatable, Sendable {
             for column in 0..<picture.columns where x + column >= 0 && x + column < width {
                 let cell = picture[column, row]
                 cells[(y + row) * width + x + column] = Cell(
-                    String(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+                    CellText(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
             }
         }
     }

@@ -38,7 +38,7 @@ extension NcursesBackend {
                     flush(y)
                     continue
                 }
-                if cell.text.isEmpty { // the right half of a wide character: curses fills it in
+                if cell.glyph.isEmpty { // the right half of a wide character: curses fills it in
                     flush(y)
                     continue
                 }
@@ -59,16 +59,21 @@ extension NcursesBackend {
                     run.append(character)
                     continue
                 }
-                let scalars = unicode || cell.text.utf8.allSatisfy({ $0 < 0x80 }) ? cell.text.unicodeScalars : "?".unicodeScalars
-                var count = 0
+                let glyph = unicode || cell.glyph.isASCII ? cell.glyph : Self.question
+                var first: UInt32 = 32
                 withUnsafeMutableBytes(of: &character.chars) { raw in
                     let chars = raw.bindMemory(to: wchar_t.self)
-                    for scalar in scalars where count < chars.count - 1 {
-                        chars[count] = wchar_t(bitPattern: scalar.value)
-                        count += 1
+                    var count = 0
+                    glyph.withUTF8 { bytes in
+                        var decoder = UTF8()
+                        var iterator = bytes.makeIterator()
+                        while count < chars.count - 1, case let .scalarValue(scalar) = decoder.decode(&iterator) {
+                            chars[count] = wchar_t(bitPattern: scalar.value)
+                            count += 1
+                        }
                     }
+                    if count > 0 { first = UInt32(bitPattern: chars[0]) }
                 }
-                let first = scalars.first.map { $0.value } ?? 32
                 // (Past U+F0000 only private use: narrow, and every Kitty placeholder cell is one.)
                 if first >= 0x1100, first < 0xF0000, !DisplayWidth.isBoxOrBlock(first), DisplayWidth.of(cell.text) > 1 {
                     flush(y)
@@ -88,7 +93,7 @@ extension NcursesBackend {
 
     /// Whether a row holds a wide character (its right half is a cell without text).
     static func hasWideCharacter(_ buffer: CellBuffer, row y: Int) -> Bool {
-        for x in 1..<max(1, buffer.width) where buffer[x, y].text.isEmpty { return true }
+        for x in 1..<max(1, buffer.width) where buffer[x, y].glyph.isEmpty { return true }
         return false
     }
 

@@ -89,6 +89,8 @@ public final class NcursesBackend: TerminalBackend {
     static let dim: attr_t = 1 << 20
     static let bold: attr_t = 1 << 21
     static let invisible: attr_t = 1 << 23
+    /// What a cell past ASCII shows where the terminal has no Unicode.
+    static let question = CellText("?")
     // Mouse masks, likewise (NCURSES_MOUSE_VERSION 2).
     static let button1Pressed: mmask_t = 0o2
     static let button4Pressed: mmask_t = 0o2 << 15

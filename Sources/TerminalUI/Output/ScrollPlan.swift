@@ -43,7 +43,7 @@ enum ScrollPlan {
             for y in max(0, area.y)..<max(max(0, area.y), min(buffer.height, area.maxY)) {
                 let row = y - placement.y
                 let tag = UInt8(16 + Int((UInt64(placement.pictureID) &* 131 &+ UInt64(max(0, row))) % 216))
-                let cell = Cell(Cell.picture.text, style: CellStyle(foreground: .indexed(tag)))
+                let cell = Cell(Cell.pictureGlyph, style: CellStyle(foreground: .indexed(tag)))
                 for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
                     tagged[x, y] = cell
                 }
@@ -113,8 +113,8 @@ enum ScrollPlan {
 
     @inline(__always)
     static func mix(_ hash: UInt64, _ cell: Cell) -> UInt64 {
-        var value = pack(cell.style)
-        for byte in cell.text.utf8 { value = (value &<< 8 | value &>> 56) ^ UInt64(byte) }
+        let (low, high) = cell.glyph.words
+        let value = pack(cell.style) ^ low ^ (high &<< 31 | high &>> 33)
         let mixed = (hash ^ value) &* 0x9E37_79B9_7F4A_7C15
         return mixed &<< 29 | mixed &>> 35
     }

@@ -24,8 +24,8 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
     private var book: UploadBook
     private var nextID = 0
     var queue = ChunkQueue<JobKey>()
-    /// Each placeholder's text, made once: the same String every frame compares and hashes fast.
-    private var texts: [Int: String] = [:]
+    /// Each placeholder's text, made once (its diacritics take a lookup each).
+    private var texts: [Int: CellText] = [:]
 
     init(tmux: Bool, budget: Int = 96 << 20) {
         self.tmux = tmux
@@ -83,13 +83,13 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
                 for x in max(0, area.x)..<max(max(0, area.x), min(buffer.width, area.maxX)) where buffer[x, y] == .picture {
                     let row = y - placement.y, column = x - placement.x
                     let key = Int(high) << 20 | row << 10 | column
-                    let text: String
+                    let text: CellText
                     if let known = texts[key] {
                         text = known
                     } else {
                         guard let made = KittyPlaceholders.cell(row: row, column: column, high: high) else { continue }
-                        texts[key] = made
-                        text = made
+                        text = CellText(made)
+                        texts[key] = text
                     }
                     drawn[x, y] = Cell(text, style: style)
                 }
