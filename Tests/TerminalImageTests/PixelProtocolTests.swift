@@ -58,17 +58,51 @@ final class PixelProtocolTests: XCTestCase {
         XCTAssertGreaterThan(decoded.psnr(image), 30, "256 colours of libsixel's palette")
     }
 
-    func test_pixelPicture_ids_areUnique_andItsCellsMapToPixels() {
-        let picture = PixelPicture(image: Self.sample(width: 100, height: 60), columns: 10, rows: 3)
-        let other = PixelPicture(image: Self.sample(width: 10, height: 10), columns: 1, rows: 1)
-        XCTAssertNotEqual(picture.id, other.id)
-        XCTAssertNotEqual(picture.id, 0)
-        let rect = picture.pixelRect(column: 2, row: 1, columns: 3, rows: 2)
-        XCTAssertEqual(rect.x, 20)
-        XCTAssertEqual(rect.y, 20)
-        XCTAssertEqual(rect.width, 30)
-        XCTAssertEqual(rect.height, 40)
-        let crop = picture.crop(x: 20, y: 20, width: 30, height: 40)
-        XCTAssertEqual(crop.pixel(x: 0, y: 0).red, picture.image.pixel(x: 20, y: 20).red)
+    func test_sixel_aPictureOfFewColours_takesItsOwnColours_asExactlyAsSixelWritesThem() throws {
+        // 200 colours, each in a column: a drawing, a logo.
+        var pixels = [UInt8](repeating: 0, count: 200 * 12 * 3)
+        for y in 0..<12 {
+            for x in 0..<200 {
+                let index = (y * 200 + x) * 3
+                (pixels[index], pixels[index + 1], pixels[index + 2]) = (UInt8(x), UInt8(255 - x), UInt8(x % 7 * 30))
+            }
+        }
+        let drawing = RGBImage(width: 200, height: 12, pixels: pixels)
+        XCTAssertEqual(try XCTUnwrap(SixelEncoder.fewColours(drawing, limit: 256)).palette.count / 3, 200)
+        let decoded = try XCTUnwrap(SixelEncoder.decode(try XCTUnwrap(SixelEncoder.encode(drawing))))
+        for index in 0..<(200 * 12 * 3) {
+            XCTAssertLessThanOrEqual(abs(Int(decoded.pixels[index]) - Int(pixels[index])), 2,
+                                     "Sixel's hundredths are 2.55 apart: each colour as near as Sixel can write it")
+        }
+        // A colour picture past 256 colours takes libsixel's palette.
+        XCTAssertNil(SixelEncoder.fewColours(Self.sample(width: 120, height: 90), limit: 256))
+        XCTAssertNil(SixelEncoder.fewColours(drawing, limit: 100))
+    }
+
+    func test_sixel_aPictureInBlackAndWhite_takesTheGreysThatKeepItClosest_withoutDithering() throws {
+        // Every grey from black to white, most pixels dark (as a night photo): the levels go where the pixels are.
+        let width = 256, height = 12
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let grey = UInt8(y < 9 ? x / 4 : x) // three quarters of the picture in the darkest quarter of greys
+                for channel in 0..<3 { pixels[(y * width + x) * 3 + channel] = grey }
+            }
+        }
+        let photo = RGBImage(width: width, height: height, pixels: pixels)
+        let exact = try XCTUnwrap(SixelEncoder.fewColours(photo, limit: 256))
+        XCTAssertEqual(exact.palette.count / 3, SixelEncoder.greyLevels)
+        let levels = stride(from: 0, to: exact.palette.count, by: 3).map { Int(exact.palette[$0]) }
+        XCTAssertGreaterThan(levels.filter { $0 < 64 }.count, SixelEncoder.greyLevels / 4 + 1,
+                             "the darkest quarter of greys, with most of the pixels, gets more than a quarter of the levels")
+        let decoded = try XCTUnwrap(SixelEncoder.decode(try XCTUnwrap(SixelEncoder.encode(photo))))
+        for y in 1..<9 {
+            for x in 0..<width {
+                XCTAssertEqual(decoded.pixels[(y * width + x) * 3], decoded.pixels[x * 3], "no dithering: one grey a column")
+                XCTAssertEqual(decoded.pixels[(y * width + x) * 3], decoded.pixels[(y * width + x) * 3 + 2])
+            }
+        }
+        let uniform = RGBImage(width: width, height: height, pixels: pixels.map { UInt8(min(255, Int($0) / 11 * 11 + 5)) })
+        XCTAssertGreaterThan(decoded.psnr(photo), uniform.psnr(photo), "closer than 24 evenly spaced greys")
     }
 }
