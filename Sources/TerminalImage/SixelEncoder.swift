@@ -155,11 +155,11 @@ public enum SixelEncoder {
     static let hundredths: [UInt8] = (0..<256).map { UInt8(($0 * 100 + 127) / 255) }
 
     /// The picture's colours as a Sixel palette can tell them apart (each channel in hundredths), when there are at
-    /// most `limit` of them: a photo in black and white (at most 101 greys), a drawing, a logo, a screenshot. Each
-    /// pixel then takes its own colour, with nothing to diffuse: the picture as exactly as Sixel can draw it, and in
-    /// long runs of one colour, so fewer bytes. (libsixel's palette is chosen from colours cut to 5 bits a
-    /// channel, 32 greys, and dithered between them.) Nil past `limit` colours, found in the first rows of a
-    /// colour photo.
+    /// most `limit` of them: a drawing, a logo, a screenshot, a photo in black and white (at most 101 greys). Each
+    /// pixel then takes its own colour, with nothing to diffuse: the picture as exactly as Sixel can draw it. A
+    /// picture in more than `greyLevels` greys takes the greys that keep it closest (`fewerGreys`). (libsixel's
+    /// palette is chosen from colours cut to 5 bits a channel, 32 greys for such a photo, evenly spaced, and its error
+    /// diffusion's noise between them.) Nil past `limit` colours, found in the first rows of a colour photo.
     static func fewColours(_ image: RGBImage, limit: Int) -> (palette: [UInt8], indexes: [UInt8])? {
         let count = image.width * image.height
         var slots = [Int16](repeating: -1, count: 101 * 101 * 101)

@@ -74,6 +74,12 @@ final class PixelProtocolTests: XCTestCase {
             XCTAssertLessThanOrEqual(abs(Int(decoded.pixels[index]) - Int(pixels[index])), 2,
                                      "Sixel's hundredths are 2.55 apart: each colour as near as Sixel can write it")
         }
+        // One colour: a palette of one.
+        let plain = RGBImage(width: 30, height: 12, pixels: (0..<(30 * 12 * 3)).map { $0 % 3 == 0 ? 200 : 10 })
+        let drawnPlain = try XCTUnwrap(SixelEncoder.decode(try XCTUnwrap(SixelEncoder.encode(plain))))
+        XCTAssertEqual(drawnPlain.width, 30)
+        XCTAssertEqual(drawnPlain.height, 12)
+        XCTAssertGreaterThan(drawnPlain.psnr(plain), 45)
         // A colour picture past 256 colours takes libsixel's palette.
         XCTAssertNil(SixelEncoder.fewColours(Self.sample(width: 120, height: 90), limit: 256))
         XCTAssertNil(SixelEncoder.fewColours(drawing, limit: 100))
