@@ -39,7 +39,7 @@ public struct Cell: Hashable, Sendable {
         self.style = style
     }
 
-    /// The cell's text as a String (`glyph` without making one).
+    /// The cell's text as a String, made from `glyph` (which the frame's hot paths read instead).
     public var text: String {
         get { glyph.string }
         set { glyph = CellText(newValue) }
