@@ -34,11 +34,10 @@ public enum SixelEncoder {
         public init?(_ image: RGBImage, colors: Int = 256) {
             guard image.width > 0, image.height > 0 else { return nil }
             if let exact = SixelEncoder.fewColours(image, limit: max(2, min(256, colors))) {
-                var made: OpaquePointer?
-                guard sixel_dither_new(&made, Int32(exact.palette.count / 3), nil) == SIXEL_OK, let made else { return nil }
                 var palette = exact.palette
-                palette.withUnsafeMutableBufferPointer { sixel_dither_set_palette(made, $0.baseAddress) }
-                sixel_dither_set_pixelformat(made, SIXEL_PIXELFORMAT_PAL8)
+                guard let made = palette.withUnsafeMutableBufferPointer({ Self.dither(palette: $0.baseAddress!, count: exact.palette.count / 3) }) else {
+                    return nil
+                }
                 indexes = exact.indexes
                 dither = made
                 width = image.width
@@ -81,10 +80,7 @@ public enum SixelEncoder {
         public init?(_ image: RGBImage, sharingPaletteOf other: Quantized) {
             guard image.width > 0, image.height > 0, let palette = sixel_dither_get_palette(other.dither) else { return nil }
             let count = Int(sixel_dither_get_num_of_palette_colors(other.dither))
-            var made: OpaquePointer?
-            guard count > 0, sixel_dither_new(&made, Int32(count), nil) == SIXEL_OK, let made else { return nil }
-            sixel_dither_set_palette(made, palette)
-            sixel_dither_set_pixelformat(made, SIXEL_PIXELFORMAT_PAL8)
+            guard count > 0, let made = Self.dither(palette: palette, count: count) else { return nil }
             let colours = (0..<count * 3).map { Int(palette[$0]) }
             let shared = other.nearest
             var indexes = [UInt8](repeating: 0, count: image.width * image.height)
@@ -117,6 +113,15 @@ public enum SixelEncoder {
             dither = made
             width = image.width
             height = image.height
+        }
+
+        /// A dither that encodes palette indexes in the `count` colours of `palette` (red, green, blue each; copied).
+        private static func dither(palette: UnsafeMutablePointer<UInt8>, count: Int) -> OpaquePointer? {
+            var made: OpaquePointer?
+            guard sixel_dither_new(&made, Int32(count), nil) == SIXEL_OK, let made else { return nil }
+            sixel_dither_set_palette(made, palette)
+            sixel_dither_set_pixelformat(made, SIXEL_PIXELFORMAT_PAL8)
+            return made
         }
 
         /// The palette index nearest each 15-bit colour (-1: not looked up yet), shared by the frames that share
