@@ -150,9 +150,7 @@ public struct CellBuffer: Equatable, Sendable {
         }
         for row in 0..<picture.rows where y + row >= top && y + row < bottom {
             for column in 0..<picture.columns where x + column >= 0 && x + column < width {
-                let cell = picture[column, row]
-                cells[(y + row) * width + x + column] = Cell(
-                    CellText(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+                cells[(y + row) * width + x + column] = Cell(picture[column, row])
             }
         }
     }

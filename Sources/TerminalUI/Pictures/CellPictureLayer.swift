@@ -70,7 +70,7 @@ final class CellPictureLayer: QueuedPictureLayer {
         guard column >= 0, row >= 0, column < placement.picture.columns, row < placement.picture.rows else { return buffer }
         var drawn = buffer
         let cell = placement.picture[column, row]
-        drawn[x, y] = Cell(CellText(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+        drawn[x, y] = Cell(cell)
         return drawn
     }
 

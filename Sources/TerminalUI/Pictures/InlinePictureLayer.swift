@@ -145,7 +145,7 @@ final class InlinePictureLayer: QueuedPictureLayer {
                     let column = x - placement.x, row = y - placement.y
                     guard column >= 0, row >= 0, column < cells.columns, row < cells.rows else { continue }
                     let cell = cells[column, row]
-                    drawn[x, y] = Cell(CellText(cell.glyph), style: CellStyle(foreground: cell.foreground, background: cell.background))
+                    drawn[x, y] = Cell(cell)
                     waiting = true
                 }
             }
