@@ -65,10 +65,11 @@ let package = Package(
             pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // libtiff's header only: the library is loaded at the first TIFF (CImageCodec's tiff.c), not linked, so that a
+        // start does not load it and the six libraries it brings.
         .systemLibrary(
             name: "CTIFF",
             path: "Sources/Shims/CTIFF",
-            pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"])]
         ),
         // FFmpeg's libavformat, libavcodec and libswscale: video items (Imgur's gifv and mp4), the first video
@@ -105,7 +106,7 @@ let package = Package(
             dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP", "CTIFF", "CFFmpeg"],
             path: "Sources/Shims/CImageCodec",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"), .linkedLibrary("webp"),
-                             .linkedLibrary("webpdemux"), .linkedLibrary("tiff")]
+                             .linkedLibrary("webpdemux")]
         ),
 
         // MARK: The domain: models, ports, view models. Foundation only.

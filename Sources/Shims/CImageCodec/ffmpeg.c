@@ -1,8 +1,8 @@
 // Loading FFmpeg on first use (see ffmpeg.h).
 #define IFC_FFMPEG_LOADER
 #include "ffmpeg.h"
+#include "loader.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,23 +26,14 @@ static const char *const ifc_ffmpeg_libraries[] = {
 
 static void ifc_ffmpeg_open(void) {
     void *handles[IFC_FFMPEG_LIBRARY_COUNT] = { 0 };
-    for (size_t index = 0; index < IFC_FFMPEG_LIBRARY_COUNT; index++) {
-        handles[index] = dlopen(ifc_ffmpeg_libraries[index], RTLD_NOW | RTLD_LOCAL);
-        if (!handles[index]) {
-            snprintf(ifc_ffmpeg_failure, sizeof ifc_ffmpeg_failure,
-                     "videos need FFmpeg's %s, which is not installed (Debian: libavformat59, libswscale6)",
-                     ifc_ffmpeg_libraries[index]);
-            return;
-        }
+    if (!ifc_open_libraries(ifc_ffmpeg_libraries, handles, IFC_FFMPEG_LIBRARY_COUNT, "videos need FFmpeg's",
+                            "libavformat59, libswscale6", ifc_ffmpeg_failure, sizeof ifc_ffmpeg_failure)) {
+        return;
     }
 #define IFC_FFMPEG_FIND(name) \
-    for (size_t index = 0; index < IFC_FFMPEG_LIBRARY_COUNT && !ifc_ffmpeg.name; index++) { \
-        *(void **)&ifc_ffmpeg.name = dlsym(handles[index], #name); \
-    } \
-    if (!ifc_ffmpeg.name) { \
-        snprintf(ifc_ffmpeg_failure, sizeof ifc_ffmpeg_failure, "FFmpeg's libraries have no %s", #name); \
-        return; \
-    }
+    *(void **)&ifc_ffmpeg.name = ifc_find_function(handles, IFC_FFMPEG_LIBRARY_COUNT, #name, "FFmpeg's libraries", \
+                                                   ifc_ffmpeg_failure, sizeof ifc_ffmpeg_failure); \
+    if (!ifc_ffmpeg.name) return;
     IFC_FFMPEG_FUNCTIONS(IFC_FFMPEG_FIND)
 #undef IFC_FFMPEG_FIND
     // The libraries stay loaded for the program's life (the functions above point into them).

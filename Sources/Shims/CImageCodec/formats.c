@@ -1,9 +1,10 @@
 // The formats beyond JPEG and PNG that `image-feed render` is handed as a file manager's previewer, and that
 // Imgur albums hold (animated GIFs): GIF through giflib, WebP through libwebp (and its demuxer, for the first
-// frame of an animation), TIFF through libtiff, and BMP read here. Each decodes to packed RGBA after the size
-// its header claims has been checked against the budget, and none writes to stderr.
+// frame of an animation), TIFF through libtiff (loaded at the first TIFF: tiff.h), and BMP read here. Each decodes
+// to packed RGBA after the size its header claims has been checked against the budget, and none writes to stderr.
 #include "CImageCodec.h"
 #include "internal.h"
+#include "tiff.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +13,6 @@
 
 #include <gif_lib.h>
 #include <stdint.h>
-#include <tiffio.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
 
@@ -286,6 +286,7 @@ int ifc_tiff_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
         ifc_set_message(message, message_capacity, "not a TIFF");
         return IFC_ERROR;
     }
+    if (!ifc_tiff_load(message, message_capacity)) return IFC_ERROR;
     ifc_set_message(message, message_capacity, "not a TIFF, or a damaged one");
     struct ifc_tiff_source source = { data, (toff_t)length, 0, message, message_capacity, 0 };
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
