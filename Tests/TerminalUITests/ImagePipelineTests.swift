@@ -94,4 +94,29 @@ final class ImagePipelineTests: XCTestCase {
         settle(pipeline, mailbox) { files.requests.count == 3 }
         XCTAssertEqual(files.requests.count, 3, "r asks again at once")
     }
+
+    /// Pictures in pixels at 200 columns are 1.5 MB each (96x32 cells of 9x18 pixels): going down a grid of them by
+    /// seven rows and back up asks for none twice (with room for 8 pictures, each step back had thrown away the one
+    /// it needed and decoded it again).
+    func test_picturesInPixels_downAGridAndBack_areEachLoadedOnce() {
+        let files = Files()
+        let mailbox = Mailbox()
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 9, cellHeight: 18)
+        let pipeline = ImagePipeline(source: files, drawer: drawer) { mailbox.post($0) }
+        let photos = (0..<18).map { Photo(id: "p\($0)", width: 1000, height: 1000) }
+        func url(_ index: Int) -> URL { URL(string: "http://127.0.0.1/p\(index)/1000")! }
+        /// Two columns of cards, two rows of them in view: the grid's `row`th row at the top.
+        func frame(row: Int) -> [PictureSlot] {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return (row * 2..<row * 2 + 4).map { pipeline.picture(for: photos[$0], url: url($0), columns: 96, rows: 32) }
+        }
+        for row in Array(0...7) + Array((0...6).reversed()) {
+            _ = frame(row: row)
+            settle(pipeline, mailbox) { frame(row: row).allSatisfy { if case .ready = $0 { true } else { false } } }
+        }
+        XCTAssertEqual(files.requests.count, 18, "each picture once: \(files.requests.count) requests")
+        guard case let .ready(picture) = frame(row: 0).first, let pixels = picture.pixels else { return XCTFail("a picture in pixels") }
+        XCTAssertEqual(pixels.image.pixels.count, 96 * 9 * 32 * 18 * 3, "1.5 MB a picture")
+    }
 }

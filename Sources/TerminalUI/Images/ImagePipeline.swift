@@ -66,8 +66,15 @@ public final class ImagePipeline: PictureProvider {
     private var previouslyWanted: Set<Key> = []
     private let maximumRunning: Int
     private let maximumEntries = 400
-    /// Drawn pictures kept, in cells (24 bytes each): about 12 MB, some 80 cards of a 200-column terminal.
+    /// Drawn pictures kept, in cells (24 bytes each; a picture in pixels counts its pixels' bytes by 24).
     private let maximumCells: Int
+    /// In characters: about 12 MB, some 80 cards of a 200-column terminal.
+    public static let cellPictureCells = 500_000
+    /// In pixels: about 36 MB, some 24 of the 1.5 MB pictures of a 200-column grid (96x32 cells of 9x18 pixels).
+    /// With room for 8 of them (12 MB), going down the grid by eight cards and back up found each picture gone
+    /// again: the oldest one was always the next needed, so it was decoded again and kitty was sent it again
+    /// (docs/dev/benchmarks.md).
+    public static let pixelPictureCells = 1_500_000
 
     /// Changed only through `set(_:_:)`, which keeps `cellsHeld`.
     private var entries: [Key: Entry] = [:]
@@ -108,7 +115,7 @@ public final class ImagePipeline: PictureProvider {
 
     public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,
                             maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
-                            maximumCells: Int = 500_000,
+                            maximumCells: Int? = nil,
                             now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                             post: @escaping @Sendable (Result) -> Void) {
         self.init(source: source, drawer: PictureDrawer(blitter: blitter), maximumRunning: maximumRunning,
@@ -117,10 +124,10 @@ public final class ImagePipeline: PictureProvider {
 
     public init(source: any ImageSource, drawer: PictureDrawer,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maximumCells: Int = 500_000,
+                maximumCells: Int? = nil,
                 now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                 post: @escaping @Sendable (Result) -> Void) {
-        self.maximumCells = maximumCells
+        self.maximumCells = maximumCells ?? (drawer.drawsPixels ? Self.pixelPictureCells : Self.cellPictureCells)
         self.now = now
         self.source = source
         self.drawer = drawer
