@@ -114,19 +114,26 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("--animate is on or off"), bad.stderr)
     }
 
-    /// A previewer runs `render` once per file: FFmpeg and libcurl (with the hundred libraries they bring) are loaded
-    /// when a video is opened or a request made, never at the start; a video still plays, loading FFmpeg then.
-    func test_render_ofAPhoto_loadsNeitherFFmpegNorCurl_andAVideoLoadsFFmpeg() async throws {
+    /// A previewer runs `render` once per file: FFmpeg, libcurl and libtiff (with the libraries they bring) are loaded
+    /// when a video, a request or a TIFF needs them, never at the start; a video still plays, loading FFmpeg then,
+    /// and a TIFF is drawn, loading libtiff then.
+    func test_render_ofAPhoto_loadsNeitherFFmpegNorCurlNorLibtiff_andAVideoOrTIFFLoadsTheirs() async throws {
         let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
         let still = try await run(["render", photo, "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(still.status, 0, still.stderr)
         XCTAssertTrue(still.stderr.contains("libjpeg"), "the loader's list of libraries was read")
         XCTAssertFalse(still.stderr.contains("libavformat"), "FFmpeg was loaded for a photo")
         XCTAssertFalse(still.stderr.contains("libcurl"), "libcurl was loaded for a file")
+        XCTAssertFalse(still.stderr.contains("libtiff"), "libtiff was loaded for a JPEG")
         let video = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
                                    "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(video.status, 0, String(video.stderr.suffix(2_000)))
         XCTAssertTrue(video.stderr.contains("libavformat"), "a video loads FFmpeg")
+        let tiff = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Tests/TerminalImageTests/Formats/lzw.tif").path,
+                                  "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(tiff.status, 0, String(tiff.stderr.suffix(2_000)))
+        XCTAssertTrue(tiff.stderr.contains("libtiff"), "a TIFF loads libtiff")
+        XCTAssertGreaterThanOrEqual(tiff.stdout.components(separatedBy: "\n").count - 1, 2, "the TIFF is drawn")
     }
 
     func test_render_inKittyGraphicsAndSixel() async throws {

@@ -3,17 +3,9 @@
 #include "ffmpeg.h"
 #include "loader.h"
 
-#include <pthread.h>
-#include <stdio.h>
-#include <string.h>
-
 #include <libavutil/macros.h>
 
 struct ifc_ffmpeg ifc_ffmpeg;
-
-static pthread_once_t ifc_ffmpeg_once = PTHREAD_ONCE_INIT;
-static int ifc_ffmpeg_loaded = 0;
-static char ifc_ffmpeg_failure[256];
 
 // The libraries by the major versions the headers were (their ABI): libavformat brings libavcodec and libavutil.
 static const char *const ifc_ffmpeg_libraries[] = {
@@ -22,26 +14,20 @@ static const char *const ifc_ffmpeg_libraries[] = {
     "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
     "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
 };
-#define IFC_FFMPEG_LIBRARY_COUNT (sizeof ifc_ffmpeg_libraries / sizeof ifc_ffmpeg_libraries[0])
+#define IFC_FFMPEG_NAME(name) #name,
+static const char *const ifc_ffmpeg_names[] = { IFC_FFMPEG_FUNCTIONS(IFC_FFMPEG_NAME) };
+#undef IFC_FFMPEG_NAME
+_Static_assert(sizeof(struct ifc_ffmpeg) == sizeof ifc_ffmpeg_names / sizeof ifc_ffmpeg_names[0] * sizeof(void *),
+               "one pointer a function");
 
-static void ifc_ffmpeg_open(void) {
-    void *handles[IFC_FFMPEG_LIBRARY_COUNT] = { 0 };
-    if (!ifc_open_libraries(ifc_ffmpeg_libraries, handles, IFC_FFMPEG_LIBRARY_COUNT, "videos need FFmpeg's",
-                            "libavformat59, libswscale6", ifc_ffmpeg_failure, sizeof ifc_ffmpeg_failure)) {
-        return;
-    }
-#define IFC_FFMPEG_FIND(name) \
-    *(void **)&ifc_ffmpeg.name = ifc_find_function(handles, IFC_FFMPEG_LIBRARY_COUNT, #name, "FFmpeg's libraries", \
-                                                   ifc_ffmpeg_failure, sizeof ifc_ffmpeg_failure); \
-    if (!ifc_ffmpeg.name) return;
-    IFC_FFMPEG_FUNCTIONS(IFC_FFMPEG_FIND)
-#undef IFC_FFMPEG_FIND
-    // The libraries stay loaded for the program's life (the functions above point into them).
-    ifc_ffmpeg_loaded = 1;
-}
+static struct ifc_library_set ifc_ffmpeg_set = {
+    .libraries = ifc_ffmpeg_libraries, .library_count = sizeof ifc_ffmpeg_libraries / sizeof ifc_ffmpeg_libraries[0],
+    .functions = ifc_ffmpeg_names, .function_count = sizeof ifc_ffmpeg_names / sizeof ifc_ffmpeg_names[0],
+    .slots = (void **)&ifc_ffmpeg,
+    .needer = "videos need FFmpeg's", .packages = "libavformat59, libswscale6", .owner = "FFmpeg's libraries",
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
 int ifc_ffmpeg_load(char *message, size_t capacity) {
-    pthread_once(&ifc_ffmpeg_once, ifc_ffmpeg_open);
-    if (!ifc_ffmpeg_loaded && message && capacity > 0) snprintf(message, capacity, "%s", ifc_ffmpeg_failure);
-    return ifc_ffmpeg_loaded;
+    return ifc_load_library_set(&ifc_ffmpeg_set, message, capacity);
 }

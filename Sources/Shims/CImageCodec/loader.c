@@ -1,27 +1,41 @@
-// Opening a library when first needed (see loader.h).
+// Loading libraries when first needed (see loader.h).
 #include "loader.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 
-int ifc_open_libraries(const char *const *names, void **handles, size_t count, const char *needer, const char *packages,
-                       char *failure, size_t capacity) {
-    for (size_t index = 0; index < count; index++) {
-        handles[index] = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+static int ifc_open_library_set(struct ifc_library_set *set) {
+    void *handles[8] = { 0 };
+    if (set->library_count > sizeof handles / sizeof handles[0]) return 0;
+    for (size_t index = 0; index < set->library_count; index++) {
+        handles[index] = dlopen(set->libraries[index], RTLD_NOW | RTLD_LOCAL);
         if (!handles[index]) {
-            snprintf(failure, capacity, "%s %s, which is not installed (Debian: %s)", needer, names[index], packages);
+            snprintf(set->failure, sizeof set->failure, "%s %s, which is not installed (Debian: %s)", set->needer,
+                     set->libraries[index], set->packages);
             return 0;
         }
     }
+    for (size_t function = 0; function < set->function_count; function++) {
+        for (size_t index = 0; index < set->library_count && !set->slots[function]; index++) {
+            set->slots[function] = dlsym(handles[index], set->functions[function]);
+        }
+        if (!set->slots[function]) {
+            snprintf(set->failure, sizeof set->failure, "%s has no %s", set->owner, set->functions[function]);
+            return 0;
+        }
+    }
+    // The libraries stay loaded for the program's life (the functions found point into them).
     return 1;
 }
 
-void *ifc_find_function(void *const *handles, size_t count, const char *name, const char *owner, char *failure,
-                        size_t capacity) {
-    for (size_t index = 0; index < count; index++) {
-        void *function = dlsym(handles[index], name);
-        if (function) return function;
+int ifc_load_library_set(struct ifc_library_set *set, char *message, size_t capacity) {
+    pthread_mutex_lock(&set->lock);
+    if (!set->tried) {
+        set->loaded = ifc_open_library_set(set);
+        set->tried = 1;
     }
-    snprintf(failure, capacity, "%s has no %s", owner, name);
-    return NULL;
+    int loaded = set->loaded;
+    pthread_mutex_unlock(&set->lock);
+    if (!loaded && message && capacity > 0) snprintf(message, capacity, "%s", set->failure);
+    return loaded;
 }
