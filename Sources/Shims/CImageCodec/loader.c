@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 static int ifc_open_library_set(struct ifc_library_set *set) {
+    // Room for the sets there are (FFmpeg's four libraries, libtiff): a larger set is a mistake of this program's.
     void *handles[8] = { 0 };
     if (set->library_count > sizeof handles / sizeof handles[0]) return 0;
     for (size_t index = 0; index < set->library_count; index++) {
