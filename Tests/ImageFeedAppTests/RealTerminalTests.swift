@@ -509,6 +509,28 @@ final class RealTerminalTests: XCTestCase {
         try assertAsGoodAsThePeers(viewer, in: .xterm, sixel: true)
     }
 
+    /// xterm copies Sixel pixels with a scroll but leaves them in the lines the scroll brings in: at 160x48, two cards
+    /// down and back up left the cat's pixels beside the narrower astronaut above it, until the program had those
+    /// lines written whole.
+    func test_xterm_twoCardsDownAndBack_leaveNoPixelsOfTheOthers() throws {
+        let window = try open(.xterm, columns: 160, rows: 48, command: [CommandLineTests.executable.path, "--demo"])
+        Thread.sleep(forTimeInterval: 3)
+        try press(window, "Return")
+        Thread.sleep(forTimeInterval: 1.5)
+        try press(window, "a")
+        var previous: RGBImage?
+        var cpu = Self.appCPUTicks()
+        let top = try photograph(window, until: "the feed's first photos, settled") { shot in
+            defer { previous = shot }
+            let busy = Self.appCPUTicks()
+            defer { cpu = busy }
+            return Self.photoRect(in: shot) != nil && Self.alike(previous, shot) && busy - cpu < 3
+        }
+        for key in ["j", "j", "k", "k"] { try press(window, key) }
+        let back = try photograph(window, until: "the feed as it was, two cards down and back") { $0.psnr(top) > 40 }
+        print("xterm: two cards down and back: PSNR \(String(format: "%.1f", back.psnr(top))) dB against before")
+    }
+
     /// The same photo at the same size through the tools of the field (img2sixel, chafa), each in a window of the
     /// same terminal: the viewer's photo is within 1 dB of the best of them.
     func assertAsGoodAsThePeers(_ viewer: (window: String, shot: RGBImage, score: Double, rect: (x: Int, y: Int, width: Int, height: Int), feed: RGBImage),

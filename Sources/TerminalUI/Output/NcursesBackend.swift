@@ -314,6 +314,15 @@ public final class NcursesBackend: TerminalBackend {
                 read(scrollWindow(top: move.top, bottom: move.bottom, by: move.shift > 0 ? size : -size, showing: shown))
                 moved += size
             }
+            if (pictures as? InlinePictureLayer)?.followsScrolls == true {
+                // The rows the move brought in are written whole with the frame: xterm copies a picture's Sixel pixels
+                // with a scroll but leaves them in the lines the scroll brings in too, which curses takes for blank
+                // and would not write (a picture scrolled down showed again above itself, beside a narrower one drawn
+                // there). A cell written over Sixel pixels clears them. After the last step, so that curses still
+                // finds each step's scroll by its lines.
+                let count = min(abs(move.shift), move.bottom - move.top + 1)
+                wredrawln(window, Int32(move.shift > 0 ? move.bottom - count + 1 : move.top), Int32(count))
+            }
         }
         staged = false
         if !scrolled, let rate = output.meter.rate, let shown = previous, let part = ScrollPlan.stage(drawn, over: shown,
