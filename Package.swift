@@ -194,7 +194,7 @@ let package = Package(
         // MARK: Tests.
         // What several test targets need: temporary folders, a stub HTTP transport.
         .target(name: "TestSupport", dependencies: ["HTTPTransport", "ImageFeedCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore"]),
+        .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore", "TestSupport"]),
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage", "TestSupport"]),
         .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"],
                     // Pictures in every format read, with ImageMagick's decoding of each: read from the source tree.

@@ -137,7 +137,7 @@ public struct CachingImageSource: ImageSource {
 
     /// The start of the day `now` is in: what the app passes as `freshSince`.
     public static func startOfDay(_ now: Date = Date()) -> Date {
-        Calendar.current.startOfDay(for: now)
+        CivilTime.startOfLocalDay(now)
     }
 
     public func imageData(at url: URL) async throws(ServiceError) -> Data {

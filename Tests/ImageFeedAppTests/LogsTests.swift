@@ -24,6 +24,35 @@ final class LogsTests: XCTestCase {
         XCTAssertTrue(redacted.contains("grant_type=authorization_code"), redacted)
     }
 
+    /// The scan of the four shapes takes out what the regular expressions it replaced took out, character for
+    /// character, on lines made of the shapes' pieces in every order (boundaries, cases, quotes, spaces, line
+    /// breaks, letters and symbols outside ASCII).
+    func test_redact_takesOutWhatTheRegularExpressionsDid() {
+        let patterns: [(NSRegularExpression, String)] = [
+            (try! NSRegularExpression(pattern: #"(?i)\b(Bearer|Client-ID)\s+[^\s",;]+"#), "$1 [secret]"),
+            (try! NSRegularExpression(pattern: #"(?i)\b(authorization)(["']?\s*[:=]\s*["']?)[^\r\n"]+"#), "$1$2[secret]"),
+            (try! NSRegularExpression(pattern: #"(?i)\b(client_id|client_secret|code|access_token|refresh_token|token|password)=[^&\s"]+"#),
+             "$1=[secret]"),
+            (try! NSRegularExpression(pattern: #"(?i)"(access_token|refresh_token|client_secret)"\s*:\s*"[^"]*""#), "\"$1\": \"[secret]\""),
+        ]
+        let pieces = ["Bearer", "bearer", "Client-ID", "client-id", "authorization", "Authorization", "code", "CODE=", "token",
+                      "Token", "access_token", "refresh_token", "client_secret", "client_id", "password", "\"access_token\"",
+                      "=", ":", " ", "  ", "\t", "\n", "\r", "\u{0B}", "\"", "'", "&", ",", ";", "?", "/", "{", "}", "_", "-", "x",
+                      "ab", "abc123", "é", "e\u{301}", "🐢", "ж", "٣", "response_type", "grant_type=authorization_code"]
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<15_000 {
+            let line = (0..<Int.random(in: 1...20, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            var expected = line
+            for (pattern, template) in patterns {
+                expected = pattern.stringByReplacingMatches(in: expected, range: NSRange(expected.startIndex..., in: expected),
+                                                            withTemplate: template)
+            }
+            guard SecretShapes.redact(line) == expected else {
+                return XCTFail("\(line.debugDescription): \(SecretShapes.redact(line).debugDescription), not \(expected.debugDescription)")
+            }
+        }
+    }
+
     func test_logFile_isOwnerOnly_rotatesAtItsSize_andKeepsOneBefore() throws {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("state/image-feed/image-feed.log")

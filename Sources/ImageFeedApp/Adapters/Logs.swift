@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import HTTPTransport
+import ImageFeedCore
 import Logging
 import UnsplashAPI
 
@@ -99,21 +100,8 @@ public enum Logs {
         for secret in secrets where secret.count >= 4 {
             result = result.replacingOccurrences(of: secret, with: "[secret]")
         }
-        for (pattern, template) in patterns {
-            result = pattern.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result),
-                                                      withTemplate: template)
-        }
-        return result
+        return SecretShapes.redact(result)
     }
-
-    // Header values and query or form parameters that carry a credential.
-    private static let patterns: [(NSRegularExpression, String)] = [
-        (try! NSRegularExpression(pattern: #"(?i)\b(Bearer|Client-ID)\s+[^\s",;]+"#), "$1 [secret]"),
-        (try! NSRegularExpression(pattern: #"(?i)\b(authorization)(["']?\s*[:=]\s*["']?)[^\r\n"]+"#), "$1$2[secret]"),
-        (try! NSRegularExpression(pattern: #"(?i)\b(client_id|client_secret|code|access_token|refresh_token|token|password)=[^&\s"]+"#),
-         "$1=[secret]"),
-        (try! NSRegularExpression(pattern: #"(?i)"(access_token|refresh_token|client_secret)"\s*:\s*"[^"]*""#), "\"$1\": \"[secret]\""),
-    ]
 }
 
 /// The file the log goes to, shared by every logger of the process.
@@ -250,7 +238,7 @@ struct FileLogHandler: LogHandler {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { _, new in new } }
         let fields = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        let time = CivilTime.internet(Date(), milliseconds: true)
         // One message is one line: a newline inside it would let text pass for a line of its own.
         let message = "\(event.message)".replacingOccurrences(of: "\n", with: "\\n")
         sink.write("\(time) \(event.level) [\(label)] \(message)\(fields)")

@@ -87,7 +87,7 @@ public enum CacheCommands {
 
     static func age(_ date: Date, now: Date) -> String {
         let seconds = max(0, now.timeIntervalSince(date))
-        let when = ISO8601DateFormatter().string(from: date)
+        let when = CivilTime.internet(date)
         switch seconds {
         case ..<60: return "\(when) (just now)"
         case ..<3600: return "\(when) (\(Int(seconds / 60)) min ago)"

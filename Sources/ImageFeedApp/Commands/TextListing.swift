@@ -4,10 +4,7 @@ import ImageFeedCore
 /// A plain-text line per photo, for `image-feed` run without the full-screen interface.
 public enum TextListing {
     public static func line(for photo: Photo) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "d MMM yyyy"
-        let date = photo.createdAt.map { formatter.string(from: $0) } ?? ""
+        let date = photo.createdAt.map(CivilTime.localDay) ?? ""
         let heart = photo.likedByUser ? "♥" : "♡"
         let caption = UntrustedText.sanitize(photo.caption ?? "")
         let author = photo.user.map { UntrustedText.sanitize($0.displayName) } ?? ""

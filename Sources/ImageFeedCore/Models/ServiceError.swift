@@ -121,10 +121,7 @@ public enum ServiceError: Error, Hashable, Sendable {
 
     /// "14:05", in the user's time zone.
     static func clockTime(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm"
-        return formatter.string(from: date)
+        CivilTime.localClock(date)
     }
 
     private static func rateLimitMessage(limit: Int?, resetsAt: Date?) -> String {
@@ -132,10 +129,7 @@ public enum ServiceError: Error, Hashable, Sendable {
         guard let resetsAt else {
             return "Rate limit reached\(quota). The quota refills within the hour; try again later."
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm:ss"
-        return "Rate limit reached\(quota). Try again after \(formatter.string(from: resetsAt))."
+        return "Rate limit reached\(quota). Try again after \(CivilTime.localClock(resetsAt, seconds: true))."
     }
 }
 

@@ -37,29 +37,14 @@ public struct CardList {
         self.wrap = wrap
     }
 
-    nonisolated(unsafe) private static let dateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "d MMM yyyy"
-        return formatter
-    }()
-
-    /// "21 Nov 2025". Only the terminal thread formats dates.
+    /// "21 Nov 2025", the day in UTC.
     static func date(_ date: Date) -> String {
-        dateFormatter.string(from: date)
+        CivilTime.day(date)
     }
-
-    nonisolated(unsafe) private static let timeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "d MMM HH:mm"
-        return formatter
-    }()
 
     /// "21 Nov 14:03", in the local time zone: when something was saved.
     public static func dateAndTime(_ date: Date) -> String {
-        timeFormatter.string(from: date)
+        CivilTime.localDayAndTime(date)
     }
 
     // MARK: Rendering

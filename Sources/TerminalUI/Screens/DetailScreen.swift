@@ -73,7 +73,7 @@ public struct DetailScreen {
             if !text.isEmpty { add(text, theme.muted) }
         }
         // What the service counts, where it says (a photo's own answer).
-        let stats = [photo.views.map { "\($0.formatted()) views" }, photo.downloads.map { "\($0.formatted()) downloads" }].compactMap { $0 }
+        let stats = [photo.views.map { "\(Counts.grouped($0)) views" }, photo.downloads.map { "\(Counts.grouped($0)) downloads" }].compactMap { $0 }
         if !stats.isEmpty { add(stats.joined(separator: " \(theme.bullet) "), theme.muted) }
         if let topics = photo.topics, !topics.isEmpty {
             add("Topics: " + topics.map { UntrustedText.sanitize($0.title) }.joined(separator: ", "), theme.muted)

@@ -13,7 +13,7 @@ extension ServiceError {
             return withUserToken ? .sessionExpired : .applicationKeyRefused
         // The hourly quota: Unsplash answers 403 with `X-Ratelimit-Remaining: 0` and "Rate Limit Exceeded", and
         // 429 ("too many requests") for the same.
-        case 429, 403 where metadata.rateLimit?.remaining == 0 || detail.localizedCaseInsensitiveContains("rate limit"):
+        case 429, 403 where metadata.rateLimit?.remaining == 0 || detail.lowercased().contains("rate limit"):
             return .rateLimited(limit: metadata.rateLimit?.limit, resetsAt: resetTime(response, now: now))
         case 403:
             return .forbidden(detail.isEmpty ? "access denied" : detail)

@@ -50,26 +50,9 @@ enum UnsplashJSON {
         return text
     }
 
-    nonisolated(unsafe) private static let internetDate: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
-    }()
-
-    nonisolated(unsafe) private static let fractionalDate: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-
-    // Formatters are used under this lock only.
-    private static let dateLock = NSLock()
-
     /// "2016-05-03T11:00:28-04:00", "2016-05-03T15:00:28Z", "2016-05-03T15:00:28.123Z".
     static func date(from text: String) -> Date? {
-        dateLock.withLock {
-            internetDate.date(from: text) ?? fractionalDate.date(from: text)
-        }
+        CivilTime.internetDate(text)
     }
 }
 
