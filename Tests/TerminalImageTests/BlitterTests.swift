@@ -16,6 +16,18 @@ final class BlitterTests: XCTestCase {
         XCTAssertEqual(Palette.nearest16(RGB(250, 5, 5)), 9)
     }
 
+    /// A drawn picture's cell is 12 bytes (its glyph one code point, its two colours 4 bytes each): the pipeline
+    /// keeps hundreds of pictures, and its budget counts them by this size.
+    func test_aPicturesCell_isTwelveBytes_andKeepsItsGlyph() {
+        XCTAssertEqual(MemoryLayout<CellPicture.Cell>.stride, 12)
+        for glyph: Character in ["▀", "🬀", "⣿", "░", " ", "█"] {
+            let cell = CellPicture.Cell(glyph: glyph, foreground: .rgb(RGB(1, 2, 3)), background: .indexed(200))
+            XCTAssertEqual(cell.glyph, glyph)
+            XCTAssertEqual(cell.foreground, .rgb(RGB(1, 2, 3)))
+            XCTAssertEqual(cell.background, .indexed(200))
+        }
+    }
+
     func test_halfBlocks_chooseTheGlyphByBrightness() {
         let blitter = HalfBlockBlitter(mode: .truecolor)
         // Column 0: white over black; column 1: black over white; column 2: the same colour twice.

@@ -15,6 +15,12 @@ final class CellTextTests: XCTestCase {
         XCTAssertTrue(_isPOD(Cell.self), "a cell holds no reference, so a frame copies as one block")
     }
 
+    func testACodePointsText_isTheSameAsItsStrings() {
+        for scalar: Unicode.Scalar in [" ", "a", "▀", "é", "猫", "🬀", "🐱", "\u{10EEEE}", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}"] {
+            XCTAssertEqual(CellText(scalar), CellText(String(scalar)), "U+\(String(scalar.value, radix: 16))")
+        }
+    }
+
     func testCellsAreEqualExactlyWhenTheirBytesAndStyleAre() {
         XCTAssertEqual(Cell("a"), Cell("a"))
         XCTAssertNotEqual(Cell("a"), Cell("b"))

@@ -41,7 +41,7 @@ public struct Cell: Hashable, Sendable {
 
     /// A picture's cell in characters: its glyph in its two colours.
     public init(_ picture: CellPicture.Cell) {
-        self.init(CellText(picture.glyph), style: CellStyle(foreground: picture.foreground, background: picture.background))
+        self.init(CellText(picture.scalar), style: CellStyle(foreground: picture.foreground, background: picture.background))
     }
 
     /// The cell's text as a String, made from `glyph` (which the frame's hot paths read instead).

@@ -22,6 +22,17 @@ public struct CellText: Hashable, Sendable {
         self.init(String(character))
     }
 
+    /// One code point's text, its UTF-8 written straight into the words (a picture's cells are drawn through this).
+    public init(_ scalar: Unicode.Scalar) {
+        var word: UInt64 = 0
+        var count: UInt64 = 0
+        for byte in scalar.utf8 {
+            word |= UInt64(byte) << (8 * count)
+            count += 1
+        }
+        self.init(low: word, high: count << 56)
+    }
+
     init(bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= 15 else {
             self = LongTexts.shared.text(for: bytes)

@@ -43,13 +43,17 @@ public final class ImagePipeline: PictureProvider {
         /// Not to be asked for again before `retryAt` (seconds on `now`'s clock).
         case failed(retryAt: Double)
 
-        /// Cells held in memory.
-        var cells: Int {
+        /// Bytes held in memory: the cells, and a picture in pixels' pixels.
+        var bytes: Int {
             switch self {
-            case let .loading(placeholder): placeholder?.cells.count ?? 0
-            case let .ready(picture): picture.cells.count + (picture.pixels.map { $0.image.pixels.count / 24 } ?? 0)
+            case let .loading(placeholder): placeholder.map(Self.bytes) ?? 0
+            case let .ready(picture): Self.bytes(picture)
             case .failed: 0
             }
+        }
+
+        private static func bytes(_ picture: CellPicture) -> Int {
+            picture.cells.count * MemoryLayout<CellPicture.Cell>.stride + (picture.pixels?.image.pixels.count ?? 0)
         }
     }
 
@@ -66,19 +70,19 @@ public final class ImagePipeline: PictureProvider {
     private var previouslyWanted: Set<Key> = []
     private let maximumRunning: Int
     private let maximumEntries = 400
-    /// Drawn pictures kept, in cells (24 bytes each; a picture in pixels counts its pixels' bytes by 24).
-    private let maximumCells: Int
-    /// In characters: about 12 MB, some 80 cards of a 200-column terminal.
-    public static let cellPictureCells = 500_000
-    /// In pixels: about 36 MB, some 24 of the 1.5 MB pictures of a 200-column grid (96x32 cells of 9x18 pixels).
+    /// Drawn pictures kept, in bytes.
+    private let maximumBytes: Int
+    /// In characters: 6 MB, 500,000 cells of 12 bytes, some 80 cards of a 200-column terminal.
+    public static let cellPictureBytes = 6_000_000
+    /// In pixels: 36 MB, some 24 of the 1.5 MB pictures of a 200-column grid (96x32 cells of 9x18 pixels).
     /// With room for 8 of them (12 MB), going down the grid by eight cards and back up found each picture gone
     /// again: the oldest one was always the next needed, so it was decoded again and kitty was sent it again
     /// (docs/dev/benchmarks.md).
-    public static let pixelPictureCells = 1_500_000
+    public static let pixelPictureBytes = 36_000_000
 
-    /// Changed only through `set(_:_:)`, which keeps `cellsHeld`.
+    /// Changed only through `set(_:_:)`, which keeps `bytesHeld`.
     private var entries: [Key: Entry] = [:]
-    private var cellsHeld = 0
+    private var bytesHeld = 0
     private var entryOrder: [Key] = []
     private var wanted: Set<Key> = []
     private var queued: [Key] = []
@@ -115,19 +119,19 @@ public final class ImagePipeline: PictureProvider {
 
     public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,
                             maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
-                            maximumCells: Int? = nil,
+                            maximumBytes: Int? = nil,
                             now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                             post: @escaping @Sendable (Result) -> Void) {
         self.init(source: source, drawer: PictureDrawer(blitter: blitter), maximumRunning: maximumRunning,
-                  maximumCells: maximumCells, now: now, post: post)
+                  maximumBytes: maximumBytes, now: now, post: post)
     }
 
     public init(source: any ImageSource, drawer: PictureDrawer,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maximumCells: Int? = nil,
+                maximumBytes: Int? = nil,
                 now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                 post: @escaping @Sendable (Result) -> Void) {
-        self.maximumCells = maximumCells ?? (drawer.drawsPixels ? Self.pixelPictureCells : Self.cellPictureCells)
+        self.maximumBytes = maximumBytes ?? (drawer.drawsPixels ? Self.pixelPictureBytes : Self.cellPictureBytes)
         self.now = now
         self.source = source
         self.drawer = drawer
@@ -189,7 +193,7 @@ public final class ImagePipeline: PictureProvider {
         }
     }
 
-    /// Sets or removes an entry, keeping the count of cells held.
+    /// Sets or removes an entry, keeping the count of bytes held.
     @discardableResult
     private func set(_ key: Key, _ entry: Entry?) -> Entry? {
         let old: Entry?
@@ -198,19 +202,19 @@ public final class ImagePipeline: PictureProvider {
         } else {
             old = entries.removeValue(forKey: key)
         }
-        cellsHeld += (entry?.cells ?? 0) - (old?.cells ?? 0)
+        bytesHeld += (entry?.bytes ?? 0) - (old?.bytes ?? 0)
         return old
     }
 
     private func remember(_ key: Key, _ entry: Entry) {
         if set(key, entry) == nil { entryOrder.append(key) }
-        guard entryOrder.count > maximumEntries || cellsHeld > maximumCells else { return }
+        guard entryOrder.count > maximumEntries || bytesHeld > maximumBytes else { return }
         // Forget the oldest pictures that are neither on screen nor being prepared, down to three
         // quarters of the limits.
         var seen = Set<Key>()
         entryOrder.removeAll { old in
             guard entries[old] != nil, seen.insert(old).inserted else { return true }
-            let over = (entries.count > maximumEntries * 3 / 4 || cellsHeld > maximumCells * 3 / 4)
+            let over = (entries.count > maximumEntries * 3 / 4 || bytesHeld > maximumBytes * 3 / 4)
             guard over, !wanted.contains(old), running[old] == nil, !queued.contains(old) else { return false }
             set(old, nil)
             return true
