@@ -96,6 +96,21 @@ final class CivilTimeTests: XCTestCase {
         }
     }
 
+    /// A server's reset time of 1e300 seconds, infinity or not a number is written as a date, never a crash.
+    func test_absurdMoments_areWrittenAsTheCalendarsEnds() {
+        let end = Date(timeIntervalSince1970: 1e300)
+        XCTAssertEqual(CivilTime.internet(end), "9999-12-31T23:59:59Z")
+        XCTAssertEqual(CivilTime.day(Date(timeIntervalSince1970: -.infinity)), "1 Jan 1")
+        XCTAssertEqual(CivilTime.internet(Date(timeIntervalSince1970: .nan)), "1970-01-01T00:00:00Z")
+        for date in [end, Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -1e300), .distantFuture, .distantPast,
+                     Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: Double(Int64.max))] {
+            XCTAssertFalse(CivilTime.localClock(date).isEmpty)
+            XCTAssertFalse(CivilTime.localDayAndTime(date).isEmpty)
+            _ = CivilTime.startOfLocalDay(date)
+            XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: date).message.contains("Try again after"))
+        }
+    }
+
     func test_counts_areGroupedInThrees() {
         XCTAssertEqual([0, 7, 999, 1_000, 12_345, 1_234_567, -4_200].map(Counts.grouped),
                        ["0", "7", "999", "1,000", "12,345", "1,234,567", "-4,200"])

@@ -153,6 +153,22 @@ final class ClientRequestTests: XCTestCase {
             .message.contains("Try again after"))
     }
 
+    /// A reset time no calendar holds (1e300 seconds, infinity, not a number) still gives a message to show.
+    func test_403_withAnAbsurdResetTime_isStillSaid() async {
+        for reset in ["1e300", "inf", "-inf", "nan", "4611686018427387904"] {
+            let http = StubHTTPClient(status: 403, headers: ["X-Ratelimit-Limit": "50", "X-Ratelimit-Remaining": "0",
+                                                            "X-Ratelimit-Reset": reset], json: "Rate Limit Exceeded")
+            do {
+                _ = try await makeClient(http).feed(page: 1, perPage: 30)
+                XCTFail("expected rate limiting")
+            } catch {
+                guard case .rateLimited = error else { return XCTFail("\(reset): got \(error)") }
+                XCTAssertTrue(error.message.contains("Try again"), "\(reset): \(error.message)")
+                XCTAssertFalse(error.message(from: "Unsplash").isEmpty)
+            }
+        }
+    }
+
     func test_403_rateLimitWithoutResetHeader_waitsForTheHoursWindow_andSaysWhen() async {
         let http = StubHTTPClient(status: 403, headers: ["X-Ratelimit-Limit": "50", "X-Ratelimit-Remaining": "0"],
                                   json: "Rate Limit Exceeded")

@@ -73,12 +73,22 @@ public enum CivilTime {
 
     // MARK: Writing
 
+    /// The moments written: years 1 to 9999. A date outside them (a server's absurd reset time, infinity) is
+    /// written as the nearest end; not a number, as 1970.
+    static let writable = -62_135_596_800.0...253_402_300_799.0
+
+    /// Seconds since 1970 within `writable`.
+    private static func seconds(_ date: Date) -> Double {
+        let seconds = date.timeIntervalSince1970
+        return seconds.isNaN ? 0 : min(max(seconds, writable.lowerBound), writable.upperBound)
+    }
+
     /// `date`'s calendar fields at `offset` seconds east of UTC.
     public static func fields(of date: Date, offset: Int = 0) -> Fields {
-        let total = date.timeIntervalSince1970 + Double(offset)
+        let total = seconds(date) + Double(max(-86_400, min(86_400, offset)))
         let whole = total.rounded(.down)
-        let millisecond = min(999, Int(((total - whole) * 1000).rounded(.down)))
-        let seconds = Int(exactly: whole) ?? 0
+        let millisecond = max(0, min(999, Int(((total - whole) * 1000).rounded(.down))))
+        let seconds = Int(whole)
         let days = floorDivide(seconds, 86_400)
         let inDay = seconds - days * 86_400
         let (year, month, day) = civil(daysFromEpoch: days)
@@ -120,6 +130,7 @@ public enum CivilTime {
 
     /// The start of the local day `date` is in.
     public static func startOfLocalDay(_ date: Date) -> Date {
+        let date = Date(timeIntervalSince1970: seconds(date))
         let offset = localOffset(at: date)
         let local = fields(of: date, offset: offset)
         let midnight = daysFromEpoch(year: local.year, month: local.month, day: local.day) * 86_400
@@ -130,7 +141,7 @@ public enum CivilTime {
 
     /// Seconds east of UTC in the user's time zone at `date`.
     public static func localOffset(at date: Date) -> Int {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var time = time_t(seconds(date).rounded(.down))
         var parts = tm()
         guard localtime_r(&time, &parts) != nil else { return 0 }
         return Int(parts.tm_gmtoff)
