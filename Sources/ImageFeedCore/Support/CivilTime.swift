@@ -73,9 +73,11 @@ public enum CivilTime {
 
     // MARK: Writing
 
-    /// The moments written: years 1 to 9999. A date outside them (a server's absurd reset time, infinity) is
-    /// written as the nearest end; not a number, as 1970.
-    static let writable = -62_135_596_800.0...253_402_300_799.0
+    /// The moments written: up to the end of year 9999, and as far before 1970 (years of the proleptic calendar, 0
+    /// and below included: a date made from a time of day alone is in year 1, or the days before it by Foundation's
+    /// Julian calendar). A date outside (a server's absurd reset time, infinity) is written as the nearest end; not a
+    /// number, as 1970.
+    static let writable = -253_402_300_799.0...253_402_300_799.0
 
     /// Seconds since 1970 within `writable`.
     private static func seconds(_ date: Date) -> Double {
@@ -122,7 +124,8 @@ public enum CivilTime {
     /// "2026-11-28T11:32:30Z", or with thousandths ("2026-11-28T11:32:30.151Z"): RFC 3339 in UTC.
     public static func internet(_ date: Date, milliseconds: Bool = false) -> String {
         let utc = fields(of: date)
-        var text = "\(padded(utc.year, 4))-\(twoDigits(utc.month))-\(twoDigits(utc.day))T"
+        let year = utc.year < 0 ? "-" + padded(-utc.year, 4) : padded(utc.year, 4)
+        var text = "\(year)-\(twoDigits(utc.month))-\(twoDigits(utc.day))T"
             + "\(twoDigits(utc.hour)):\(twoDigits(utc.minute)):\(twoDigits(utc.second))"
         if milliseconds { text += "." + padded(utc.millisecond, 3) }
         return text + "Z"
