@@ -40,7 +40,7 @@ public enum ANSIPictureWriter {
         for column in columns {
             let cell = picture[column, row]
             let cellForeground = cell.foreground.nearest(in: mode), cellBackground = cell.background.nearest(in: mode)
-            let newForeground = cellForeground != foreground && cell.glyph != " "
+            let newForeground = cellForeground != foreground && cell.scalar != " "
             let newBackground = cellBackground != background
             if newForeground || newBackground {
                 output.append(0x1B)
@@ -56,7 +56,7 @@ public enum ANSIPictureWriter {
                 }
                 output.append(UInt8(ascii: "m"))
             }
-            output.append(contentsOf: cell.glyph.utf8)
+            output.append(contentsOf: cell.scalar.utf8)
         }
         return (foreground, background)
     }
