@@ -48,7 +48,7 @@ extension AppViewModel {
             state.connection = .failing("service failing")
         case let .rateLimited(_, resetsAt):
             // Unsplash sends no reset time: the client works out the end of the hour's window, and it is shown.
-            state.connection = .failing(resetsAt.map { "rate limited until \(ServiceError.clockTime($0))" } ?? "rate limited")
+            state.connection = .failing(resetsAt.map { "rate limited until \(CivilTime.localClock($0))" } ?? "rate limited")
         default:
             break
         }

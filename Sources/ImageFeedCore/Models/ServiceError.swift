@@ -86,7 +86,7 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// shows the advice spells it with the key in force.
     public var retryAdvice: String? {
         if case let .rateLimited(_, resetsAt) = self {
-            return resetsAt.map { "The quota refills at \(Self.clockTime($0)); {reload} works again then." } ?? "{reload} works again when the quota refills."
+            return resetsAt.map { "The quota refills at \(CivilTime.localClock($0)); {reload} works again then." } ?? "{reload} works again when the quota refills."
         }
         return retryHelpsNow ? "Press {reload} to try again." : nil
     }
@@ -110,18 +110,13 @@ public enum ServiceError: Error, Hashable, Sendable {
         case .loginRequired: "log in first"
         case let .notConfigured(detail): detail
         case let .rateLimited(_, resetsAt):
-            resetsAt.map { "rate limit reached until \(Self.clockTime($0))" } ?? "rate limit reached"
+            resetsAt.map { "rate limit reached until \(CivilTime.localClock($0))" } ?? "rate limit reached"
         case .forbidden: "refused"
         case .notFound: "not found"
         case let .server(status), let .http(status, _): "HTTP \(status)"
         case .malformedResponse: "an unreadable answer"
         case let .other(detail): detail
         }
-    }
-
-    /// "14:05", in the user's time zone.
-    static func clockTime(_ date: Date) -> String {
-        CivilTime.localClock(date)
     }
 
     private static func rateLimitMessage(limit: Int?, resetsAt: Date?) -> String {

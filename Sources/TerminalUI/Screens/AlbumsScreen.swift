@@ -106,7 +106,7 @@ public struct AlbumsScreen {
         let tiles: [CoverTiles.Entry] = state.albums.enumerated().map { index, album in
             var details: [String] = []
             if let count = album.photoCount { details.append("\(count) photo\(count == 1 ? "" : "s")") }
-            if let date = album.createdAt { details.append(CardList.date(date)) }
+            if let date = album.createdAt { details.append(CivilTime.day(date)) }
             return (album.displayTitle, details.joined(separator: "  "), album.coverURL == nil ? nil : standIns[index])
         }
         CoverTiles(theme: theme).render(tiles, phase: .content, empty: "", position: ui.albumsList, list: list, tick: ui.tick,
@@ -188,7 +188,7 @@ public struct AlbumsScreen {
                 var details: [String] = []
                 if photo.isAnimated == true { details.append("animated") }
                 if photo.width > 0, photo.height > 0 { details.append("\(photo.width)x\(photo.height)") }
-                if let date = photo.createdAt { details.append(CardList.date(date)) }
+                if let date = photo.createdAt { details.append(CivilTime.day(date)) }
                 buffer.write(details.joined(separator: "  "), x: tile.x, y: textY + 1, style: theme.muted,
                              maxWidth: tile.width, ellipsis: theme.ellipsis)
             }

@@ -37,16 +37,6 @@ public struct CardList {
         self.wrap = wrap
     }
 
-    /// "21 Nov 2025", the day in UTC.
-    static func date(_ date: Date) -> String {
-        CivilTime.day(date)
-    }
-
-    /// "21 Nov 14:03", in the local time zone: when something was saved.
-    public static func dateAndTime(_ date: Date) -> String {
-        CivilTime.localDayAndTime(date)
-    }
-
     // MARK: Rendering
 
     public func render(_ feed: PhotoListState, layout: CardLayout, ui: UIState, area: Rect, pictures: PictureProvider,
@@ -113,7 +103,7 @@ public struct CardList {
                 x += parts.attribution(user, x: x, y: detailsY, style: theme.title, maxWidth: max(0, limit - x), into: &buffer)
             }
             if let created = photo.createdAt {
-                x += buffer.write("  \(Self.date(created))", x: x, y: detailsY, style: theme.muted, maxWidth: max(0, limit - x))
+                x += buffer.write("  \(CivilTime.day(created))", x: x, y: detailsY, style: theme.muted, maxWidth: max(0, limit - x))
             }
             if let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty, limit - x > 8 {
                 buffer.write("  \(caption)", x: x, y: detailsY, style: .plain, maxWidth: limit - x, ellipsis: theme.ellipsis)

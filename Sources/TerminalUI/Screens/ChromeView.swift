@@ -74,7 +74,7 @@ struct ChromeView {
         }
         if let savedAt = shownList?.savedAt {
             // What is on screen came from the offline store: say so, and from when.
-            let when = CardList.dateAndTime(savedAt)
+            let when = CivilTime.localDayAndTime(savedAt)
             if case .offline = app.connection {
                 needed = ("offline \(theme.unicode ? "—" : "-") saved \(when)", errorOnBar)
             } else if shownList?.nextPage == .loading(page: 1) {

@@ -54,7 +54,7 @@ public struct DetailScreen {
         let likeWord = photo.likes == 1 ? "like" : "likes"
         lines.append(("\(detail.viewer.likeInFlight ? theme.spinner(tick) : heart) \(photo.likes) \(likeWord)",
                       photo.likedByUser ? theme.likedHeart : theme.unlikedHeart))
-        if let created = photo.createdAt { add("Published \(CardList.date(created))", theme.muted) }
+        if let created = photo.createdAt { add("Published \(CivilTime.day(created))", theme.muted) }
         if photo.width > 0, photo.height > 0 {
             add("\(photo.width) \(theme.unicode ? "×" : "x") \(photo.height) pixels", theme.muted)
         }
