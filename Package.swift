@@ -81,7 +81,7 @@ let package = Package(
             path: "Sources/Shims/CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
-        // zlib, for the Kitty graphics protocol's compressed pixels.
+        // zlib, for the Kitty graphics protocol's compressed pixels and the photos a long list keeps packed.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/Shims/CZlib",
@@ -109,8 +109,8 @@ let package = Package(
                              .linkedLibrary("webpdemux")]
         ),
 
-        // MARK: The domain: models, ports, view models. Foundation only.
-        .target(name: "ImageFeedCore"),
+        // MARK: The domain: models, ports, view models. Foundation, and zlib for the photos a long list keeps packed.
+        .target(name: "ImageFeedCore", dependencies: ["CZlib"]),
 
         // MARK: Adapters.
         // The HTTP port (request, response, client) and its libcurl adapter, shared by the photo sources.

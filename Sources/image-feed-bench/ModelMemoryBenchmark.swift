@@ -4,8 +4,8 @@ import ImageFeedCore
 import UnsplashAPI
 import UnsplashSandbox
 
-/// What one feed photo costs in memory once decoded (the feed keeps every photo it has shown): heap in
-/// use before and after holding 3,000 photos read from the sandbox through the API client.
+/// What one feed photo costs in memory once decoded: heap in use before and after holding 3,000 photos read from the
+/// sandbox through the API client, and then as the feed keeps them (`PhotoList`: the photos far from the one shown packed).
 struct ModelMemoryBenchmark {
     let photos = 3_000
 
@@ -28,5 +28,13 @@ struct ModelMemoryBenchmark {
         }
         let perPhoto = Double(after &- before) / Double(held.count)
         report.add("heap per feed photo held (\(held.count) photos)", String(format: "%.0f bytes", perPhoto))
+        // The feed's list as it stands after a long scroll: the runs near the last photo held, the others packed.
+        let beforeList = ifm_heap_in_use()
+        var list = PhotoList(held)
+        list.hold(around: held.count - 1, radius: Paging.heldRadius)
+        held = []
+        let afterList = ifm_heap_in_use()
+        let perListed = (Double(afterList) - Double(beforeList) + Double(after &- before)) / Double(list.count)
+        report.add("heap per feed photo in the list, \(list.packedCount) of \(list.count) packed", String(format: "%.0f bytes", perListed))
     }
 }

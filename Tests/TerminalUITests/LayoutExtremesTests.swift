@@ -64,7 +64,7 @@ final class LayoutExtremesTests: XCTestCase {
         XCTAssertEqual(Double(tile.pictureRows * 19) / Double(tile.pictureColumns * 9), 1_000.0 / 1_600, accuracy: 0.03, "its shape on screen")
         // The frame passes the shape to every screen.
         var app = AppState()
-        app.feed.photos = square
+        app.feed.photos = PhotoList(square)
         let frame = AppFrame(theme: Theme(colorMode: .palette256, unicode: true), cellAspect: 19.0 / 9.0)
         XCTAssertEqual(frame.feedLayout(app, width: 100, height: 62).cards[0].pictureRows, card.pictureRows)
     }

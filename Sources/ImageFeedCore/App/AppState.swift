@@ -182,8 +182,8 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The photos a source shows, in order: its list's, or the open album's.
-    public func photos(from source: ViewerState.Source) -> [Photo] {
-        pagedList(source)?.photos ?? (source == .album ? albums.open?.photos ?? [] : [])
+    public func photos(from source: ViewerState.Source) -> PhotoList {
+        pagedList(source)?.photos ?? (source == .album ? PhotoList(albums.open?.photos ?? []) : [])
     }
 
     /// The detail screen, when one is open over what is shown: over a page when opened from its photos, else over

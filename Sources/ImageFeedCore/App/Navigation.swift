@@ -42,7 +42,8 @@ enum Navigation {
         case let .openViewer(photoID):
             let source = state.shownDetail?.source ?? state.shownSource
             let detailPhoto = state.detail?.photo.id == photoID ? state.detail?.photo : nil
-            guard let photo = detailPhoto ?? state.photos(from: source).first(where: { $0.id == photoID })
+            let photos = state.photos(from: source)
+            guard let photo = detailPhoto ?? photos.firstIndex(ofID: photoID).map({ photos[$0] })
                 ?? state.feed.photo(id: photoID) else { return [] }
             var viewer = ViewerState(photo: photo)
             viewer.source = source
@@ -74,7 +75,7 @@ enum Navigation {
         guard let viewer = state.viewer, let source = viewer.source, viewer.modal == nil else { return [] }
         let list = state.pagedList(source)
         let photos = state.photos(from: source)
-        guard let index = photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return [] }
+        guard let index = photos.firstIndex(ofID: viewer.photo.id) else { return [] }
         let target = index + offset
         var effects: [AppViewModel.Effect] = []
         guard photos.indices.contains(target) else {

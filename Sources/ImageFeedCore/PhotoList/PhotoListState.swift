@@ -27,7 +27,8 @@ public struct PhotoListState: Equatable, Sendable {
     }
 
     public var phase: Phase = .loading
-    public var photos: [Photo] = []
+    /// Held around what the screen shows, packed elsewhere (`PhotoList`).
+    public var photos = PhotoList()
     /// The number of the page to ask for next; nil once the service said there are no more.
     public var nextPageNumber: Int? = 1
     public var nextPage: NextPage = .idle
@@ -50,7 +51,7 @@ public struct PhotoListState: Equatable, Sendable {
     }
 
     public func photo(id: String) -> Photo? {
-        photos.first { $0.id == id }
+        photos.firstIndex(ofID: id).map { photos[$0] }
     }
 }
 
@@ -58,4 +59,6 @@ public struct PhotoListState: Equatable, Sendable {
 /// this close to the end of what has loaded.
 public enum Paging {
     public static let prefetchDistance = 10
+    /// How far from the item shown a long list's photos are held as values; farther ones are packed (`PhotoList`).
+    public static let heldRadius = 150
 }

@@ -60,6 +60,7 @@ public enum PhotoListViewModel {
             }
 
         case let .showedItem(index):
+            state.photos.hold(around: index, radius: Paging.heldRadius)
             guard state.phase == .content, state.nextPage == .idle, let next = state.nextPageNumber,
                   index >= state.photos.count - state.prefetchDistance else { return [] }
             state.nextPage = .loading(page: next)
@@ -74,9 +75,9 @@ public enum PhotoListViewModel {
                 var added = 0
                 if page == 1 {
                     state.savedAt = nil
-                    state.photos = uniqued(loaded.items)
+                    state.photos = PhotoList(uniqued(loaded.items))
                 } else {
-                    let known = Set(state.photos.map(\.id))
+                    let known = Set(state.photos.ids)
                     let new = uniqued(loaded.items).filter { !known.contains($0.id) }
                     added = new.count
                     state.photos += new
@@ -137,7 +138,7 @@ public enum PhotoListViewModel {
             return []
 
         case let .collectedElsewhere(photoID, collectionID, added):
-            guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return [] }
+            guard let index = state.photos.firstIndex(ofID: photoID) else { return [] }
             state.photos[index].collect(collectionID, added: added)
             return []
 
@@ -148,7 +149,7 @@ public enum PhotoListViewModel {
             return []
 
         case let .removedElsewhere(photoID):
-            guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return [] }
+            guard let index = state.photos.firstIndex(ofID: photoID) else { return [] }
             state.photos.remove(at: index)
             state.likesInFlight.remove(photoID)
             state.totalItems = state.totalItems.map { max(0, $0 - 1) }
@@ -160,7 +161,7 @@ public enum PhotoListViewModel {
 
         case let .showSaved(photos, savedAt):
             guard state.phase == .loading, state.photos.isEmpty, !photos.isEmpty else { return [] }
-            state.photos = uniqued(photos)
+            state.photos = PhotoList(uniqued(photos))
             state.phase = .content
             state.savedAt = savedAt
             return []
@@ -172,7 +173,7 @@ public enum PhotoListViewModel {
     }
 
     private static func apply(liked: Bool, likes: Int, to photoID: String, in state: inout PhotoListState) {
-        guard let index = state.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        guard let index = state.photos.firstIndex(ofID: photoID) else { return }
         state.photos[index].likedByUser = liked
         state.photos[index].likes = likes
     }

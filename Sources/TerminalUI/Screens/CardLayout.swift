@@ -55,6 +55,19 @@ public struct CardLayout: Equatable, Sendable {
     /// `headerHeight` lines come before the first card (the profile above the favorites); `cellAspect`: a cell's
     /// height over its width.
     public init(photos: [Photo], width: Int, viewportHeight: Int, headerHeight: Int = 0, cellAspect: Double = 2) {
+        self.init(count: photos.count, pixelSize: { (photos[$0].width, photos[$0].height) }, width: width,
+                  viewportHeight: viewportHeight, headerHeight: headerHeight, cellAspect: cellAspect)
+    }
+
+    /// A long list's cards, laid out from the sizes it keeps beside its packed photos (none is unpacked).
+    public init(photos: PhotoList, width: Int, viewportHeight: Int, headerHeight: Int = 0, cellAspect: Double = 2) {
+        self.init(count: photos.count, pixelSize: photos.pixelSize(at:), width: width, viewportHeight: viewportHeight,
+                  headerHeight: headerHeight, cellAspect: cellAspect)
+    }
+
+    /// `count` cards, the photo at each index `pixelSize(index)` pixels.
+    init(count: Int, pixelSize: (Int) -> (width: Int, height: Int), width: Int, viewportHeight: Int, headerHeight: Int,
+         cellAspect: Double) {
         self.width = width
         self.viewportHeight = viewportHeight
         let columns = Self.columns(width: width)
@@ -73,11 +86,11 @@ public struct CardLayout: Equatable, Sendable {
             : sideBySide ? min(120, (width - 4) * 3 / 5) : max(8, min(width - 4, 120))
         let fullHeight = viewportHeight - Self.detailRows - 1
         let maxRows = max(3, fullHeight <= 24 ? fullHeight : max(24, viewportHeight * 2 / 3))
-        for start in stride(from: 0, to: photos.count, by: columns) {
-            let row = photos[start..<min(photos.count, start + columns)]
-            let fitted = row.map { photo in
-                CellPicture.fittedSize(pixelWidth: photo.width > 0 ? photo.width : 3, pixelHeight: photo.height > 0 ? photo.height : 2,
-                                       columns: maxColumns, rows: maxRows, cellAspect: cellAspect)
+        for start in stride(from: 0, to: count, by: columns) {
+            let fitted = (start..<min(count, start + columns)).map { index in
+                let size = pixelSize(index)
+                return CellPicture.fittedSize(pixelWidth: size.width > 0 ? size.width : 3, pixelHeight: size.height > 0 ? size.height : 2,
+                                              columns: maxColumns, rows: maxRows, cellAspect: cellAspect)
             }
             let boxRows = fitted.map(\.rows).max() ?? 0
             for (offset, size) in fitted.enumerated() {

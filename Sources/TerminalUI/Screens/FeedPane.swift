@@ -74,7 +74,7 @@ struct FeedPane: Screen {
     }
 
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
-        guard let index = app.feed.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        guard let index = app.feed.photos.firstIndex(ofID: photoID) else { return }
         ui.feedSelected = index
         ui.feedTop = layout(app, area: area).scroll(toShow: index, from: ui.feedTop)
     }

@@ -403,7 +403,7 @@ enum SharedKeys {
     static let cardList: [R] = [move, beside, pages, lines, ends, open("open the photo full screen"), details, like, photographer()]
 }
 
-extension Array {
+extension RandomAccessCollection where Index == Int {
     subscript(safe index: Int) -> Element? {
         indices.contains(index) ? self[index] : nil
     }

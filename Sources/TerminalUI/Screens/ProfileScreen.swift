@@ -230,7 +230,7 @@ extension ProfileScreen: Screen {
     }
 
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
-        guard let index = app.favorites.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        guard let index = app.favorites.photos.firstIndex(ofID: photoID) else { return }
         ui.favoritesList.selected = index
         ui.favoritesList.top = layout(app, area: area).scroll(toShow: index, from: ui.favoritesList.top)
     }

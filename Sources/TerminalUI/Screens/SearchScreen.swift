@@ -466,7 +466,7 @@ extension SearchScreen: Screen {
     }
 
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
-        guard let index = app.search.results.photos.firstIndex(where: { $0.id == photoID }) else { return }
+        guard let index = app.search.results.photos.firstIndex(ofID: photoID) else { return }
         layout(app.search, area: area).select(index, in: &ui.searchList)
     }
 

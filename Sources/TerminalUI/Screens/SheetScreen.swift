@@ -377,7 +377,7 @@ struct SheetScreen: Screen {
 
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {
         guard let page = app.shownSheet, let (_, photos) = page.photoList,
-              let index = photos.photos.firstIndex(where: { $0.id == photoID }) else { return }
+              let index = photos.photos.firstIndex(ofID: photoID) else { return }
         var position = ui.sheetPosition(app)
         position.selected = index
         position.top = cardLayout(photos, list: listArea(page, area: area)).scroll(toShow: index, from: position.top)

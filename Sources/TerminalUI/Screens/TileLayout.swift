@@ -27,6 +27,19 @@ public struct TileLayout: Equatable, Sendable {
     public static let footerRows = 2
 
     public init(photos: [Photo], width: Int, viewportHeight: Int, layout: SearchLayout, cellAspect: Double = 2) {
+        self.init(count: photos.count, pixelSize: { (photos[$0].width, photos[$0].height) }, width: width,
+                  viewportHeight: viewportHeight, layout: layout, cellAspect: cellAspect)
+    }
+
+    /// A long list's tiles, laid out from the sizes it keeps beside its packed photos (none is unpacked).
+    public init(photos: PhotoList, width: Int, viewportHeight: Int, layout: SearchLayout, cellAspect: Double = 2) {
+        self.init(count: photos.count, pixelSize: photos.pixelSize(at:), width: width, viewportHeight: viewportHeight,
+                  layout: layout, cellAspect: cellAspect)
+    }
+
+    /// `count` tiles, the photo at each index `pixelSize(index)` pixels.
+    init(count: Int, pixelSize: (Int) -> (width: Int, height: Int), width: Int, viewportHeight: Int, layout: SearchLayout,
+         cellAspect: Double) {
         self.viewportHeight = viewportHeight
         // The grid uses the width: three columns from 150, two from 60.
         let columns = layout == .grid ? Self.gridColumns(width: width) : 1
@@ -46,9 +59,9 @@ public struct TileLayout: Equatable, Sendable {
         var tiles: [Tile] = []
         var rowHeight: [Int] = []
         var top = 0
-        for start in stride(from: 0, to: photos.count, by: columns) {
-            let row = photos[start..<min(photos.count, start + columns)]
-            for (offset, photo) in row.enumerated() {
+        for start in stride(from: 0, to: count, by: columns) {
+            for (offset, index) in (start..<min(count, start + columns)).enumerated() {
+                let photo = pixelSize(index)
                 // A small picture (an avatar) is not blown up past its own pixels, counting a cell as 8x16; a size of a
                 // few pixels is only a shape (a tile without a cover).
                 let known = photo.width > 0 && photo.height > 0

@@ -324,7 +324,7 @@ extension ViewerScreen: Screen {
     /// The photo shown, in the list the viewer was opened from.
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
         guard let viewer = app.viewer, let source = viewer.source, let name = ShownList(source),
-              let index = app.pagedList(source)?.photos.firstIndex(where: { $0.id == viewer.photo.id }) else { return nil }
+              let index = app.pagedList(source)?.photos.firstIndex(ofID: viewer.photo.id) else { return nil }
         return (name, index)
     }
 }
