@@ -166,10 +166,16 @@ public final class SQLiteStore: PhotoCache, @unchecked Sendable {
         return aside
     }
 
+    /// Each connection's page cache, in KiB.
+    static let pageCacheKiB = 256
+
     private static func open(_ file: URL, wait: TimeInterval) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(wait)
         configuration.foreignKeysEnabled = true
+        // A long session's store grows (every feed page is saved); each connection's page cache is bounded small
+        // (SQLite's default is 2 MB a connection), so the program's memory does not grow with it.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)") }
         let pool = try DatabasePool(path: file.path, configuration: configuration)
         // Migrating writes; a store that is up to date is only read here, so another copy's write does not block it.
         if try !pool.read({ db in try migrator.hasCompletedMigrations(db) }) {

@@ -43,6 +43,13 @@ final class SavedListsTests: XCTestCase {
         XCTAssertNotNil(lists.save(page(["c"], number: 2), as: .feed))
     }
 
+    /// A long session saves every feed page: the store's page cache stays small on every connection, writer and readers.
+    func test_everyConnectionsPageCache_isBounded() throws {
+        let expected = -SQLiteStore.pageCacheKiB
+        XCTAssertEqual(try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }, expected)
+        XCTAssertEqual(try store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }, expected)
+    }
+
     func test_loadFeedFromRemote_replacesTheCache() throws {
         lists.save(page(["a", "b", "c"]), as: .feed)
         lists.save(page(["d", "e"]), as: .feed)
