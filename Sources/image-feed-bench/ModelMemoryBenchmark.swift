@@ -36,5 +36,21 @@ struct ModelMemoryBenchmark {
         let afterList = ifm_heap_in_use()
         let perListed = (Double(afterList) - Double(beforeList) + Double(after &- before)) / Double(list.count)
         report.add("heap per feed photo in the list, \(list.packedCount) of \(list.count) packed", String(format: "%.0f bytes", perListed))
+        // What a key pays when its move takes a run out of the held window (packed) or brings one back (unpacked): the
+        // held window moves by one run at a time, so at most one of each in a frame.
+        var packing = Samples()
+        var unpacking = Samples()
+        list.hold(around: list.count + PhotoList.runLength, radius: 0) // every run packed
+        for run in 0..<(list.count / PhotoList.runLength) {
+            let middle = run * PhotoList.runLength + PhotoList.runLength / 2
+            var started = now()
+            list.hold(around: middle, radius: 0) // this run unpacked, the one held before packed
+            unpacking.add(now() - started)
+            started = now()
+            list.hold(around: list.count + PhotoList.runLength, radius: 0) // and packed again
+            packing.add(now() - started)
+        }
+        report.add("pack a run of \(PhotoList.runLength) photos, p99", milliseconds(packing.p99))
+        report.add("unpack a run of \(PhotoList.runLength) photos, p99", milliseconds(unpacking.p99))
     }
 }
