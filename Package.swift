@@ -109,15 +109,18 @@ let package = Package(
                              .linkedLibrary("webpdemux")]
         ),
 
-        // MARK: The domain: models, ports, view models. Foundation, and zlib for the photos a long list keeps packed.
-        .target(name: "ImageFeedCore", dependencies: ["CZlib"]),
+        // zlib's one-call compression in Swift, for Kitty's pixels and a long list's packed photos.
+        .target(name: "Deflate", dependencies: ["CZlib"]),
+
+        // MARK: The domain: models, ports, view models. Foundation, and Deflate for the photos a long list keeps packed.
+        .target(name: "ImageFeedCore", dependencies: ["Deflate"]),
 
         // MARK: Adapters.
         // The HTTP port (request, response, client) and its libcurl adapter, shared by the photo sources.
         .target(name: "HTTPTransport", dependencies: ["ImageFeedCore", "CHTTPTransfer"]),
         .target(name: "UnsplashAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
         .target(name: "ImgurAPI", dependencies: ["ImageFeedCore", "HTTPTransport"]),
-        .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode", "CSixel", "CZlib"]),
+        .target(name: "TerminalImage", dependencies: ["CImageCodec", "CQRencode", "CSixel", "Deflate"]),
         .target(
             name: "LocalStore",
             dependencies: ["ImageFeedCore", .product(name: "GRDB", package: "GRDB.swift")]

@@ -1,4 +1,4 @@
-import CZlib
+import Deflate
 import Foundation
 
 /// The Kitty graphics protocol (kitty, Ghostty, WezTerm, Konsole): `ESC _ G keys ; payload ESC \`.
@@ -83,7 +83,8 @@ public enum KittyGraphics {
     /// The payload of `image`: the compression and base64 a transmission costs, done once (off the run loop for an
     /// animation's frames).
     public static func payload(of image: RGBImage) -> Payload {
-        let compressed = deflate(image.pixels)
+        // Level 1: most of the saving for photos at a fraction of the time (pictures are sent once).
+        let compressed = Deflate.deflate(image.pixels, level: 1)
         return Payload(base64: Array(Data(compressed ?? image.pixels).base64EncodedString().utf8), compressed: compressed != nil)
     }
 
@@ -126,33 +127,6 @@ public enum KittyGraphics {
     /// Asks whether the terminal speaks the protocol: one pixel, queried and not kept. A terminal that does
     /// answers `ESC _ G i=31;OK ESC \`.
     public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
-
-    static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
-        guard !bytes.isEmpty else { return nil }
-        var length = compressBound(uLong(bytes.count))
-        var output = [UInt8](repeating: 0, count: Int(length))
-        // Level 1: most of the saving for photos at a fraction of the time (pictures are sent once).
-        let status = output.withUnsafeMutableBufferPointer { target in
-            bytes.withUnsafeBufferPointer { source in
-                compress2(target.baseAddress, &length, source.baseAddress, uLong(bytes.count), 1)
-            }
-        }
-        guard status == Z_OK else { return nil }
-        output.removeSubrange(Int(length)...)
-        return output
-    }
-
-    static func inflate(_ bytes: [UInt8], expected: Int) -> [UInt8]? {
-        var length = uLongf(expected)
-        var output = [UInt8](repeating: 0, count: expected)
-        let status = output.withUnsafeMutableBufferPointer { target in
-            bytes.withUnsafeBufferPointer { source in
-                uncompress(target.baseAddress, &length, source.baseAddress, uLong(bytes.count))
-            }
-        }
-        guard status == Z_OK, Int(length) == expected else { return nil }
-        return output
-    }
 
     // MARK: Reading it back (tests, and the benchmark's byte counts)
 
@@ -209,7 +183,7 @@ public enum KittyGraphics {
         var payload = Data(base64Encoded: Data(base64)).map { [UInt8]($0) } ?? []
         if keys["o"] == "z", let width = keys["s"].flatMap({ Int($0) }), let height = keys["v"].flatMap({ Int($0) }) {
             let channels = keys["f"] == "32" ? 4 : 3
-            payload = inflate(payload, expected: width * height * channels) ?? []
+            payload = Deflate.inflate(payload, expected: width * height * channels) ?? []
         }
         return Command(keys: keys, payload: payload)
     }

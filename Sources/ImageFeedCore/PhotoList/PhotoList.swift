@@ -1,4 +1,4 @@
-import CZlib
+import Deflate
 import Foundation
 
 /// The photos of a list, in order, as a collection of `Photo`. Those near what the screen shows are held as values;
@@ -273,7 +273,7 @@ final class PackedPhotos: Sendable {
 
     /// nil when the photos do not encode (they always do: every field of a photo has its JSON).
     init?(_ photos: [Photo]) {
-        guard let json = try? Self.encoder.encode(photos), let bytes = Self.deflate(Array(json)) else { return nil }
+        guard let json = try? Self.encoder.encode(photos), let bytes = Deflate.deflate(Array(json), level: 6) else { return nil }
         keys = photos.map { Key(id: $0.id, width: $0.width, height: $0.height) }
         self.bytes = bytes
         length = json.count
@@ -282,34 +282,10 @@ final class PackedPhotos: Sendable {
     /// The photos as they were packed. (Bytes this process made itself always read back; were they not to, the
     /// photos would stand as their ids alone rather than stop the program.)
     func unpacked() -> [Photo] {
-        if let json = Self.inflate(bytes, length: length), let photos = try? Self.decoder.decode([Photo].self, from: Data(json)),
+        if let json = Deflate.inflate(bytes, expected: length), let photos = try? Self.decoder.decode([Photo].self, from: Data(json)),
            photos.count == keys.count {
             return photos
         }
         return keys.map { Photo(id: $0.id, width: $0.width, height: $0.height) }
-    }
-
-    private static func deflate(_ input: [UInt8]) -> [UInt8]? {
-        var length = compressBound(uLong(input.count))
-        var output = [UInt8](repeating: 0, count: Int(length))
-        let status = output.withUnsafeMutableBufferPointer { target in
-            input.withUnsafeBufferPointer { source in
-                compress2(target.baseAddress, &length, source.baseAddress, uLong(input.count), 6)
-            }
-        }
-        guard status == Z_OK else { return nil }
-        return Array(output[..<Int(length)])
-    }
-
-    private static func inflate(_ input: [UInt8], length expected: Int) -> [UInt8]? {
-        var length = uLongf(expected)
-        var output = [UInt8](repeating: 0, count: expected)
-        let status = output.withUnsafeMutableBufferPointer { target in
-            input.withUnsafeBufferPointer { source in
-                uncompress(target.baseAddress, &length, source.baseAddress, uLong(input.count))
-            }
-        }
-        guard status == Z_OK, Int(length) == expected else { return nil }
-        return output
     }
 }
