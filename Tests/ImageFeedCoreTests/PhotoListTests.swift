@@ -41,7 +41,6 @@ final class PhotoListTests: XCTestCase {
         XCTAssertEqual(Array(list), photos)
         for index in [0, 1, 29, 30, 59, 89] {
             XCTAssertEqual(list[index], photos[index])
-            XCTAssertEqual(list.id(at: index), photos[index].id)
             XCTAssertEqual(list.pixelSize(at: index).width, photos[index].width)
             XCTAssertEqual(list.pixelSize(at: index).height, photos[index].height)
         }

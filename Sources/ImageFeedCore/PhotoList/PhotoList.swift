@@ -124,18 +124,7 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
         reindex()
     }
 
-    public mutating func reserveCapacity(_ n: Int) {}
-
     // MARK: Without unpacking
-
-    /// The id of the photo at `position`.
-    public func id(at position: Int) -> String {
-        let (run, offset) = locate(position)
-        switch runs[run] {
-        case let .held(photos): return photos[offset].id
-        case let .packed(packed): return packed.keys[offset].id
-        }
-    }
 
     /// Every photo's id, in order.
     public var ids: [String] {
@@ -168,10 +157,6 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
             if let offset = try run.photos.firstIndex(where: predicate) { return start + offset }
         }
         return nil
-    }
-
-    public func contains(id: String) -> Bool {
-        firstIndex(ofID: id) != nil
     }
 
     /// The photo's size in pixels, as `Photo.width` and `Photo.height` say.
