@@ -13,8 +13,9 @@ public enum Deflate {
             }
         }
         guard status == Z_OK else { return nil }
-        output.removeSubrange(Int(length)...)
-        return output
+        // A copy of the length written: the buffer was made for the worst case (about the input's size), and kept
+        // bytes (a packed list's) must not carry that capacity.
+        return Array(output[..<Int(length)])
     }
 
     /// Deflated `bytes` inflated: nil unless they are a whole zlib stream of exactly `expected` bytes.

@@ -54,6 +54,7 @@ final class PhotoListTests: XCTestCase {
             if case let .packed(packed) = run { packed } else { nil }
         }.first)
         XCTAssertLessThan(packed.bytes.count * 3, json.count, "a packed run is deflated")
+        XCTAssertLessThan(packed.bytes.capacity, packed.bytes.count + 64, "and keeps its bytes only, not zlib's worst case")
         list.hold(around: 0, radius: 0)
         XCTAssertEqual(list.packedCount, 65, "the run shown again is held, the ones it left are packed")
         XCTAssertEqual(Array(list), photos)
