@@ -1,6 +1,7 @@
 import CMemory
 import Foundation
 import ImageFeedCore
+import TerminalUI
 import UnsplashAPI
 import UnsplashSandbox
 
@@ -52,5 +53,13 @@ struct ModelMemoryBenchmark {
         }
         report.add("pack a run of \(PhotoList.runLength) photos, p99", milliseconds(packing.p99))
         report.add("unpack a run of \(PhotoList.runLength) photos, p99", milliseconds(unpacking.p99))
+        // A frame lays the whole list's cards out: from the sizes kept beside the packed photos.
+        var layouts = Samples()
+        for _ in 0..<50 {
+            let started = now()
+            _ = CardLayout(photos: list, width: 200, viewportHeight: 58)
+            layouts.add(now() - started)
+        }
+        report.add("lay out the cards of \(list.count) photos (200 columns), median", milliseconds(layouts.median))
     }
 }
