@@ -41,10 +41,18 @@ final class PhotoListTests: XCTestCase {
         XCTAssertEqual(Array(list), photos)
         for index in [0, 1, 29, 30, 59, 89] {
             XCTAssertEqual(list[index], photos[index])
-            XCTAssertEqual(list.pixelSize(at: index).width, photos[index].width)
-            XCTAssertEqual(list.pixelSize(at: index).height, photos[index].height)
         }
         XCTAssertEqual(list.ids, photos.map(\.id))
+        let sizes = photos.map { PhotoList.PixelSize(width: $0.width, height: $0.height) }
+        XCTAssertEqual(list.pixelSizes, sizes)
+        XCTAssertTrue(list.hasPixelSizes(sizes))
+        XCTAssertFalse(list.hasPixelSizes(Array(sizes.dropLast())))
+        var other = sizes
+        other[31] = PhotoList.PixelSize(width: 1, height: 1)
+        XCTAssertFalse(list.hasPixelSizes(other), "a packed photo's size differs")
+        other = sizes
+        other[93] = PhotoList.PixelSize(width: 1, height: 1)
+        XCTAssertFalse(list.hasPixelSizes(other), "a held photo's size differs")
         XCTAssertEqual(list.firstIndex(ofID: "p42"), 42)
         XCTAssertEqual(list.firstIndex { $0.likes == 13 * 77 }, 77)
         XCTAssertNil(list.firstIndex(ofID: "nope"))

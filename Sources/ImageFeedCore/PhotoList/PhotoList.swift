@@ -159,13 +159,46 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
         return nil
     }
 
-    /// The photo's size in pixels, as `Photo.width` and `Photo.height` say.
-    public func pixelSize(at position: Int) -> (width: Int, height: Int) {
-        let (run, offset) = locate(position)
-        switch runs[run] {
-        case let .held(photos): return (photos[offset].width, photos[offset].height)
-        case let .packed(packed): return (packed.keys[offset].width, packed.keys[offset].height)
+    /// A photo's size in pixels, as `Photo.width` and `Photo.height` say.
+    public struct PixelSize: Equatable, Sendable {
+        public let width: Int
+        public let height: Int
+
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
         }
+    }
+
+    /// Every photo's size in pixels, in order: what a layout of the list reads.
+    public var pixelSizes: [PixelSize] {
+        var sizes: [PixelSize] = []
+        sizes.reserveCapacity(count)
+        for run in runs {
+            switch run {
+            case let .held(photos): sizes += photos.map { PixelSize(width: $0.width, height: $0.height) }
+            case let .packed(packed): sizes += packed.keys.map { PixelSize(width: $0.width, height: $0.height) }
+            }
+        }
+        return sizes
+    }
+
+    /// Whether the photos' sizes are `sizes`, in order (a layout made from them still fits), without making an array.
+    public func hasPixelSizes(_ sizes: [PixelSize]) -> Bool {
+        guard sizes.count == count else { return false }
+        for (run, start) in zip(runs, starts) {
+            switch run {
+            case let .held(photos):
+                for (offset, photo) in photos.enumerated() where sizes[start + offset] != PixelSize(width: photo.width, height: photo.height) {
+                    return false
+                }
+            case let .packed(packed):
+                for (offset, key) in packed.keys.enumerated() where sizes[start + offset] != PixelSize(width: key.width, height: key.height) {
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     // MARK: Holding and packing

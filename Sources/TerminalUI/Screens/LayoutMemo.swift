@@ -1,0 +1,40 @@
+import Foundation
+import ImageFeedCore
+
+/// The last few layouts made of long lists, each with the photo sizes and the area it was made for. A frame asks for
+/// its list's layout several times (the key, the drawing, what is shown, the scroll), and a layout reads every photo
+/// of the list: at 10,000 photos each one was about half a millisecond. A list whose sizes and area are the ones of
+/// a kept layout gets that layout; checking costs one pass over the sizes, without arithmetic or allocation.
+final class LayoutMemo<Key: Equatable & Sendable, Layout: Sendable>: @unchecked Sendable {
+    private struct Entry {
+        let key: Key
+        let sizes: [PhotoList.PixelSize]
+        let layout: Layout
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    /// Layouts kept: the feed's, the favorites' and a sheet's, and one after a resize.
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func layout(of photos: PhotoList, for key: Key, make: ([PhotoList.PixelSize]) -> Layout) -> Layout {
+        let kept: Layout? = lock.withLock {
+            guard let index = entries.firstIndex(where: { $0.key == key && photos.hasPixelSizes($0.sizes) }) else { return nil }
+            let entry = entries.remove(at: index)
+            entries.append(entry)
+            return entry.layout
+        }
+        if let kept { return kept }
+        let sizes = photos.pixelSizes
+        let layout = make(sizes)
+        lock.withLock {
+            entries.append(Entry(key: key, sizes: sizes, layout: layout))
+            if entries.count > capacity { entries.removeFirst() }
+        }
+        return layout
+    }
+}
