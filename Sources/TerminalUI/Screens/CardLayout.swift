@@ -62,21 +62,14 @@ public struct CardLayout: Equatable, Sendable {
     /// A long list's cards, laid out from the sizes it keeps beside its packed photos (none is unpacked); the layout
     /// last made for the same sizes and area when there is one (`LayoutMemo`).
     public init(photos: PhotoList, width: Int, viewportHeight: Int, headerHeight: Int = 0, cellAspect: Double = 2) {
-        let area = Area(width: width, viewportHeight: viewportHeight, headerHeight: headerHeight, cellAspect: cellAspect)
+        let area = LayoutMemo<Int, CardLayout>.Area(width: width, viewportHeight: viewportHeight, cellAspect: cellAspect, extra: headerHeight)
         self = Self.memo.layout(of: photos, for: area) { sizes in
             CardLayout(count: sizes.count, pixelSize: { (sizes[$0].width, sizes[$0].height) }, width: width,
                        viewportHeight: viewportHeight, headerHeight: headerHeight, cellAspect: cellAspect)
         }
     }
 
-    private struct Area: Equatable, Sendable {
-        let width: Int
-        let viewportHeight: Int
-        let headerHeight: Int
-        let cellAspect: Double
-    }
-
-    private static let memo = LayoutMemo<Area, CardLayout>(capacity: 4)
+    private static let memo = LayoutMemo<Int, CardLayout>(capacity: 4)
 
     /// `count` cards, the photo at each index `pixelSize(index)` pixels.
     init(count: Int, pixelSize: (Int) -> (width: Int, height: Int), width: Int, viewportHeight: Int, headerHeight: Int,

@@ -5,9 +5,18 @@ import ImageFeedCore
 /// its list's layout several times (the key, the drawing, what is shown, the scroll), and a layout reads every photo
 /// of the list: at 10,000 photos each one was about half a millisecond. A list whose sizes and area are the ones of
 /// a kept layout gets that layout; checking costs one pass over the sizes, without arithmetic or allocation.
-final class LayoutMemo<Key: Equatable & Sendable, Layout: Sendable>: @unchecked Sendable {
+final class LayoutMemo<Extra: Equatable & Sendable, Layout: Sendable>: @unchecked Sendable {
+    /// What a layout was made for besides the sizes: the list's area, the cell's shape, and what else its kind takes
+    /// (the cards' header, the tiles' arrangement).
+    struct Area: Equatable, Sendable {
+        let width: Int
+        let viewportHeight: Int
+        let cellAspect: Double
+        let extra: Extra
+    }
+
     private struct Entry {
-        let key: Key
+        let key: Area
         let sizes: [PhotoList.PixelSize]
         let layout: Layout
     }
@@ -21,7 +30,7 @@ final class LayoutMemo<Key: Equatable & Sendable, Layout: Sendable>: @unchecked 
         self.capacity = capacity
     }
 
-    func layout(of photos: PhotoList, for key: Key, make: ([PhotoList.PixelSize]) -> Layout) -> Layout {
+    func layout(of photos: PhotoList, for key: Area, make: ([PhotoList.PixelSize]) -> Layout) -> Layout {
         let kept: Layout? = lock.withLock {
             guard let index = entries.firstIndex(where: { $0.key == key && photos.hasPixelSizes($0.sizes) }) else { return nil }
             let entry = entries.remove(at: index)

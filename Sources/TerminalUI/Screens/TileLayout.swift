@@ -34,21 +34,14 @@ public struct TileLayout: Equatable, Sendable {
     /// A long list's tiles, laid out from the sizes it keeps beside its packed photos (none is unpacked); the layout
     /// last made for the same sizes and area when there is one (`LayoutMemo`).
     public init(photos: PhotoList, width: Int, viewportHeight: Int, layout: SearchLayout, cellAspect: Double = 2) {
-        let area = Area(width: width, viewportHeight: viewportHeight, layout: layout, cellAspect: cellAspect)
+        let area = LayoutMemo<SearchLayout, TileLayout>.Area(width: width, viewportHeight: viewportHeight, cellAspect: cellAspect, extra: layout)
         self = Self.memo.layout(of: photos, for: area) { sizes in
             TileLayout(count: sizes.count, pixelSize: { (sizes[$0].width, sizes[$0].height) }, width: width,
                        viewportHeight: viewportHeight, layout: layout, cellAspect: cellAspect)
         }
     }
 
-    private struct Area: Equatable, Sendable {
-        let width: Int
-        let viewportHeight: Int
-        let layout: SearchLayout
-        let cellAspect: Double
-    }
-
-    private static let memo = LayoutMemo<Area, TileLayout>(capacity: 2)
+    private static let memo = LayoutMemo<SearchLayout, TileLayout>(capacity: 2)
 
     /// `count` tiles, the photo at each index `pixelSize(index)` pixels.
     init(count: Int, pixelSize: (Int) -> (width: Int, height: Int), width: Int, viewportHeight: Int, layout: SearchLayout,
