@@ -30,6 +30,29 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
             case let .packed(packed): packed.unpacked()
             }
         }
+
+        /// The id of the run's photo at `offset`, without unpacking.
+        func id(at offset: Int) -> String {
+            switch self {
+            case let .held(photos): photos[offset].id
+            case let .packed(packed): packed.keys[offset].id
+            }
+        }
+
+        /// The size of the run's photo at `offset`, without unpacking.
+        func size(at offset: Int) -> PixelSize {
+            switch self {
+            case let .held(photos): PixelSize(photos[offset])
+            case let .packed(packed): packed.keys[offset].size
+            }
+        }
+
+        /// `photos` cut into held runs of at most `runLength`.
+        static func cut(_ photos: [Photo]) -> [Run] {
+            stride(from: 0, to: photos.count, by: runLength).map { start in
+                .held(Array(photos[start..<Swift.min(photos.count, start + runLength)]))
+            }
+        }
     }
 
     private(set) var runs: [Run] = []
@@ -53,10 +76,7 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
     public subscript(position: Int) -> Photo {
         get {
             let (run, offset) = locate(position)
-            switch runs[run] {
-            case let .held(photos): return photos[offset]
-            case let .packed(packed): return packed.unpacked()[offset]
-            }
+            return runs[run].photos[offset]
         }
         set {
             let (run, offset) = locate(position)
@@ -98,12 +118,7 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
                 photos = last + photos
                 runs.removeLast()
             }
-            var start = 0
-            while start < photos.count {
-                let end = Swift.min(photos.count, start + Self.runLength)
-                runs.append(.held(Array(photos[start..<end])))
-                start = end
-            }
+            runs += Run.cut(photos)
             reindex()
             return
         }
@@ -113,14 +128,7 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
         var photos = runs[first...last].flatMap(\.photos)
         let base = starts[first]
         photos.replaceSubrange((subrange.lowerBound - base)..<(subrange.upperBound - base), with: newElements)
-        var replacement: [Run] = []
-        var start = 0
-        while start < photos.count {
-            let end = Swift.min(photos.count, start + Self.runLength)
-            replacement.append(.held(Array(photos[start..<end])))
-            start = end
-        }
-        runs.replaceSubrange(first...last, with: replacement)
+        runs.replaceSubrange(first...last, with: Run.cut(photos))
         reindex()
     }
 
@@ -128,25 +136,12 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
 
     /// Every photo's id, in order.
     public var ids: [String] {
-        var ids: [String] = []
-        ids.reserveCapacity(count)
-        for run in runs {
-            switch run {
-            case let .held(photos): ids += photos.map(\.id)
-            case let .packed(packed): ids += packed.keys.map(\.id)
-            }
-        }
-        return ids
+        runs.flatMap { run in (0..<run.count).map(run.id(at:)) }
     }
 
     public func firstIndex(ofID id: String) -> Int? {
         for (run, start) in zip(runs, starts) {
-            switch run {
-            case let .held(photos):
-                if let offset = photos.firstIndex(where: { $0.id == id }) { return start + offset }
-            case let .packed(packed):
-                if let offset = packed.keys.firstIndex(where: { $0.id == id }) { return start + offset }
-            }
+            if let offset = (0..<run.count).first(where: { run.id(at: $0) == id }) { return start + offset }
         }
         return nil
     }
@@ -168,35 +163,22 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
             self.width = width
             self.height = height
         }
+
+        init(_ photo: Photo) {
+            self.init(width: photo.width, height: photo.height)
+        }
     }
 
     /// Every photo's size in pixels, in order: what a layout of the list reads.
     public var pixelSizes: [PixelSize] {
-        var sizes: [PixelSize] = []
-        sizes.reserveCapacity(count)
-        for run in runs {
-            switch run {
-            case let .held(photos): sizes += photos.map { PixelSize(width: $0.width, height: $0.height) }
-            case let .packed(packed): sizes += packed.keys.map { PixelSize(width: $0.width, height: $0.height) }
-            }
-        }
-        return sizes
+        runs.flatMap { run in (0..<run.count).map(run.size(at:)) }
     }
 
     /// Whether the photos' sizes are `sizes`, in order (a layout made from them still fits), without making an array.
     public func hasPixelSizes(_ sizes: [PixelSize]) -> Bool {
         guard sizes.count == count else { return false }
         for (run, start) in zip(runs, starts) {
-            switch run {
-            case let .held(photos):
-                for (offset, photo) in photos.enumerated() where sizes[start + offset] != PixelSize(width: photo.width, height: photo.height) {
-                    return false
-                }
-            case let .packed(packed):
-                for (offset, key) in packed.keys.enumerated() where sizes[start + offset] != PixelSize(width: key.width, height: key.height) {
-                    return false
-                }
-            }
+            for offset in 0..<run.count where sizes[start + offset] != run.size(at: offset) { return false }
         }
         return true
     }
@@ -277,8 +259,7 @@ extension PhotoList: CustomStringConvertible {
 final class PackedPhotos: Sendable {
     struct Key: Sendable {
         let id: String
-        let width: Int
-        let height: Int
+        let size: PhotoList.PixelSize
     }
 
     let keys: [Key]
@@ -292,7 +273,7 @@ final class PackedPhotos: Sendable {
     /// nil when the photos do not encode (they always do: every field of a photo has its JSON).
     init?(_ photos: [Photo]) {
         guard let json = try? Self.encoder.encode(photos), let bytes = Deflate.deflate(Array(json), level: 6) else { return nil }
-        keys = photos.map { Key(id: $0.id, width: $0.width, height: $0.height) }
+        keys = photos.map { Key(id: $0.id, size: PhotoList.PixelSize($0)) }
         self.bytes = bytes
         length = json.count
     }
@@ -304,6 +285,6 @@ final class PackedPhotos: Sendable {
            photos.count == keys.count {
             return photos
         }
-        return keys.map { Photo(id: $0.id, width: $0.width, height: $0.height) }
+        return keys.map { Photo(id: $0.id, width: $0.size.width, height: $0.size.height) }
     }
 }
