@@ -4,20 +4,41 @@ import TerminalImage
 /// Where each card of a list of photos goes (the feed, the favorites, a sheet's photos): a column of cards, each a
 /// picture with a line of details under it; on very wide terminals a grid of such cards, a row at a time.
 public struct CardLayout: Equatable, Sendable {
+    /// Kept as 32-bit numbers (28 bytes, not 72): a long list's layout has a card for each of its photos.
     public struct Card: Equatable, Sendable {
+        private let storedTop: Int32
+        private let storedHeight: Int32
+        private let storedPictureColumns: Int32
+        private let storedPictureRows: Int32
+        private let storedPictureX: Int32
+        private let storedBoxRows: Int32
+        /// -1: none.
+        private let storedTextEnd: Int32
+
         /// The first line of the card (of its row, in a grid) in the whole list.
-        public var top: Int
+        public var top: Int { Int(storedTop) }
         /// Lines of the card's row: its picture box and the details under it.
-        public var height: Int
-        public var pictureColumns: Int
-        public var pictureRows: Int
+        public var height: Int { Int(storedHeight) }
+        public var pictureColumns: Int { Int(storedPictureColumns) }
+        public var pictureRows: Int { Int(storedPictureRows) }
         /// The picture's left edge.
-        public var pictureX: Int
+        public var pictureX: Int { Int(storedPictureX) }
         /// Rows of the picture box: the tallest picture of the row (a shorter picture keeps to its top); the details
         /// line is under it. The picture's own rows in a column of cards.
-        public var boxRows: Int
+        public var boxRows: Int { Int(storedBoxRows) }
         /// Where the card's text may go, up to (not including) this column; nil: the list's whole width.
-        public var textEnd: Int?
+        public var textEnd: Int? { storedTextEnd < 0 ? nil : Int(storedTextEnd) }
+
+        /// Each number as it is up to 2^31 - 1 (a list's lines, a terminal's columns: far less).
+        public init(top: Int, height: Int, pictureColumns: Int, pictureRows: Int, pictureX: Int, boxRows: Int, textEnd: Int?) {
+            storedTop = Int32(clamping: top)
+            storedHeight = Int32(clamping: height)
+            storedPictureColumns = Int32(clamping: pictureColumns)
+            storedPictureRows = Int32(clamping: pictureRows)
+            storedPictureX = Int32(clamping: pictureX)
+            storedBoxRows = Int32(clamping: boxRows)
+            storedTextEnd = textEnd.map { Int32(clamping: max(0, $0)) } ?? -1
+        }
 
         /// The picture's first line in the whole list: the box's. (Centred in the box, a shorter picture had blank rows
         /// above it, where xterm kept a slice of Sixel picture after `j` and `k`.)
