@@ -1,4 +1,5 @@
-import TerminalImage
+import Foundation
+@testable import TerminalImage
 import XCTest
 
 final class AreaResamplerTests: XCTestCase {
@@ -44,5 +45,86 @@ final class AreaResamplerTests: XCTestCase {
         let resized = AreaResampler.resize(RGBImage(width: 2, height: 2, red: 1, green: 1, blue: 1), width: 0, height: 5)
         XCTAssertEqual(resized.width, 0)
         XCTAssertTrue(resized.pixels.isEmpty)
+    }
+
+    func test_enlarging_interpolatesBetweenPixels_withoutBlocks() {
+        // A ramp of 4 pixels (0, 85, 170, 255) made 12 wide: it rises at every step, where the nearest pixel made
+        // three flat steps of 3.
+        let ramp = RGBImage(width: 4, height: 1, pixels: [0, 85, 170, 255].flatMap { [UInt8($0), UInt8($0), UInt8($0)] })
+        let enlarged = AreaResampler.resize(ramp, width: 12, height: 1)
+        let reds = (0..<12).map { Int(enlarged.pixel(x: $0, y: 0).red) }
+        for index in 2..<10 { XCTAssertGreaterThan(reds[index], reds[index - 1], "\(reds)") }
+        XCTAssertEqual(reds.first, 0)
+        XCTAssertEqual(reds.last, 255)
+    }
+
+    func test_sameSizeOnOneAxis_keepsThatAxisExactly() {
+        var generator = SeededGenerator(seed: 7)
+        let image = RGBImage(width: 9, height: 5, pixels: (0..<(9 * 5 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let wider = AreaResampler.resize(image, width: 9, height: 11)
+        XCTAssertEqual(AreaResampler.resize(wider, width: 9, height: 11), wider)
+        for (width, height) in [(9, 3), (9, 11)] {
+            let resized = AreaResampler.resize(image, width: width, height: height)
+            let column = AreaResampler.resize(RGBImage(width: 1, height: 5, pixels: (0..<5).flatMap { y in Array(image.pixels[(y * 9 * 3)..<(y * 9 * 3 + 3)]) }),
+                                              width: 1, height: height)
+            for y in 0..<height { XCTAssertTrue(resized.pixel(x: 0, y: y) == column.pixel(x: 0, y: y)) }
+        }
+    }
+
+    /// A photo made small and enlarged again is closer to the photo at that size than the nearest pixel made it.
+    func test_enlargedPhoto_isCloserToTheWholePhotoThanNearestPixels() throws {
+        let whole = try ImageCodec.decode(Data(contentsOf: ImageCodecTests.assets.appendingPathComponent("photos/retina.jpg"))).image
+        let truth = AreaResampler.resize(whole, width: 720, height: 720)
+        let small = AreaResampler.resize(whole, width: 480, height: 480)
+        let enlarged = AreaResampler.resize(small, width: 720, height: 720)
+        var nearest = [UInt8](repeating: 0, count: 720 * 720 * 3)
+        for y in 0..<720 {
+            for x in 0..<720 {
+                let from = ((y * 480 / 720) * 480 + x * 480 / 720) * 3
+                nearest.replaceSubrange((y * 720 + x) * 3..<((y * 720 + x) * 3 + 3), with: small.pixels[from..<(from + 3)])
+            }
+        }
+        let blocky = RGBImage(width: 720, height: 720, pixels: nearest)
+        XCTAssertGreaterThan(enlarged.psnr(truth), blocky.psnr(truth) + 3)
+    }
+
+    /// The row at a time resizer against the sum it stands for, every target pixel from its spans on both axes, on
+    /// random pictures made smaller, larger, and one way on each axis.
+    func test_resize_isTheWeightedSumOfItsSpans() {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<40 {
+            let width = Int.random(in: 1...23, using: &generator), height = Int.random(in: 1...23, using: &generator)
+            let image = RGBImage(width: width, height: height,
+                                 pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let targetWidth = Int.random(in: 1...40, using: &generator), targetHeight = Int.random(in: 1...40, using: &generator)
+            let resized = AreaResampler.resize(image, width: targetWidth, height: targetHeight)
+            let across = AreaResampler.spans(source: width, target: targetWidth)
+            let down = AreaResampler.spans(source: height, target: targetHeight)
+            for y in 0..<targetHeight {
+                for x in 0..<targetWidth {
+                    for channel in 0..<3 {
+                        var sum = 0.0
+                        for (sourceY, yShare) in down[y] {
+                            for (sourceX, xShare) in across[x] {
+                                sum += Double(image.pixels[(sourceY * width + sourceX) * 3 + channel]) * xShare * yShare
+                            }
+                        }
+                        let expected = Int(max(0, min(255, sum.rounded())))
+                        let got = Int(resized.pixels[(y * targetWidth + x) * 3 + channel])
+                        XCTAssertLessThanOrEqual(abs(got - expected), 1, "\(width)x\(height) to \(targetWidth)x\(targetHeight) at \(x),\(y)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Numbers the same on every run (a linear congruential generator).
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state ^ (state >> 29)
     }
 }
