@@ -111,4 +111,34 @@ final class PixelProtocolTests: XCTestCase {
         let uniform = RGBImage(width: width, height: height, pixels: pixels.map { UInt8(min(255, Int($0) / 11 * 11 + 5)) })
         XCTAssertGreaterThan(decoded.psnr(photo), uniform.psnr(photo), "closer than 24 evenly spaced greys")
     }
+
+    func test_sixel_nearestColour_isTheNearestOfThePalette() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [1, 2, 7, 64, 256] {
+            let palette = (0..<(size * 3)).map { _ in Int.random(in: 0...255, using: &generator) }
+            let search = SixelEncoder.NearestColour(palette: palette)
+            for _ in 0..<2_000 {
+                let (red, green, blue) = (Int.random(in: 0...255, using: &generator), Int.random(in: 0...255, using: &generator),
+                                          Int.random(in: 0...255, using: &generator))
+                func distance(_ index: Int) -> Int {
+                    let dr = palette[index * 3] - red, dg = palette[index * 3 + 1] - green, db = palette[index * 3 + 2] - blue
+                    return dr * dr + dg * dg + db * db
+                }
+                let best = (0..<size).map(distance).min()!
+                XCTAssertEqual(distance(search.nearest(red: red, green: green, blue: blue)), best, "\(size) colours")
+            }
+        }
+    }
+
+    /// A colour photo at a card's size: libsixel's palette from every pixel, each pixel's nearest colour with
+    /// three quarters of the error passed on. With libsixel's own mapping (its quicker palette, all the error passed
+    /// on) this photo was 33.8 dB and 312 KB.
+    func test_sixel_aColourPhoto_isCloseToThePhoto_inFewerBytes() throws {
+        let whole = try ImageCodec.decode(Data(contentsOf: ImageCodecTests.assets.appendingPathComponent("photos/coffee.jpg"))).image
+        let photo = AreaResampler.resize(whole, width: 540, height: 360)
+        let bytes = try XCTUnwrap(SixelEncoder.encode(photo))
+        let decoded = try XCTUnwrap(SixelEncoder.decode(bytes))
+        XCTAssertGreaterThan(decoded.psnr(photo), 36)
+        XCTAssertLessThan(bytes.count, 300_000)
+    }
 }
