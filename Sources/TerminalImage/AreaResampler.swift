@@ -13,9 +13,11 @@ public enum AreaResampler {
         let across = Taps(spans(source: image.width, target: targetWidth))
         let down = Taps(spans(source: image.height, target: targetHeight))
         let rowLength = targetWidth * 3
-        // The source rows the current target row takes, each already resized across, in a ring: a target row's rows
-        // are consecutive and never go back, so a ring as long as the most any target row takes holds them.
-        let slots = down.widest
+        // Source rows already resized across, in a ring of four, by row: the rows a target row takes go up one by one
+        // and the next target row takes again at most the last four of them (enlarging: the four around it;
+        // shrinking: the one on the border). A row not in the ring is resized again, never read wrong; the ring
+        // stays four rows however tall a picture shrunk into one row.
+        let slots = min(down.widest, 4)
         var ring = [Float](repeating: 0, count: slots * rowLength)
         var held = [Int](repeating: -1, count: slots)
         var output = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)

@@ -88,12 +88,22 @@ final class AreaResamplerTests: XCTestCase {
         XCTAssertGreaterThan(enlarged.psnr(truth), blocky.psnr(truth) + 3)
     }
 
+    /// A tall thin picture made one wide row (a hostile file's shape): each source row is resized across into a ring
+    /// of four rows, not all 5,000 kept at the target's width.
+    func test_aTallPicture_intoOneWideRow_isTheAverageOfItsRows() {
+        var pixels = [UInt8](repeating: 0, count: 2 * 5_000 * 3)
+        for y in 0..<5_000 where y % 2 == 1 { for x in 0..<6 { pixels[y * 6 + x] = 200 } }
+        let wide = AreaResampler.resize(RGBImage(width: 2, height: 5_000, pixels: pixels), width: 500, height: 1)
+        XCTAssertEqual(wide.width, 500)
+        for x in [0, 250, 499] { XCTAssertTrue(wide.pixel(x: x, y: 0) == (100, 100, 100)) }
+    }
+
     /// The row at a time resizer against the sum it stands for, every target pixel from its spans on both axes, on
     /// random pictures made smaller, larger, and one way on each axis.
     func test_resize_isTheWeightedSumOfItsSpans() {
         var generator = SeededGenerator(seed: 11)
         for _ in 0..<40 {
-            let width = Int.random(in: 1...23, using: &generator), height = Int.random(in: 1...23, using: &generator)
+            let width = Int.random(in: 1...23, using: &generator), height = Int.random(in: 1...60, using: &generator)
             let image = RGBImage(width: width, height: height,
                                  pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let targetWidth = Int.random(in: 1...40, using: &generator), targetHeight = Int.random(in: 1...40, using: &generator)
