@@ -119,4 +119,36 @@ final class ImagePipelineTests: XCTestCase {
         guard case let .ready(picture) = frame(row: 0).first, let pixels = picture.pixels else { return XCTFail("a picture in pixels") }
         XCTAssertEqual(pixels.image.pixels.count, 96 * 9 * 32 * 18 * 3, "1.5 MB a picture")
     }
+
+    /// Pictures in characters are kept for sixteen screens of the fullest screen seen, not a fixed 6 MB: going down
+    /// forty screens of two pictures each holds no more than that, and going back twelve screens (what is left when
+    /// the oldest go, down to three quarters) asks for none again.
+    func test_picturesInCharacters_keptForSixteenScreens_andNoMore() {
+        let files = Files()
+        let mailbox = Mailbox()
+        let pipeline = ImagePipeline(source: files, blitter: HalfBlockBlitter(mode: .truecolor)) { mailbox.post($0) }
+        let photos = (0..<80).map { Photo(id: "p\($0)", width: 200, height: 200) }
+        func url(_ index: Int) -> URL { URL(string: "http://127.0.0.1/p\(index)/200")! }
+        /// The `screen`th screen: two pictures of 40x20 cells.
+        func frame(screen: Int) -> [PictureSlot] {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return (screen * 2..<screen * 2 + 2).map { pipeline.picture(for: photos[$0], url: url($0), columns: 40, rows: 20) }
+        }
+        var mostHeld = 0
+        for screen in 0..<40 {
+            _ = frame(screen: screen)
+            settle(pipeline, mailbox) { frame(screen: screen).allSatisfy { if case .ready = $0 { true } else { false } } }
+            mostHeld = max(mostHeld, pipeline.heldBytes)
+        }
+        let screenBytes = 2 * 40 * 20 * MemoryLayout<CellPicture.Cell>.stride
+        XCTAssertEqual(pipeline.keptBytes, ImagePipeline.screensKept * screenBytes, "sixteen of the fullest screen")
+        XCTAssertLessThanOrEqual(mostHeld, pipeline.keptBytes + screenBytes, "at most one screen over while it comes in")
+        XCTAssertEqual(files.requests.count, 80)
+        for screen in (27..<39).reversed() {
+            XCTAssertTrue(frame(screen: screen).allSatisfy { if case .ready = $0 { true } else { false } },
+                          "screen \(screen), \(39 - screen) back, still drawn")
+        }
+        XCTAssertEqual(files.requests.count, 80, "none asked for again")
+    }
 }

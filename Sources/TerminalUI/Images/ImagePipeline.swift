@@ -70,9 +70,19 @@ public final class ImagePipeline: PictureProvider {
     private var previouslyWanted: Set<Key> = []
     private let maximumRunning: Int
     private let maximumEntries = 400
-    /// Drawn pictures kept, in bytes.
+    /// Drawn pictures kept, in bytes, at most: those of the fullest screen seen, `screensKept` times over, between
+    /// `minimumBytes` and this ceiling.
     private let maximumBytes: Int
-    /// In characters: 6 MB, 500,000 cells of 12 bytes, some 80 cards of a 200-column terminal.
+    /// The bytes of the pictures the fullest frame so far asked for (its cards' pictures, drawn or standing in).
+    private var fullestScreenBytes = 0
+    /// Screens of pictures kept: going back twelve of them (the oldest go down to three quarters) finds each one still
+    /// drawn; beyond, a picture is decoded again (from the image cache on disk, off the loop thread).
+    public static let screensKept = 16
+    /// Kept whatever the screens (before the first pictures are drawn, the fullest screen is nothing): 256 KB,
+    /// some 22,000 cells.
+    public static let minimumBytes = 256 << 10
+    /// In characters, the ceiling: 6 MB, 500,000 cells of 12 bytes, some 80 cards of a 200-column terminal. Sixteen
+    /// screens of a 120x40 feed are about 0.6 MB, of a 200x60 grid full of pictures about 2.3 MB.
     public static let cellPictureBytes = 6_000_000
     /// In pixels: 36 MB, some 24 of the 1.5 MB pictures of a 200-column grid (96x32 cells of 9x18 pixels).
     /// With room for 8 of them (12 MB), going down the grid by eight cards and back up found each picture gone
@@ -152,6 +162,7 @@ public final class ImagePipeline: PictureProvider {
     }
 
     public func endFrame() {
+        fullestScreenBytes = max(fullestScreenBytes, wanted.reduce(0) { $0 + (entries[$1]?.bytes ?? 0) })
         if let viewer = viewerWanted { prepareViewer(viewer.photo, key: viewer.key) }
         viewerWanted = nil
         for (key, task) in running where !wanted.contains(key) {
@@ -208,18 +219,27 @@ public final class ImagePipeline: PictureProvider {
 
     private func remember(_ key: Key, _ entry: Entry) {
         if set(key, entry) == nil { entryOrder.append(key) }
-        guard entryOrder.count > maximumEntries || bytesHeld > maximumBytes else { return }
+        let budget = keptBytes
+        guard entryOrder.count > maximumEntries || bytesHeld > budget else { return }
         // Forget the oldest pictures that are neither on screen nor being prepared, down to three
         // quarters of the limits.
         var seen = Set<Key>()
         entryOrder.removeAll { old in
             guard entries[old] != nil, seen.insert(old).inserted else { return true }
-            let over = (entries.count > maximumEntries * 3 / 4 || bytesHeld > maximumBytes * 3 / 4)
+            let over = (entries.count > maximumEntries * 3 / 4 || bytesHeld > budget * 3 / 4)
             guard over, !wanted.contains(old), running[old] == nil, !queued.contains(old) else { return false }
             set(old, nil)
             return true
         }
     }
+
+    /// Drawn pictures kept, in bytes: the fullest screen's sixteen times over, within the floor and the ceiling.
+    var keptBytes: Int {
+        min(maximumBytes, max(Self.minimumBytes, fullestScreenBytes * Self.screensKept))
+    }
+
+    /// Drawn pictures held now, in bytes (tests).
+    var heldBytes: Int { bytesHeld }
 
     private func startQueued() {
         while running.count < maximumRunning, !queued.isEmpty {
