@@ -168,7 +168,8 @@ let package = Package(
                 "TerminalUI",
                 "UnsplashAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"])]
         ),
         .executableTarget(
             name: "image-feed-bench",
