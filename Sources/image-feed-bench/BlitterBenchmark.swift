@@ -121,9 +121,7 @@ struct BlitterBenchmark {
         report.add("render / chafa, whole process", String(format: "%.2f", ours / theirs), target: "<= 0.6")
         report.add("image-feed --help, whole process", milliseconds(try median(["--help"], program.path)))
         // What `make install` puts in place: the same program with the Swift runtime linked in, stripped.
-        let installed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/install/release/image-feed").path
-        guard FileManager.default.isExecutableFile(atPath: installed) else {
+        guard let installed = ScrollBenchmark.installed()?.path else {
             report.note("the installed (static) build is not there: make install builds it (.build/install)")
             return
         }
