@@ -122,7 +122,7 @@ struct BlitterBenchmark {
         report.add("image-feed --help, whole process", milliseconds(try median(["--help"], program.path)))
         // What `make install` puts in place: the same program with the Swift runtime linked in, stripped.
         guard let installed = ScrollBenchmark.installed()?.path else {
-            report.note("the installed (static) build is not there: make install builds it (.build/install)")
+            report.note(ScrollBenchmark.noInstalledBuild)
             return
         }
         let staticRender = try median(["render", file.path, "--cols", "40", "--rows", "20", "--colors", "256"], installed)

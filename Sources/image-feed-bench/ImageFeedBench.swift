@@ -92,7 +92,7 @@ struct ImageFeedBench: AsyncParsableCommand {
             if let installed = ScrollBenchmark.installed() {
                 try await ScrollBenchmark(photos: scrollPhotos, build: ("make install's build", installed)).run(into: &report)
             } else {
-                report.note("scroll: the installed (static) build is not there: make install builds it (.build/install)")
+                report.note("scroll: " + ScrollBenchmark.noInstalledBuild)
             }
         }
         if runs.contains("hostile") {

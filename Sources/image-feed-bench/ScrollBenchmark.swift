@@ -141,6 +141,9 @@ struct ScrollBenchmark {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
+    /// Said where a part skips `make install`'s build because it is not there.
+    static let noInstalledBuild = "the installed (static) build is not there: make install builds it (.build/install)"
+
     /// What `make install` builds (the Swift runtime linked in), where it leaves it in this checkout, if it is there.
     static func installed() -> URL? {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -37,6 +37,21 @@ final class ImagePipelineTests: XCTestCase {
         }
     }
 
+    /// One frame asking for the cards' pictures of photos `photos` (`p0`, `p1`, …, each a JPEG `width` pixels square
+    /// from `Files`), each `columns`x`rows` cells, as a screen of cards does.
+    static func frame(_ pipeline: ImagePipeline, photos: Range<Int>, width: Int, columns: Int, rows: Int) -> [PictureSlot] {
+        pipeline.beginFrame()
+        defer { pipeline.endFrame() }
+        return photos.map { index in
+            pipeline.picture(for: Photo(id: "p\(index)", width: width, height: width),
+                             url: URL(string: "http://127.0.0.1/p\(index)/\(width)")!, columns: columns, rows: rows)
+        }
+    }
+
+    static func allReady(_ slots: [PictureSlot]) -> Bool {
+        slots.allSatisfy { if case .ready = $0 { true } else { false } }
+    }
+
     func test_zoomingPastTheLoadedFile_asksForTheLargerOne_once() {
         let files = Files()
         let mailbox = Mailbox()
@@ -103,17 +118,11 @@ final class ImagePipelineTests: XCTestCase {
         let mailbox = Mailbox()
         let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 9, cellHeight: 18)
         let pipeline = ImagePipeline(source: files, drawer: drawer) { mailbox.post($0) }
-        let photos = (0..<18).map { Photo(id: "p\($0)", width: 1000, height: 1000) }
-        func url(_ index: Int) -> URL { URL(string: "http://127.0.0.1/p\(index)/1000")! }
         /// Two columns of cards, two rows of them in view: the grid's `row`th row at the top.
-        func frame(row: Int) -> [PictureSlot] {
-            pipeline.beginFrame()
-            defer { pipeline.endFrame() }
-            return (row * 2..<row * 2 + 4).map { pipeline.picture(for: photos[$0], url: url($0), columns: 96, rows: 32) }
-        }
+        func frame(row: Int) -> [PictureSlot] { Self.frame(pipeline, photos: row * 2..<row * 2 + 4, width: 1000, columns: 96, rows: 32) }
         for row in Array(0...7) + Array((0...6).reversed()) {
             _ = frame(row: row)
-            settle(pipeline, mailbox) { frame(row: row).allSatisfy { if case .ready = $0 { true } else { false } } }
+            settle(pipeline, mailbox) { Self.allReady(frame(row: row)) }
         }
         XCTAssertEqual(files.requests.count, 18, "each picture once: \(files.requests.count) requests")
         guard case let .ready(picture) = frame(row: 0).first, let pixels = picture.pixels else { return XCTFail("a picture in pixels") }
@@ -127,18 +136,12 @@ final class ImagePipelineTests: XCTestCase {
         let files = Files()
         let mailbox = Mailbox()
         let pipeline = ImagePipeline(source: files, blitter: HalfBlockBlitter(mode: .truecolor)) { mailbox.post($0) }
-        let photos = (0..<80).map { Photo(id: "p\($0)", width: 200, height: 200) }
-        func url(_ index: Int) -> URL { URL(string: "http://127.0.0.1/p\(index)/200")! }
         /// The `screen`th screen: two pictures of 40x20 cells.
-        func frame(screen: Int) -> [PictureSlot] {
-            pipeline.beginFrame()
-            defer { pipeline.endFrame() }
-            return (screen * 2..<screen * 2 + 2).map { pipeline.picture(for: photos[$0], url: url($0), columns: 40, rows: 20) }
-        }
+        func frame(screen: Int) -> [PictureSlot] { Self.frame(pipeline, photos: screen * 2..<screen * 2 + 2, width: 200, columns: 40, rows: 20) }
         var mostHeld = 0
         for screen in 0..<40 {
             _ = frame(screen: screen)
-            settle(pipeline, mailbox) { frame(screen: screen).allSatisfy { if case .ready = $0 { true } else { false } } }
+            settle(pipeline, mailbox) { Self.allReady(frame(screen: screen)) }
             mostHeld = max(mostHeld, pipeline.heldBytes)
         }
         let screenBytes = 2 * 40 * 20 * MemoryLayout<CellPicture.Cell>.stride
@@ -146,7 +149,7 @@ final class ImagePipelineTests: XCTestCase {
         XCTAssertLessThanOrEqual(mostHeld, pipeline.keptBytes + screenBytes, "at most one screen over while it comes in")
         XCTAssertEqual(files.requests.count, 80)
         for screen in (27..<39).reversed() {
-            XCTAssertTrue(frame(screen: screen).allSatisfy { if case .ready = $0 { true } else { false } },
+            XCTAssertTrue(Self.allReady(frame(screen: screen)),
                           "screen \(screen), \(39 - screen) back, still drawn")
         }
         XCTAssertEqual(files.requests.count, 80, "none asked for again")
