@@ -120,15 +120,6 @@ struct BlitterBenchmark {
         report.add("chafa, whole process, same", milliseconds(theirs))
         report.add("render / chafa, whole process", String(format: "%.2f", ours / theirs), target: "<= 0.6")
         report.add("image-feed --help, whole process", milliseconds(try median(["--help"], program.path)))
-        // What `make install` puts in place: the same program with the Swift runtime linked in, stripped.
-        guard let installed = ScrollBenchmark.installed()?.path else {
-            report.note(ScrollBenchmark.noInstalledBuild)
-            return
-        }
-        let staticRender = try median(["render", file.path, "--cols", "40", "--rows", "20", "--colors", "256"], installed)
-        report.add("make install's build: --help, whole process", milliseconds(try median(["--help"], installed)))
-        report.add("make install's build: render, whole process; / chafa", milliseconds(staticRender)
-                   + String(format: "; %.2f", staticRender / theirs), target: "<= 0.6")
     }
 
     static func chafaSymbols(_ kind: BlitterKind) -> String {

@@ -88,12 +88,6 @@ struct ImageFeedBench: AsyncParsableCommand {
             defer { report.part("scroll", since: partStarted) }
             try await ModelMemoryBenchmark().run(into: &report)
             try await ScrollBenchmark(photos: scrollPhotos).run(into: &report)
-            // What a user runs: the program `make install` builds, its libraries and files about 7 MB fewer.
-            if let installed = ScrollBenchmark.installed() {
-                try await ScrollBenchmark(photos: scrollPhotos, build: ("make install's build", installed)).run(into: &report)
-            } else {
-                report.note("scroll: " + ScrollBenchmark.noInstalledBuild)
-            }
         }
         if runs.contains("hostile") {
             let partStarted = now()

@@ -11,8 +11,6 @@ import Glibc
 /// resident set) and how many API requests it made per 100 photos (images are not API requests).
 struct ScrollBenchmark {
     let photos: Int
-    /// The program scrolled: the one built beside the benchmark (nil), or another build of it, named in each row.
-    var build: (name: String, program: URL)? = nil
     let width = 120
     let height = 40
     /// The next key goes when the program has answered the last and been quiet this long: its photo had
@@ -24,8 +22,8 @@ struct ScrollBenchmark {
     }
 
     func run(into report: inout Report) async throws {
-        let label = (build.map { "\($0.name): " } ?? "") + "scroll \(photos) feed photos, \(width)x\(height)"
-        guard let program = build?.program ?? Self.sibling("image-feed") else {
+        let label = "scroll \(photos) feed photos, \(width)x\(height)"
+        guard let program = Self.sibling("image-feed") else {
             report.note("\(label): skipped, image-feed is not built beside the benchmark (make bench builds both)")
             return
         }
@@ -139,16 +137,6 @@ struct ScrollBenchmark {
         let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let candidate = own.deletingLastPathComponent().appendingPathComponent(name)
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }
-
-    /// Said where a part skips `make install`'s build because it is not there.
-    static let noInstalledBuild = "the installed (static) build is not there: make install builds it (.build/install)"
-
-    /// What `make install` builds (the Swift runtime linked in), where it leaves it in this checkout, if it is there.
-    static func installed() -> URL? {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/install/release/image-feed")
-        return FileManager.default.isExecutableFile(atPath: path.path) ? path : nil
     }
 
     /// Starts `program` in a session of its own with the terminal as its standard input, output and error.
