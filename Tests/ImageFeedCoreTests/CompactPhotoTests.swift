@@ -62,6 +62,25 @@ final class CompactPhotoTests: XCTestCase {
         XCTAssertEqual(second.user?.name, "NASA Archives")
     }
 
+    func test_aFeedOfThousandsOfAuthors_keepsAFewHundredOfThemInTheTable_andAnAuthorMetTwiceIsStillShared() {
+        XCTAssertGreaterThan(Interned.maximumUsers, 2 * Paging.heldRadius + PhotoList.runLength,
+                             "every author of the photos a list holds as values fits")
+        var list = PhotoList()
+        for index in 0..<3_000 {
+            let author = User(id: "u\(index)", username: "author\(index)", bio: "Photographer based in a city by the sea.")
+            list.append(Photo(id: "p\(index)", urls: Self.urls(Self.raw + "&n=\(index)"), user: author))
+            list.hold(around: index, radius: Paging.heldRadius)
+            XCTAssertLessThanOrEqual(Interned.userCount, Interned.maximumUsers)
+        }
+        // About what the list holds as values, not every author met (some 1.7 KB each).
+        XCTAssertLessThanOrEqual(Interned.userCount, 2 * (2 * Paging.heldRadius + 2 * PhotoList.runLength))
+        let author = User(id: "again", username: "again")
+        let first = Photo(id: "a", urls: Self.urls(), user: author)
+        let second = Photo(id: "b", urls: Self.urls(), user: author)
+        XCTAssertTrue(first.author === second.author)
+        XCTAssertEqual(list[10].user?.username, "author10", "a packed photo's author comes back with it")
+    }
+
     func test_aListsPhoto_hasNoDetails_andAPhotosOwnAnswerKeepsThem() throws {
         var photo = Photo(id: "a", urls: Self.urls(), user: User(id: "u", username: "u"))
         XCTAssertNil(photo.details)

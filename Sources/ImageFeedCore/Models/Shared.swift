@@ -23,6 +23,10 @@ public final class Shared<Value: Hashable & Sendable>: Hashable, Sendable {
 /// and the tails Unsplash puts after a photo's `raw` address for its sizes (the same few for every photo)
 /// are one string each. The tables are bounded (past their size they start again), so they cost little
 /// however long the app runs; only memory depends on them, never what a model says.
+///
+/// The authors' table is sized to what a list holds as values (`Paging.heldRadius` photos either side of the one
+/// shown, the rest packed): an author is some 1.7 KB (a bio, three profile-picture addresses), and a real feed's
+/// photos are nearly all by different people, so a table of 4,096 grew by 7 MB as a feed was scrolled.
 enum Interned {
     private final class Tables: @unchecked Sendable {
         let lock = NSLock()
@@ -31,7 +35,7 @@ enum Interned {
     }
 
     private static let tables = Tables()
-    static let maximumUsers = 4_096
+    static let maximumUsers = 512
     static let maximumTails = 256
 
     static func user(_ user: User) -> Shared<User> {
@@ -42,6 +46,11 @@ enum Interned {
         let shared = Shared(user)
         tables.users[user.id] = shared
         return shared
+    }
+
+    /// How many authors the table holds (for tests).
+    static var userCount: Int {
+        tables.lock.withLock { tables.users.count }
     }
 
     /// `tail`, or an equal string already held. Short strings are kept inside the value by Swift itself.
