@@ -110,6 +110,30 @@ final class ImagePipelineTests: XCTestCase {
         XCTAssertEqual(files.requests.count, 3, "r asks again at once")
     }
 
+    /// A feed scrolled with every picture failing (offline all afternoon): the failures counted for their waits go
+    /// with the pictures' entries, so they are never more than the entries kept.
+    func test_picturesThatFailed_areForgottenWithTheirEntries() {
+        let files = Files()
+        let mailbox = Mailbox()
+        let pipeline = ImagePipeline(source: files, blitter: HalfBlockBlitter(mode: .truecolor)) { mailbox.post($0) }
+        func frame(screen: Int) -> [PictureSlot] {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return (screen * 10..<screen * 10 + 10).map { index in
+                pipeline.picture(for: Photo(id: "p\(index)", width: 10, height: 10),
+                                 url: URL(string: "http://127.0.0.1/p\(index)/broken")!, columns: 4, rows: 2)
+            }
+        }
+        for screen in 0..<60 {
+            _ = frame(screen: screen)
+            settle(pipeline, mailbox) { frame(screen: screen).allSatisfy { $0 == .failed } }
+        }
+        XCTAssertEqual(files.requests.count, 600)
+        XCTAssertLessThanOrEqual(pipeline.failureCount, 400, "no more than the entries kept")
+        XCTAssertEqual(frame(screen: 59), Array(repeating: .failed, count: 10), "those in view stay failed, not asked for again at once")
+        XCTAssertEqual(files.requests.count, 600)
+    }
+
     /// Pictures in pixels at 200 columns are 1.5 MB each (96x32 cells of 9x18 pixels): going down a grid of them by
     /// seven rows and back up asks for none twice (with room for 8 pictures, each step back had thrown away the one
     /// it needed and decoded it again).

@@ -64,7 +64,8 @@ public final class ImagePipeline: PictureProvider {
     private let post: @Sendable (Result) -> Void
     /// Seconds on a monotonic clock (tests give their own).
     private let now: () -> Double
-    /// How many times in a row each picture failed: the wait before the next try doubles, up to a minute.
+    /// How many times in a row each picture failed: the wait before the next try doubles, up to a minute. Forgotten
+    /// with the picture's entry, so a session offline all afternoon keeps no more of them than of pictures.
     private var failures: [Key: Int] = [:]
     /// The pictures the previous frame asked for: one that failed is tried again when it comes back into view.
     private var previouslyWanted: Set<Key> = []
@@ -229,6 +230,7 @@ public final class ImagePipeline: PictureProvider {
             let over = (entries.count > maximumEntries * 3 / 4 || bytesHeld > budget * 3 / 4)
             guard over, !wanted.contains(old), running[old] == nil, !queued.contains(old) else { return false }
             set(old, nil)
+            failures[old] = nil
             return true
         }
     }
@@ -240,6 +242,9 @@ public final class ImagePipeline: PictureProvider {
 
     /// Drawn pictures held now, in bytes (tests).
     var heldBytes: Int { bytesHeld }
+
+    /// Pictures whose failures are counted (tests).
+    var failureCount: Int { failures.count }
 
     private func startQueued() {
         while running.count < maximumRunning, !queued.isEmpty {
