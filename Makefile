@@ -28,8 +28,9 @@ all: build
 deps:
 	@bash scripts/install-deps.sh "$(DEB_PACKAGES)" "$(PY_PACKAGES)"
 
+# The program as `make install` builds it (release, the Swift runtime linked in: Package.swift), in .build/release.
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build -c release --product image-feed
 
 demo: deps
 	$(SWIFT) run image-feed --demo
