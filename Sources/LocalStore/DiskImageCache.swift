@@ -62,7 +62,8 @@ public final class DiskImageCache: @unchecked Sendable {
         return (data, stored ?? .distantPast)
     }
 
-    /// Keeps the bytes for `url`, then evicts the least recently used files beyond the budget.
+    /// Keeps the bytes for `url`, then, past the budget, evicts the least recently used files down to nine tenths of
+    /// it: a full cache does that work once every few dozen images, not at each one.
     public func store(_ data: Data, for url: URL) throws {
         guard data.count <= budget else { return }
         let key = Self.key(for: url)
@@ -83,12 +84,19 @@ public final class DiskImageCache: @unchecked Sendable {
             var total = try DatabaseValue.fetchOne(db, sql: "SELECT coalesce(sum(bytes), 0) FROM image_entry").flatMap { Int.fromDatabaseValue($0) } ?? 0
             var gone: [String] = []
             guard total > budget else { return gone }
-            for row in try Row.fetchAll(db, sql: "SELECT key, bytes FROM image_entry ORDER BY last_used ASC") where total > budget {
-                // A row another program wrote with values of another type goes first; its key names no file of ours.
-                let value: DatabaseValue = row["key"]
-                try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [value])
-                total -= Int.fromDatabaseValue(row["bytes"]) ?? 0
-                if let oldKey = String.fromDatabaseValue(value), oldKey.count == 32, oldKey.allSatisfy(\.isHexDigit) { gone.append(oldKey) }
+            let target = budget - budget / 10
+            // The oldest rows a few at a time (the index on last_used finds them): the whole index read into memory
+            // for each image was thousands of rows, once the cache had filled.
+            while total > target {
+                let oldest = try Row.fetchAll(db, sql: "SELECT key, bytes FROM image_entry ORDER BY last_used ASC LIMIT 64")
+                guard !oldest.isEmpty else { break }
+                for row in oldest where total > target {
+                    // A row another program wrote with values of another type goes first; its key names no file of ours.
+                    let value: DatabaseValue = row["key"]
+                    try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [value])
+                    total -= Int.fromDatabaseValue(row["bytes"]) ?? 0
+                    if let oldKey = String.fromDatabaseValue(value), oldKey.count == 32, oldKey.allSatisfy(\.isHexDigit) { gone.append(oldKey) }
+                }
             }
             return gone
         }

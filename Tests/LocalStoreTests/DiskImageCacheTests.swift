@@ -42,6 +42,26 @@ final class DiskImageCacheTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.folder.path).count, 2)
     }
 
+    /// A full cache evicts the oldest down to nine tenths of its budget, so the next images are kept without evicting
+    /// again; what goes is the oldest, whatever the number of files.
+    func test_aFullCache_evictsTheOldestToNineTenths_thenKeepsTheNextWithoutEvicting() throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store, budget: 10_000)
+        func keep(_ index: Int) throws {
+            try cache.store(Data(repeating: UInt8(index % 256), count: 100), for: url("p\(index)"))
+            Thread.sleep(forTimeInterval: 0.002) // each its own time of last use
+        }
+        for index in 0..<100 { try keep(index) }
+        XCTAssertEqual(try cache.usage().files, 100, "at the budget: nothing evicted")
+        try keep(100)
+        XCTAssertEqual(try cache.usage().bytes, 9_000, "past it: down to nine tenths")
+        XCTAssertNil(cache.data(for: url("p0")))
+        XCTAssertNil(cache.data(for: url("p10")))
+        XCTAssertNotNil(cache.data(for: url("p11")))
+        for index in 101..<111 { try keep(index) }
+        XCTAssertEqual(try cache.usage().files, 100, "the next ten kept without evicting")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.folder.path).count, 100)
+    }
+
     func test_anUnreadableFile_isFetchedAgain() async throws {
         let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store)
         let upstream = CountingSource()
