@@ -171,7 +171,13 @@ public struct PhotoList: RandomAccessCollection, MutableCollection, RangeReplace
 
     /// Every photo's size in pixels, in order: what a layout of the list reads.
     public var pixelSizes: [PixelSize] {
-        runs.flatMap { run in (0..<run.count).map(run.size(at:)) }
+        // Exactly as long as the list (kept with a layout, it is a long list's; appended, it would be up to twice that).
+        var sizes: [PixelSize] = []
+        sizes.reserveCapacity(count)
+        for run in runs {
+            for offset in 0..<run.count { sizes.append(run.size(at: offset)) }
+        }
+        return sizes
     }
 
     /// Whether the photos' sizes are `sizes`, in order (a layout made from them still fits), without making an array.

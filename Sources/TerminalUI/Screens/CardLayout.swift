@@ -100,6 +100,7 @@ public struct CardLayout: Equatable, Sendable {
         let columns = Self.columns(width: width)
         self.columns = columns
         var cards: [Card] = []
+        cards.reserveCapacity(count) // kept as long as the list is shown: no room to grow
         var top = headerHeight
         // Pictures leave room for the selection bar and a margin; very wide terminals get a readable column.
         // On tall terminals a card takes at most two thirds of the list, so the next card always shows: a

@@ -63,6 +63,7 @@ public struct TileLayout: Equatable, Sendable {
             boxRows = max(3, min(viewportHeight - Self.textRows - 1, max(12, viewportHeight * 2 / 3)))
         }
         var tiles: [Tile] = []
+        tiles.reserveCapacity(count) // kept as long as the list is shown: no room to grow
         var rowHeight: [Int] = []
         var top = 0
         for start in stride(from: 0, to: count, by: columns) {
