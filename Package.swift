@@ -170,7 +170,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release build is the program as installed: the Swift runtime and Foundation linked in (a previewer's
-            // `render` starts in half the time, and the libraries' pages resident are 7 MB fewer). Compiled with the
+            // `render` starts in half the time, and the libraries' pages resident are some 6 MB fewer). Compiled with the
             // option too, the program's module imports Foundation's static modules, whose link names bring in their
             // own libraries (_FoundationICU, _FoundationCollections, CoreFoundation). Debug builds and the tests keep
             // the shared runtime. lld packs the relative relocations (DT_RELR, glibc 2.36) and nothing is exported:

@@ -89,14 +89,17 @@ public final class DiskImageCache: @unchecked Sendable {
             // for each image was thousands of rows, once the cache had filled.
             while total > target {
                 let oldest = try Row.fetchAll(db, sql: "SELECT key, bytes FROM image_entry ORDER BY last_used ASC LIMIT 64")
-                guard !oldest.isEmpty else { break }
+                var deleted = 0
                 for row in oldest where total > target {
-                    // A row another program wrote with values of another type goes first; its key names no file of ours.
+                    // A row another program wrote with values of another type goes first (`IS`: a NULL key too); its key
+                    // names no file of ours.
                     let value: DatabaseValue = row["key"]
-                    try db.execute(sql: "DELETE FROM image_entry WHERE key = ?", arguments: [value])
+                    try db.execute(sql: "DELETE FROM image_entry WHERE key IS ?", arguments: [value])
+                    deleted += db.changesCount
                     total -= Int.fromDatabaseValue(row["bytes"]) ?? 0
                     if let oldKey = String.fromDatabaseValue(value), oldKey.count == 32, oldKey.allSatisfy(\.isHexDigit) { gone.append(oldKey) }
                 }
+                guard deleted > 0 else { break } // rows that would not go: the same ones would come back
             }
             return gone
         }

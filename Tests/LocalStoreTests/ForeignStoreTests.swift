@@ -32,6 +32,24 @@ final class ForeignStoreTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0, "sqlite3 failed on \(statements)")
     }
 
+    /// The image index as another program may make it, without its constraints: rows with no key, and sizes that are
+    /// no numbers. Evicting past the budget deletes them as the oldest and ends.
+    func test_anImageIndexWithoutItsConstraints_isEvictedAndTheEvictionEnds() throws {
+        _ = try SQLiteStore(file: file)
+        try sqlite([
+            "DROP TABLE image_entry",
+            "CREATE TABLE image_entry (key TEXT PRIMARY KEY, bytes INTEGER, last_used DOUBLE)",
+            "INSERT INTO image_entry VALUES (NULL, 100, 1)",
+            "INSERT INTO image_entry VALUES (NULL, 100, 2)",
+            "INSERT INTO image_entry VALUES (X'00', 'many', 3)",
+        ])
+        let store = try SQLiteStore(file: file)
+        let images = try DiskImageCache(folder: folder.url.appendingPathComponent("cache/images"), store: store, budget: 150)
+        try images.store(Data(repeating: 1, count: 8), for: URL(string: "https://images.test/x")!)
+        XCTAssertEqual(images.data(for: URL(string: "https://images.test/x")!), Data(repeating: 1, count: 8))
+        XCTAssertEqual(try images.usage().files, 2, "the keyless rows went; the blob's and ours stay")
+    }
+
     func test_valuesOfAnotherType_areLeftOut_andCounted_neverACrash() throws {
         do {
             let store = try SQLiteStore(file: file)
