@@ -38,13 +38,15 @@ final class ImagePipelineTests: XCTestCase {
     }
 
     /// One frame asking for the cards' pictures of photos `photos` (`p0`, `p1`, …, each a JPEG `width` pixels square
-    /// from `Files`), each `columns`x`rows` cells, as a screen of cards does.
-    static func frame(_ pipeline: ImagePipeline, photos: Range<Int>, width: Int, columns: Int, rows: Int) -> [PictureSlot] {
+    /// from `Files`, or a file that fails when `broken`), each `columns`x`rows` cells, as a screen of cards does.
+    static func frame(_ pipeline: ImagePipeline, photos: Range<Int>, width: Int, columns: Int, rows: Int,
+                      broken: Bool = false) -> [PictureSlot] {
         pipeline.beginFrame()
         defer { pipeline.endFrame() }
         return photos.map { index in
             pipeline.picture(for: Photo(id: "p\(index)", width: width, height: width),
-                             url: URL(string: "http://127.0.0.1/p\(index)/\(width)")!, columns: columns, rows: rows)
+                             url: URL(string: "http://127.0.0.1/p\(index)/\(broken ? "broken" : String(width))")!,
+                             columns: columns, rows: rows)
         }
     }
 
@@ -117,12 +119,7 @@ final class ImagePipelineTests: XCTestCase {
         let mailbox = Mailbox()
         let pipeline = ImagePipeline(source: files, blitter: HalfBlockBlitter(mode: .truecolor)) { mailbox.post($0) }
         func frame(screen: Int) -> [PictureSlot] {
-            pipeline.beginFrame()
-            defer { pipeline.endFrame() }
-            return (screen * 10..<screen * 10 + 10).map { index in
-                pipeline.picture(for: Photo(id: "p\(index)", width: 10, height: 10),
-                                 url: URL(string: "http://127.0.0.1/p\(index)/broken")!, columns: 4, rows: 2)
-            }
+            Self.frame(pipeline, photos: screen * 10..<screen * 10 + 10, width: 10, columns: 4, rows: 2, broken: true)
         }
         for screen in 0..<60 {
             _ = frame(screen: screen)
