@@ -46,11 +46,9 @@ case $action in
 install)
     scratch="$root/.build/install"
     echo "Building image-feed (release, Swift runtime linked statically)..."
-    # The runtime's link options export every symbol of the program (34,000) to the loader; nothing looks them up,
-    # and each start paid for them (their relocations, and `dladdr` walking their table at start): a tenth of a
-    # previewer's `render` (docs/dev/benchmarks.md). The later option wins.
-    "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch" \
-        -Xlinker --no-export-dynamic
+    # Package.swift links a release build so already (the runtime in, lld, no symbol exported); the option says it
+    # for every module the build compiles.
+    "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch"
     program="$scratch/release/image-feed"
 
     # ArgumentParser's own man page generator, built from the checkout SwiftPM already holds.
