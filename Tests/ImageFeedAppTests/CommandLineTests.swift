@@ -93,12 +93,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(commands.first?["a"], "T")
         XCTAssertEqual(commands.last?["s"], "3")
         XCTAssertEqual(commands.last?["v"], "3", "kitty counts one more than the plays")
-        // Sixel, paced: a Sixel a frame (the duration cuts it short).
+        // Sixel, paced: a Sixel a frame (the duration cuts it short). How many frames fit in the half second depends on
+        // how fast this machine encodes them now; on a clock of its own, AnimationPacingTests counts them exactly.
         let sixel = try await run(["render", gif, "--cols", "40", "--rows", "10", "--graphics", "sixel", "--cell-size", "9x18",
                                    "--animate", "on", "--duration", "0.5"], environment: [:])
         XCTAssertEqual(sixel.status, 0, sixel.stderr)
         let frames = sixel.stdout.components(separatedBy: "\u{1B}Pq").count - 1
-        XCTAssertGreaterThanOrEqual(frames, 3)
+        XCTAssertGreaterThanOrEqual(frames, 1)
         XCTAssertLessThanOrEqual(frames, 8, "80 ms frames for half a second")
         // iTerm2: the GIF as it came.
         let iterm = try await run(["render", gif, "--cols", "40", "--rows", "10", "--graphics", "iterm2", "--animate", "on"], environment: [:])
