@@ -5,12 +5,13 @@ SWIFT ?= swift
 # Debian packages the build needs (headers of the C libraries: JPEG, PNG, GIF, WebP, TIFF; ncurses-term for terminal types such as
 # xterm-direct, libcurl for HTTP, FFmpeg's libraries for video items): all that `make build` and `make demo` install.
 DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libtiff-dev libqrencode-dev libsqlite3-dev libsixel-dev zlib1g-dev libcurl4-openssl-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
-# What only the tests add: tmux for the end-to-end tests, zbar-tools to read the login's QR code back, and
+# What only the tests add: ffmpeg to make the videos the tests read, valgrind to run the codec's C reader under
+# memcheck (it sees what FFmpeg's own code writes), tmux for the end-to-end tests, zbar-tools to read the login's QR code back, and
 # real terminal emulators under Xvfb for the pictures in pixels and what terminals leave behind (kitty, xterm as a
 # VT340, urxvt, mlterm; GNU screen for the tests that run the app inside it), photographed with
 # ImageMagick's import, with xwininfo from x11-utils to find the window on the screen; img2sixel is what the
 # Sixel picture is compared with).
-TEST_PACKAGES := ffmpeg tmux zbar-tools xvfb kitty xterm rxvt-unicode mlterm alacritty chafa screen mosh openssh-client openssh-server xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
+TEST_PACKAGES := ffmpeg valgrind tmux zbar-tools xvfb kitty xterm rxvt-unicode mlterm alacritty chafa screen mosh openssh-client openssh-server xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
 # What `make install` adds: nothing beyond the build's packages (HTTP goes through libcurl, linked as the

@@ -1,11 +1,14 @@
 // Animations, a frame at a time: GIF through giflib's record reader (frames composed here with the disposal
-// each frame's graphic control block asks for, as a browser does), animated WebP through libwebp's animation
-// decoder (which composes its own frames), and video (MP4, WebM: Imgur's `gifv`) through FFmpeg's libavformat
-// and libavcodec, the first video stream only, scaled to RGBA by libswscale. Only the canvas (and, for GIF's
-// "restore previous", one copy of it) is held: a long animation is never kept whole here.
+// each frame's graphic control block asks for, as a browser does), animated WebP through libwebp's demuxer (each
+// frame decoded at its own size and blended here, as the container says), and video (MP4, WebM: Imgur's `gifv`)
+// through FFmpeg's libavformat and libavcodec, the first video stream only, scaled to RGBA by libswscale. Only the
+// canvas (and what a GIF frame that is "restored" covered) is held: a long animation is never kept whole here. The
+// work a GIF or WebP frame costs follows the rectangle it covers, not the canvas, and the reader says which part of
+// the canvas changed (ifc_animation_changed), so that what is made of the canvas can follow it too.
 #include "CImageCodec.h"
 #include "internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +21,31 @@
 
 enum ifc_animation_kind { IFC_KIND_GIF, IFC_KIND_WEBP, IFC_KIND_VIDEO };
 
+struct ifc_rect {
+    int x, y, width, height;
+};
+
 struct ifc_gif_state {
     GifFileType *file;
     struct ifc_memory memory;
     // The graphic control block read for the next frame.
     int delay_cs, transparent, disposal;
-    // What the last frame drawn asks to be done before the next: its disposal, and its rectangle.
-    int last_disposal, last_left, last_top, last_width, last_height;
-    uint8_t *previous; // the canvas before the last frame, for "restore previous"
+    // What the last frame drawn asks to be done before the next: its disposal, and its rectangle (on the canvas).
+    int last_disposal;
+    struct ifc_rect last;
+    uint8_t *previous; // what the last frame covered before it was drawn, for "restore previous" (its rectangle only)
+    size_t previous_capacity;
     GifByteType *line;
+};
+
+struct ifc_webp_state {
+    WebPDemuxer *demux;
+    int next; // the frame to read next, from 1
+    // Whether the last frame is cleared before the next ("dispose to background"), and where it lies.
+    int last_cleared;
+    struct ifc_rect last;
+    uint8_t *fragment; // one frame's own pixels, before they are blended onto the canvas
+    size_t fragment_capacity;
 };
 
 struct ifc_video_state {
@@ -34,6 +53,10 @@ struct ifc_video_state {
     AVIOContext *io;
     AVCodecContext *codec;
     struct SwsContext *scale;
+    // What libswscale writes into: the canvas's size, its lines padded and aligned as FFmpeg's converters expect
+    // (they write in blocks of pixels, past a line's last pixel); each line is then copied onto the canvas.
+    uint8_t *scaled[4];
+    int scaled_lines[4];
     AVPacket *packet;
     AVFrame *frame;
     int stream;
@@ -55,11 +78,57 @@ struct ifc_animation {
     int frames_read;
     uint8_t *canvas; // width x height RGBA
     uint64_t max_pixels;
+    // The part of the canvas the last frame read changed (what was cleared or restored before it included).
+    struct ifc_rect changed;
     struct ifc_gif_state gif;
-    WebPAnimDecoder *webp;
-    int webp_last_timestamp;
+    struct ifc_webp_state webp;
     struct ifc_video_state video;
 };
+
+// The rectangle clipped to the canvas (empty when outside it).
+static struct ifc_rect ifc_clip(struct ifc_rect rect, int width, int height) {
+    int left = rect.x < 0 ? 0 : rect.x, top = rect.y < 0 ? 0 : rect.y;
+    long right = (long)rect.x + rect.width, bottom = (long)rect.y + rect.height;
+    if (right > width) right = width;
+    if (bottom > height) bottom = height;
+    if (right <= left || bottom <= top) return (struct ifc_rect){ 0, 0, 0, 0 };
+    return (struct ifc_rect){ left, top, (int)(right - left), (int)(bottom - top) };
+}
+
+static struct ifc_rect ifc_union(struct ifc_rect a, struct ifc_rect b) {
+    if (a.width <= 0 || a.height <= 0) return b;
+    if (b.width <= 0 || b.height <= 0) return a;
+    int left = a.x < b.x ? a.x : b.x, top = a.y < b.y ? a.y : b.y;
+    int right = a.x + a.width > b.x + b.width ? a.x + a.width : b.x + b.width;
+    int bottom = a.y + a.height > b.y + b.height ? a.y + a.height : b.y + b.height;
+    return (struct ifc_rect){ left, top, right - left, bottom - top };
+}
+
+// Copies a rectangle of the canvas out to `saved` (packed), or back from it.
+static void ifc_copy_rect(uint8_t *canvas, int canvas_width, struct ifc_rect rect, uint8_t *saved, int back) {
+    size_t line = (size_t)rect.width * 4;
+    for (int row = 0; row < rect.height; row++) {
+        uint8_t *on_canvas = canvas + ((size_t)(rect.y + row) * (size_t)canvas_width + (size_t)rect.x) * 4;
+        uint8_t *kept = saved + (size_t)row * line;
+        if (back) memcpy(on_canvas, kept, line); else memcpy(kept, on_canvas, line);
+    }
+}
+
+static void ifc_clear_rect(uint8_t *canvas, int canvas_width, struct ifc_rect rect) {
+    for (int row = 0; row < rect.height; row++) {
+        memset(canvas + ((size_t)(rect.y + row) * (size_t)canvas_width + (size_t)rect.x) * 4, 0, (size_t)rect.width * 4);
+    }
+}
+
+// Grows a buffer to at least `bytes`; 0 when memory ran out.
+static int ifc_reserve_buffer(uint8_t **buffer, size_t *capacity, size_t bytes) {
+    if (*capacity >= bytes) return 1;
+    uint8_t *grown = (uint8_t *)realloc(*buffer, bytes);
+    if (!grown) return 0;
+    *buffer = grown;
+    *capacity = bytes;
+    return 1;
+}
 
 // MARK: - GIF
 
@@ -94,18 +163,15 @@ static int ifc_anim_gif_open(struct ifc_animation *animation, const uint8_t *dat
 static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, char *message, size_t capacity) {
     struct ifc_gif_state *gif = &animation->gif;
     GifFileType *file = gif->file;
-    size_t canvas_bytes = (size_t)animation->width * (size_t)animation->height * 4;
-    // What the frame before asked to be done with its rectangle.
+    // What the frame before asked to be done with its rectangle: that much of the canvas changes, never more.
+    struct ifc_rect disposed = { 0, 0, 0, 0 };
     if (animation->frames_read > 0) {
         if (gif->last_disposal == 2) {
-            for (int y = gif->last_top; y < gif->last_top + gif->last_height && y < animation->height; y++) {
-                int from = gif->last_left, to = gif->last_left + gif->last_width;
-                if (to > animation->width) to = animation->width;
-                if (from >= to) continue;
-                memset(animation->canvas + ((size_t)y * (size_t)animation->width + (size_t)from) * 4, 0, (size_t)(to - from) * 4);
-            }
+            ifc_clear_rect(animation->canvas, animation->width, gif->last);
+            disposed = gif->last;
         } else if (gif->last_disposal == 3 && gif->previous) {
-            memcpy(animation->canvas, gif->previous, canvas_bytes);
+            ifc_copy_rect(animation->canvas, animation->width, gif->last, gif->previous, 1);
+            disposed = gif->last;
         }
     }
     for (;;) {
@@ -182,17 +248,22 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
             return IFC_ERROR;
         }
         gif->line = line;
-        if (gif->disposal == 3) {
-            if (!gif->previous) gif->previous = (uint8_t *)malloc(canvas_bytes);
-            if (gif->previous) memcpy(gif->previous, animation->canvas, canvas_bytes);
+        struct ifc_rect drawn = ifc_clip((struct ifc_rect){ frame->Left, frame->Top, frame->Width, frame->Height },
+                                         animation->width, animation->height);
+        int disposal = gif->disposal;
+        if (disposal == 3) {
+            // What the frame covers is kept, to be put back once it has shown.
+            if (ifc_reserve_buffer(&gif->previous, &gif->previous_capacity, (size_t)drawn.width * (size_t)drawn.height * 4)) {
+                ifc_copy_rect(animation->canvas, animation->width, drawn, gif->previous, 0);
+            } else {
+                disposal = 0;
+            }
         }
         int status = ifc_gif_draw_frame(file, line, animation->canvas, animation->width, animation->height, colors,
                                         gif->transparent, message, capacity);
-        gif->last_disposal = gif->disposal;
-        gif->last_left = frame->Left;
-        gif->last_top = frame->Top;
-        gif->last_width = frame->Width;
-        gif->last_height = frame->Height;
+        gif->last_disposal = disposal;
+        gif->last = drawn;
+        animation->changed = ifc_union(disposed, drawn);
         *delay_ms = gif->delay_cs * 10;
         // The control block applies to one frame only.
         gif->disposal = 0;
@@ -207,56 +278,99 @@ static int ifc_anim_gif_next(struct ifc_animation *animation, int *delay_ms, cha
 static int ifc_anim_webp_open(struct ifc_animation *animation, const uint8_t *data, size_t length,
                               char *message, size_t capacity) {
     WebPData whole = { data, length };
-    WebPDemuxer *demux = WebPDemux(&whole);
-    if (!demux) {
+    struct ifc_webp_state *webp = &animation->webp;
+    webp->demux = WebPDemux(&whole);
+    if (!webp->demux) {
         ifc_set_message(message, capacity, "not a WebP, or a damaged one");
         return IFC_ERROR;
     }
-    uint32_t width = WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH), height = WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
-    uint32_t frames = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
-    WebPDemuxDelete(demux);
-    // The canvas is checked before the decoder takes memory for it.
+    uint32_t width = WebPDemuxGetI(webp->demux, WEBP_FF_CANVAS_WIDTH), height = WebPDemuxGetI(webp->demux, WEBP_FF_CANVAS_HEIGHT);
+    // The canvas is checked before any memory is taken for it.
     if (ifc_over_budget(width, height, animation->max_pixels, "WebP", message, capacity)) return IFC_ERROR;
-    WebPAnimDecoderOptions options;
-    if (!WebPAnimDecoderOptionsInit(&options)) {
-        ifc_set_message(message, capacity, "libwebp's animation decoder is not the version built against");
-        return IFC_ERROR;
-    }
-    options.color_mode = MODE_RGBA;
-    options.use_threads = 0;
-    animation->webp = WebPAnimDecoderNew(&whole, &options);
-    if (!animation->webp) {
-        ifc_set_message(message, capacity, "damaged WebP animation");
-        return IFC_ERROR;
-    }
-    WebPAnimInfo info;
-    if (!WebPAnimDecoderGetInfo(animation->webp, &info)) {
-        ifc_set_message(message, capacity, "damaged WebP animation");
-        return IFC_ERROR;
-    }
-    animation->width = (int)info.canvas_width;
-    animation->height = (int)info.canvas_height;
-    animation->frames = (int)(frames > 0 ? frames : info.frame_count);
-    animation->loops = (int)info.loop_count; // 0: for ever
-    animation->webp_last_timestamp = 0;
+    animation->width = (int)width;
+    animation->height = (int)height;
+    animation->frames = (int)WebPDemuxGetI(webp->demux, WEBP_FF_FRAME_COUNT);
+    animation->loops = (int)WebPDemuxGetI(webp->demux, WEBP_FF_LOOP_COUNT); // 0: for ever
+    webp->next = 1;
     return IFC_OK;
 }
 
+// One channel of a pixel blended over another, neither premultiplied (the WebP container's rule: the frame's alpha
+// over what the canvas holds), in 8-bit fixed point.
+static void ifc_webp_blend(uint8_t *under, const uint8_t *over) {
+    unsigned over_alpha = over[3];
+    if (over_alpha == 255) { memcpy(under, over, 4); return; }
+    if (over_alpha == 0) return;
+    unsigned under_share = (unsigned)under[3] * (256 - over_alpha) >> 8;
+    unsigned alpha = over_alpha + under_share;
+    for (int channel = 0; channel < 3; channel++) {
+        under[channel] = (uint8_t)((over[channel] * over_alpha + under[channel] * under_share) / alpha);
+    }
+    under[3] = (uint8_t)alpha;
+}
+
+// The next frame, decoded at its own size and blended onto the canvas where it lies: the work follows the frame,
+// not the canvas (libwebp's animation decoder copies the whole canvas for every frame).
 static int ifc_anim_webp_next(struct ifc_animation *animation, int *delay_ms, char *message, size_t capacity) {
-    if (!WebPAnimDecoderHasMoreFrames(animation->webp)) return IFC_ANIMATION_END;
-    uint8_t *buffer = NULL;
-    int timestamp = 0;
-    if (!WebPAnimDecoderGetNext(animation->webp, &buffer, &timestamp) || !buffer) {
+    struct ifc_webp_state *webp = &animation->webp;
+    if (animation->frames > 0 && webp->next > animation->frames) return IFC_ANIMATION_END;
+    struct ifc_rect disposed = { 0, 0, 0, 0 };
+    if (webp->last_cleared) {
+        ifc_clear_rect(animation->canvas, animation->width, webp->last);
+        disposed = webp->last;
+        webp->last_cleared = 0;
+    }
+    WebPIterator frame;
+    if (!WebPDemuxGetFrame(webp->demux, webp->next, &frame)) {
         if (animation->frames_read > 0) return IFC_ANIMATION_END;
         ifc_set_message(message, capacity, "damaged WebP animation");
         return IFC_ERROR;
     }
-    memcpy(animation->canvas, buffer, (size_t)animation->width * (size_t)animation->height * 4);
-    // The timestamp is when the frame ends.
-    *delay_ms = timestamp - animation->webp_last_timestamp;
-    if (*delay_ms < 0) *delay_ms = 0;
-    animation->webp_last_timestamp = timestamp;
-    return IFC_OK;
+    webp->next += 1;
+    int status = IFC_OK;
+    struct ifc_rect place = ifc_clip((struct ifc_rect){ frame.x_offset, frame.y_offset, frame.width, frame.height },
+                                     animation->width, animation->height);
+    size_t frame_bytes = (size_t)frame.width * (size_t)frame.height * 4;
+    WebPDecoderConfig config;
+    if (frame.width <= 0 || frame.height <= 0 ||
+        ifc_over_budget((unsigned long)frame.width, (unsigned long)frame.height, animation->max_pixels, "WebP frame", message, capacity)) {
+        status = IFC_ERROR;
+    } else if (!ifc_reserve_buffer(&webp->fragment, &webp->fragment_capacity, frame_bytes) || !WebPInitDecoderConfig(&config)) {
+        ifc_set_message(message, capacity, "out of memory decoding WebP");
+        status = IFC_ERROR;
+    } else {
+        config.output.colorspace = MODE_RGBA;
+        config.output.is_external_memory = 1;
+        config.output.width = frame.width;
+        config.output.height = frame.height;
+        config.output.u.RGBA.rgba = webp->fragment;
+        config.output.u.RGBA.stride = frame.width * 4;
+        config.output.u.RGBA.size = frame_bytes;
+        if (WebPDecode(frame.fragment.bytes, frame.fragment.size, &config) != VP8_STATUS_OK) {
+            ifc_set_message(message, capacity, "damaged WebP animation");
+            status = IFC_ERROR;
+        }
+    }
+    if (status == IFC_OK) {
+        int blend = frame.blend_method == WEBP_MUX_BLEND && frame.has_alpha;
+        for (int row = 0; row < place.height; row++) {
+            const uint8_t *from = webp->fragment + ((size_t)(place.y - frame.y_offset + row) * (size_t)frame.width +
+                                                    (size_t)(place.x - frame.x_offset)) * 4;
+            uint8_t *to = animation->canvas + ((size_t)(place.y + row) * (size_t)animation->width + (size_t)place.x) * 4;
+            if (!blend) {
+                memcpy(to, from, (size_t)place.width * 4);
+                continue;
+            }
+            for (int column = 0; column < place.width; column++) ifc_webp_blend(to + column * 4, from + column * 4);
+        }
+        *delay_ms = frame.duration;
+        webp->last_cleared = frame.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND;
+        webp->last = place;
+        animation->changed = ifc_union(disposed, place);
+    }
+    WebPDemuxReleaseIterator(&frame);
+    if (status == IFC_ERROR && animation->frames_read > 0 && !ifc_decode_stopped()) return IFC_ANIMATION_END;
+    return status;
 }
 
 // MARK: - Video
@@ -321,13 +435,47 @@ static int ifc_anim_video_open(struct ifc_animation *animation, const uint8_t *d
         ifc_set_message(message, capacity, "FFmpeg has no demuxer for this video");
         return IFC_ERROR;
     }
+    // A video item has one picture stream and perhaps sound: a file claiming more is refused as it is read.
+    video->format->max_streams = IFC_MAX_VIDEO_STREAMS;
     int error = avformat_open_input(&video->format, NULL, input, NULL);
     if (error < 0) {
         video->format = NULL; // freed by avformat_open_input
-        ifc_video_message(message, capacity, "not a video FFmpeg reads", error);
+        if (error == AVERROR(ENOMEM)) {
+            snprintf(message, capacity, "not a video this program plays (more than %d streams, or a header too large)",
+                     IFC_MAX_VIDEO_STREAMS);
+        } else {
+            ifc_video_message(message, capacity, "not a video FFmpeg reads", error);
+        }
         return IFC_ERROR;
     }
-    error = avformat_find_stream_info(video->format, NULL);
+    // No frame larger than the budget, whoever decodes it: the sizes the container declares are checked before any
+    // frame is decoded (reading the streams' facts decodes a few), and every decoder FFmpeg opens, for those facts
+    // and for playing, refuses a frame over the limit (a stream may change its size midway).
+    uint64_t limit = animation->max_pixels < IFC_MAX_VIDEO_PIXELS ? animation->max_pixels : IFC_MAX_VIDEO_PIXELS;
+    for (unsigned index = 0; index < video->format->nb_streams; index++) {
+        const AVCodecParameters *declared = video->format->streams[index]->codecpar;
+        if (declared->codec_type == AVMEDIA_TYPE_VIDEO && declared->width > 0 && declared->height > 0 &&
+            (uint64_t)declared->width * (uint64_t)declared->height > limit) {
+            snprintf(message, capacity, "video is %d x %d pixels, more than the limit of %.1f megapixels",
+                     declared->width, declared->height, (double)limit / 1e6);
+            return IFC_ERROR;
+        }
+    }
+    char limit_text[32];
+    snprintf(limit_text, sizeof limit_text, "%llu", (unsigned long long)limit);
+    unsigned stream_count = video->format->nb_streams;
+    AVDictionary **stream_options = stream_count > 0 ? (AVDictionary **)calloc(stream_count, sizeof *stream_options) : NULL;
+    if (stream_count > 0 && !stream_options) {
+        ifc_set_message(message, capacity, "out of memory opening the video");
+        return IFC_ERROR;
+    }
+    for (unsigned index = 0; index < stream_count; index++) {
+        av_dict_set(&stream_options[index], "max_pixels", limit_text, 0);
+        av_dict_set(&stream_options[index], "threads", "1", 0);
+    }
+    error = avformat_find_stream_info(video->format, stream_options);
+    for (unsigned index = 0; index < stream_count; index++) av_dict_free(&stream_options[index]);
+    free(stream_options);
     if (error < 0) {
         ifc_video_message(message, capacity, "damaged video", error);
         return IFC_ERROR;
@@ -344,7 +492,14 @@ static int ifc_anim_video_open(struct ifc_animation *animation, const uint8_t *d
         ifc_set_message(message, capacity, "the video has no size");
         return IFC_ERROR;
     }
-    if (ifc_over_budget((unsigned long)width, (unsigned long)height, animation->max_pixels, "video", message, capacity)) {
+    if ((uint64_t)width * (uint64_t)height > limit) {
+        snprintf(message, capacity, "video is %d x %d pixels, more than the limit of %.1f megapixels", width, height,
+                 (double)limit / 1e6);
+        return IFC_ERROR;
+    }
+    // Reserved in the budget every decode shares before the decoder takes memory: the canvas, the copy libswscale
+    // writes and the decoder's own frames, counted as three pictures of the stream's size.
+    if (ifc_reserve_pixels((uint64_t)width * (uint64_t)height * 3, message, capacity)) {
         return IFC_ERROR;
     }
     video->codec = avcodec_alloc_context3(decoder);
@@ -354,6 +509,11 @@ static int ifc_anim_video_open(struct ifc_animation *animation, const uint8_t *d
     }
     // One thread: the pictures' workers are already one per core.
     video->codec->thread_count = 1;
+    video->codec->max_pixels = (int64_t)limit;
+    if (av_image_alloc(video->scaled, video->scaled_lines, width, height, AV_PIX_FMT_RGBA, 64) < 0) {
+        ifc_set_message(message, capacity, "out of memory opening the video");
+        return IFC_ERROR;
+    }
     error = avcodec_open2(video->codec, decoder, NULL);
     if (error < 0) {
         ifc_video_message(message, capacity, "the video's decoder could not be opened", error);
@@ -436,15 +596,19 @@ static int ifc_anim_video_next(struct ifc_animation *animation, int *delay_ms, c
         ifc_set_message(message, capacity, "the video's pixel format cannot be converted");
         return animation->frames_read > 0 ? IFC_ANIMATION_END : IFC_ERROR;
     }
-    uint8_t *planes[4] = { animation->canvas, NULL, NULL, NULL };
-    int strides[4] = { animation->width * 4, 0, 0, 0 };
-    sws_scale(video->scale, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    sws_scale(video->scale, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, video->scaled,
+              video->scaled_lines);
+    size_t line_bytes = (size_t)animation->width * 4;
+    for (int y = 0; y < animation->height; y++) {
+        memcpy(animation->canvas + (size_t)y * line_bytes, video->scaled[0] + (size_t)y * (size_t)video->scaled_lines[0], line_bytes);
+    }
     int64_t pts = frame->best_effort_timestamp;
     double delay = video->frame_delay_ms;
     if (delay <= 0 && pts != AV_NOPTS_VALUE && video->last_pts != AV_NOPTS_VALUE && pts > video->last_pts) {
         delay = (double)(pts - video->last_pts) * video->time_base * 1000.0;
     }
     video->last_pts = pts;
+    animation->changed = (struct ifc_rect){ 0, 0, animation->width, animation->height };
     av_frame_unref(frame);
     *delay_ms = delay > 0 && delay < 60000 ? (int)(delay + 0.5) : 100;
     return IFC_OK;
@@ -452,6 +616,7 @@ static int ifc_anim_video_next(struct ifc_animation *animation, int *delay_ms, c
 
 static void ifc_anim_video_close(struct ifc_video_state *video) {
     if (video->scale) sws_freeContext(video->scale);
+    if (video->scaled[0]) av_freep(&video->scaled[0]);
     if (video->frame) av_frame_free(&video->frame);
     if (video->packet) av_packet_free(&video->packet);
     if (video->codec) avcodec_free_context(&video->codec);
@@ -518,6 +683,16 @@ ifc_animation *ifc_animation_open(const uint8_t *data, size_t length, uint64_t m
     return animation;
 }
 
+void ifc_animation_changed(const ifc_animation *animation, int *x, int *y, int *width, int *height) {
+    // The first frame is the whole canvas (what it leaves transparent is black now).
+    struct ifc_rect rect = animation->frames_read <= 1 ? (struct ifc_rect){ 0, 0, animation->width, animation->height }
+                                                       : animation->changed;
+    *x = rect.x;
+    *y = rect.y;
+    *width = rect.width;
+    *height = rect.height;
+}
+
 void ifc_animation_info(const ifc_animation *animation, int *width, int *height, int *frames, int *loops) {
     *width = animation->width;
     *height = animation->height;
@@ -553,7 +728,8 @@ void ifc_animation_close(ifc_animation *animation) {
     }
     free(animation->gif.previous);
     free(animation->gif.line);
-    if (animation->webp) WebPAnimDecoderDelete(animation->webp);
+    if (animation->webp.demux) WebPDemuxDelete(animation->webp.demux);
+    free(animation->webp.fragment);
     if (animation->kind == IFC_KIND_VIDEO) ifc_anim_video_close(&animation->video);
     free(animation->canvas);
     free(animation);

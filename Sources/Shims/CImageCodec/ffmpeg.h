@@ -9,14 +9,15 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/dict.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libswscale/swscale.h>
 
 // Each function animation.c calls (X(name)).
 #define IFC_FFMPEG_FUNCTIONS(X) \
-    X(av_find_best_stream) X(av_find_input_format) X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) \
-    X(av_free) X(av_freep) X(av_log_set_level) X(av_malloc) X(av_packet_alloc) X(av_packet_free) \
+    X(av_dict_free) X(av_dict_set) X(av_find_best_stream) X(av_find_input_format) X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) \
+    X(av_free) X(av_freep) X(av_image_alloc) X(av_log_set_level) X(av_malloc) X(av_packet_alloc) X(av_packet_free) \
     X(av_packet_unref) X(av_read_frame) X(av_strerror) X(avcodec_alloc_context3) X(avcodec_free_context) \
     X(avcodec_open2) X(avcodec_parameters_to_context) X(avcodec_receive_frame) X(avcodec_send_packet) \
     X(avformat_alloc_context) X(avformat_close_input) X(avformat_find_stream_info) X(avformat_open_input) \
@@ -35,6 +36,8 @@ extern struct ifc_ffmpeg ifc_ffmpeg;
 int ifc_ffmpeg_load(char *message, size_t capacity);
 
 #ifndef IFC_FFMPEG_LOADER
+#define av_dict_free (ifc_ffmpeg.av_dict_free)
+#define av_dict_set (ifc_ffmpeg.av_dict_set)
 #define av_find_best_stream (ifc_ffmpeg.av_find_best_stream)
 #define av_find_input_format (ifc_ffmpeg.av_find_input_format)
 #define av_frame_alloc (ifc_ffmpeg.av_frame_alloc)
@@ -42,6 +45,7 @@ int ifc_ffmpeg_load(char *message, size_t capacity);
 #define av_frame_unref (ifc_ffmpeg.av_frame_unref)
 #define av_free (ifc_ffmpeg.av_free)
 #define av_freep (ifc_ffmpeg.av_freep)
+#define av_image_alloc (ifc_ffmpeg.av_image_alloc)
 #define av_log_set_level (ifc_ffmpeg.av_log_set_level)
 #define av_malloc (ifc_ffmpeg.av_malloc)
 #define av_packet_alloc (ifc_ffmpeg.av_packet_alloc)

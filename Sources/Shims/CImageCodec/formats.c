@@ -35,7 +35,8 @@ void ifc_gif_message(char *message, size_t capacity, const char *what, int error
 
 // The image the reader stands at, drawn over the canvas (RGBA, width x height) with its colour table, leaving the
 // transparent index and whatever lies outside the canvas. Interlaced images come in four passes; the rows of each
-// are put where they belong. IFC_OK, or IFC_PARTIAL when a line could not be read (what was read is drawn).
+// are put where they belong. IFC_OK, IFC_PARTIAL when a line could not be read (what was read is drawn), or IFC_ERROR when the
+// decode was stopped.
 int ifc_gif_draw_frame(GifFileType *gif, GifByteType *line, uint8_t *canvas, int canvas_width, int canvas_height,
                        const ColorMapObject *colors, int transparent, char *message, size_t capacity) {
     const GifImageDesc *frame = &gif->Image;
@@ -44,6 +45,11 @@ int ifc_gif_draw_frame(GifFileType *gif, GifByteType *line, uint8_t *canvas, int
     for (int pass = 0; pass < passes; pass++) {
         int start = frame->Interlace ? starts[pass] : 0, step = frame->Interlace ? steps[pass] : 1;
         for (int row = start; row < frame->Height; row += step) {
+            // A frame can be 50 million pixels of a few bytes: a stop is seen within a line.
+            if (ifc_decode_stopped()) {
+                ifc_set_message(message, capacity, IFC_STOPPED_MESSAGE);
+                return IFC_ERROR;
+            }
             if (DGifGetLine(gif, line, frame->Width) == GIF_ERROR) {
                 ifc_gif_message(message, capacity, "damaged GIF", gif->Error);
                 return IFC_PARTIAL;

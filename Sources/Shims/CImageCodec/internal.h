@@ -25,7 +25,7 @@ struct GifFileType;
 int ifc_gif_read(struct GifFileType *gif, unsigned char *bytes, int count);
 void ifc_gif_message(char *message, size_t capacity, const char *what, int error);
 // The image giflib's reader stands at, drawn over an RGBA canvas (interlacing, the transparent index, clipping to the
-// canvas); IFC_OK, or IFC_PARTIAL after a line that could not be read. Both GIF decoders draw through it; formats.c.
+// canvas); IFC_OK, IFC_PARTIAL after a line that could not be read, or IFC_ERROR when the decode was stopped. Both GIF decoders draw through it; formats.c.
 struct ColorMapObject;
 int ifc_gif_draw_frame(struct GifFileType *gif, unsigned char *line, uint8_t *canvas, int canvas_width, int canvas_height,
                        const struct ColorMapObject *colors, int transparent, char *message, size_t capacity);

@@ -62,10 +62,14 @@ int ifc_tiff_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
 int ifc_bmp_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity);
 
-// Animations a frame at a time: GIF (frames composed with their disposal), WebP (libwebp's animation decoder)
-// and video (MP4 or WebM through FFmpeg, the first video stream). Only the canvas is held, never the frames.
+// Animations a frame at a time: GIF (frames composed with their disposal), WebP (its demuxer's frames decoded and
+// blended here, each at its own size) and video (MP4 or WebM through FFmpeg, the first video stream). Only the canvas is held, never the frames.
 // Open checks the canvas (and each frame) against max_pixels before taking memory for it.
 #define IFC_ANIMATION_END 2   // no more frames (ifc_animation_next)
+// A video's frames are at most this many pixels whatever the budget (4K UHD is 8.3 million; a decoder may keep up to
+// sixteen reference frames of a stream's size), and a video file holds at most this many streams.
+#define IFC_MAX_VIDEO_PIXELS (4096ULL * 2304ULL)
+#define IFC_MAX_VIDEO_STREAMS 16
 typedef struct ifc_animation ifc_animation;
 ifc_animation *ifc_animation_open(const uint8_t *data, size_t length, uint64_t max_pixels,
                                   char *message, size_t message_capacity);
@@ -77,6 +81,9 @@ void ifc_animation_info(const ifc_animation *animation, int *width, int *height,
 // read), IFC_ANIMATION_END, or IFC_ERROR (with the message).
 int ifc_animation_next(ifc_animation *animation, const uint8_t **canvas, int *delay_ms,
                        char *message, size_t message_capacity);
+// The rectangle of the canvas the last frame read changed (with what the frame before it cleared or put back): the
+// whole canvas for the first frame and for video; empty when nothing changed.
+void ifc_animation_changed(const ifc_animation *animation, int *x, int *y, int *width, int *height);
 void ifc_animation_close(ifc_animation *animation);
 // Whether the bytes start as an MP4/MOV or a Matroska/WebM file.
 int ifc_is_video(const uint8_t *data, size_t length);
