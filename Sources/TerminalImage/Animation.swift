@@ -72,12 +72,18 @@ public struct AnimationLimits: Sendable, Equatable {
     public var duration: Double
     /// Frames are not halved below this many pixels on their longer side.
     public var smallestSide: Int
+    /// Pixels the whole file may cost to read: each frame costs the part of the canvas it changed and the frame made
+    /// of it. Past that the animation is cut ("the first N of its frames"), so that a small file of huge frames (a
+    /// GIF's 50-million-pixel screen redrawn a thousand times) costs seconds, not hours.
+    public var work: Int
 
-    public init(bytes: Int = 64 << 20, frames: Int = 1_000, duration: Double = 600, smallestSide: Int = 96) {
+    public init(bytes: Int = 64 << 20, frames: Int = 1_000, duration: Double = 600, smallestSide: Int = 96,
+                work: Int = 500_000_000) {
         self.bytes = bytes
         self.frames = frames
         self.duration = duration
         self.smallestSide = smallestSide
+        self.work = work
     }
 
     public static let standard = AnimationLimits()
@@ -133,10 +139,13 @@ extension ImageCodec {
             // The size frames are kept at: fitted, then halved while they do not fit the budget.
             var target = exactly && (fitting?.width ?? 0) > 0 && (fitting?.height ?? 0) > 0
                 ? (width: fitting!.width, height: fitting!.height) : fitted(width: canvasWidth, height: canvasHeight, in: fitting)
+            var resampler = CanvasResampler(canvasWidth: canvasWidth, canvasHeight: canvasHeight, width: target.width, height: target.height)
             var frames: [AnimatedImage.Frame] = []
             var held = 0
             var total = 0.0
+            var worked = 0
             var cut: String?
+            let stopped = { stop?.isStopped == true }
             while true {
                 if frames.count >= limits.frames {
                     cut = "the first \(limits.frames) of its frames"
@@ -147,11 +156,21 @@ extension ImageCodec {
                 let status = ifc_animation_next(handle, &canvas, &delayMilliseconds, &message, message.count)
                 if status == IFC_ANIMATION_END { break }
                 guard status != IFC_ERROR, let canvas else {
-                    if stop?.isStopped == true { throw CancellationError() }
+                    if stopped() { throw CancellationError() }
                     // Damage after whole frames ends the animation there.
                     if !frames.isEmpty { cut = "the frames before a damaged one"; break }
                     throw ImageDecodingError.corrupt(text(message))
                 }
+                var changedX: Int32 = 0, changedY: Int32 = 0, changedWidth: Int32 = 0, changedHeight: Int32 = 0
+                ifc_animation_changed(handle, &changedX, &changedY, &changedWidth, &changedHeight)
+                var changed = (x: Int(changedX), y: Int(changedY), width: Int(changedWidth), height: Int(changedHeight))
+                // What this frame costs: the canvas it changed and the frame made of it (the first frame is always read).
+                let cost = changed.width * changed.height + target.width * target.height
+                if !frames.isEmpty, worked + cost > limits.work {
+                    cut = "the first \(frames.count) of its frames (the rest would take too long to read)"
+                    break
+                }
+                worked += cost
                 var delay = Double(delayMilliseconds) / 1000
                 if delay < AnimationLimits.shortestDelay { delay = AnimationLimits.fallbackDelay }
                 let frameBytes = target.width * target.height * 3
@@ -163,17 +182,18 @@ extension ImageCodec {
                                                                   delay: $0.delay) }
                         target = half
                         held = frames.reduce(0) { $0 + $1.image.pixels.count }
+                        // A new size: the next frame is made whole from the canvas.
+                        resampler = CanvasResampler(canvasWidth: canvasWidth, canvasHeight: canvasHeight, width: half.width, height: half.height)
+                        changed = (0, 0, canvasWidth, canvasHeight)
                     }
                     if held + target.width * target.height * 3 > limits.bytes {
                         cut = "the first \(frames.count) of its frames (the rest would pass the memory it may take)"
                         break
                     }
                 }
-                let image = overBlack(UnsafeMutablePointer(mutating: canvas), width: canvasWidth, height: canvasHeight)
-                let scaled = image.width == target.width && image.height == target.height
-                    ? image : AreaResampler.resize(image, width: target.width, height: target.height)
-                frames.append(AnimatedImage.Frame(image: scaled, delay: delay))
-                held += scaled.pixels.count
+                guard let image = resampler.frame(canvas: canvas, changed: changed, stopped: stopped) else { throw CancellationError() }
+                frames.append(AnimatedImage.Frame(image: image, delay: delay))
+                held += image.pixels.count
                 total += delay
                 if total >= limits.duration {
                     cut = "its first \(Int(limits.duration)) seconds"

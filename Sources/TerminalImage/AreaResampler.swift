@@ -50,7 +50,7 @@ public enum AreaResampler {
     }
 
     /// Spans flattened for the inner loops: target index i takes `index[start[i]..<start[i + 1]]`, each by its weight.
-    private struct Taps {
+    struct Taps {
         var start: [Int] = [0]
         var index: [Int] = []
         var weight: [Float] = []
