@@ -206,14 +206,14 @@ let package = Package(
         ),
 
         // MARK: Tests.
-        // What several test targets need: temporary folders, a stub HTTP transport.
+        // What several test targets need: temporary folders, a stub HTTP transport, GIF and WebP files written here.
         .target(name: "TestSupport", dependencies: ["HTTPTransport", "ImageFeedCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageFeedCoreTests", dependencies: ["ImageFeedCore", "TestSupport"]),
         .testTarget(name: "UnsplashAPITests", dependencies: ["UnsplashAPI", "UnsplashSandbox", "TerminalImage", "TestSupport"]),
-        .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw"],
+        .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "CNcursesw", "TestSupport"],
                     // Pictures in every format read, with ImageMagick's decoding of each: read from the source tree.
                     exclude: ["Formats"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage"],
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "ImageFeedCore", "TerminalImage", "TestSupport"],
                     // The golden frames are read from the source tree, not bundled.
                     exclude: ["Golden"]),
         .testTarget(name: "ImageFeedAppTests", dependencies: ["ImageFeedApp", "ImageFeedCore", "LocalStore", "UnsplashAPI", "UnsplashSandbox",

@@ -112,13 +112,24 @@ public enum KittyGraphics {
     /// `play` then runs it in loops (kitty was seen to leave an animation standing when told `s=3` only at the end).
     /// `prepared`: each frame's payload, made beforehand (nil: made here).
     public static func animationFrames(_ frames: [RGBImage], delays: [Int], id: UInt32, prepared: [Payload]? = nil) -> [UInt8] {
-        var output = Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8)
-        for (index, frame) in frames.enumerated().dropFirst() {
-            output += transmit(frame, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100,
-                               prepared: prepared.flatMap { $0.indices.contains(index) ? $0[index] : nil })
-            if index == 1 { output += Array("\u{1B}_Ga=a,i=\(id),s=2,q=2\u{1B}\\".utf8) }
-        }
+        var output: [UInt8] = []
+        animationFrames(count: frames.count, delays: delays, id: id,
+                        frame: { index in (frames[index], prepared.flatMap { $0.indices.contains(index) ? $0[index] : nil }) },
+                        emit: { output += $0 })
         return output
+    }
+
+    /// The same, a frame at a time: `frame` gives frame `index` (and its payload, if made beforehand) only when it is
+    /// sent, and `emit` takes each frame's bytes, so that no more than one frame is made and held at once.
+    public static func animationFrames(count: Int, delays: [Int], id: UInt32, frame: (Int) throws -> (image: RGBImage, prepared: Payload?),
+                                       emit: ([UInt8]) throws -> Void) rethrows {
+        try emit(Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8))
+        for index in 1..<max(1, count) {
+            let made = try frame(index)
+            var bytes = transmit(made.image, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100, prepared: made.prepared)
+            if index == 1 { bytes += Array("\u{1B}_Ga=a,i=\(id),s=2,q=2\u{1B}\\".utf8) }
+            try emit(bytes)
+        }
     }
 
     /// Forgets every picture this program sent, placements and data (on the way out).

@@ -28,7 +28,7 @@ struct ServiceOptions: ParsableArguments {
                 overrides: Settings.Overrides(apiBase: apiBase, configFile: config))
             try Logs.startCommand(command + (demo ? " --demo" : ""), configuration: configuration, flag: logLevel)
             for warning in configuration.warnings {
-                FileHandle.standardError.write(Data("image-feed: warning: \(warning)\n".utf8))
+                StandardError.write("image-feed: warning: \(warning)\n")
             }
             return try await CompositionRoot.make(configuration: configuration, demo: demo)
         } catch let error as ConfigurationError {
@@ -61,7 +61,7 @@ func withContext(_ options: ServiceOptions, command: String, _ work: (Compositio
         default: message = String(describing: error)
         }
         Logs.failure(message)
-        FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+        StandardError.write("image-feed: \(message)\n")
         throw ExitCode.failure
     }
 }
@@ -111,7 +111,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
             }
         } else {
             if let first = arguments.first, !first.hasPrefix("-"), let message = CommandSuggestion.message(for: first) {
-                FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+                StandardError.write("image-feed: \(message)\n")
                 Foundation.exit(ExitCode.validationFailure.rawValue)
             }
             await main(arguments)
@@ -120,7 +120,7 @@ struct ImageFeedCommand: AsyncParsableCommand {
         do {
             try StandardOutput.flush()
         } catch {
-            FileHandle.standardError.write(Data("image-feed: \(error.message)\n".utf8))
+            StandardError.write("image-feed: \(error.message)\n")
             Foundation.exit(ExitCode.failure.rawValue)
         }
     }
@@ -226,7 +226,7 @@ struct Browse: AsyncParsableCommand {
                                                             blitter: blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) },
                                                             themeName: theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
                                                             link: link.flatMap { LinkSetting(rawValue: $0.lowercased()) }) {
-                    FileHandle.standardError.write(Data("image-feed: \(message)\n".utf8))
+                    StandardError.write("image-feed: \(message)\n")
                 }
                 return
             }
@@ -657,28 +657,65 @@ struct RenderCommand: AsyncParsableCommand {
                                           mode: mode, unicode: unicode, blitter: kind,
                                           plan: AnimationCommand.Plan(loops: arguments.loops, duration: arguments.duration),
                                           output: AnimationCommand.Output(write: { try StandardOutput.write($0) },
-                                                                          stopped: { interrupted.load(ordering: .relaxed) }))
+                                                                          stopped: { signalled.pointee != 0 }, stop: decodeStop))
+                // Ended by a signal: the status a shell expects of it (130 for Ctrl-C).
+                if signalled.pointee != 0 { throw ExitCode(128 + signalled.pointee) }
                 return
             }
             let bytes = try PictureCommand.render(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
                                                   mode: mode, unicode: unicode, blitter: kind)
             try StandardOutput.write(bytes)
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
-            FileHandle.standardError.write(Data("image-feed: \((error as? ServiceError)?.message ?? String(describing: error))\n".utf8))
+            StandardError.write("image-feed: \((error as? ServiceError)?.message ?? String(describing: error))\n")
             throw ExitCode.failure
         }
     }
 }
 
 extension RenderCommand {
-    /// Ctrl-C (or a file manager's SIGTERM) while an animation plays: it stops after the frame being drawn, and the
-    /// cursor comes back.
-    static let interrupted = Atomic<Bool>(false)
+    /// Ctrl-C (or a file manager's SIGTERM, or a closed terminal's SIGHUP) while an animation is read or plays: the
+    /// signal's number, and the stop the decode sees between the lines and rows of a frame. Reading stops within a
+    /// row, playing after the frame being drawn, and the cursor comes back.
+    nonisolated(unsafe) static let signalled: UnsafeMutablePointer<Int32> = {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
+    static let decodeStop = DecodeStop()
 
     static func trapInterrupt() {
+        // Made before a handler can need them (a handler must not be the first to touch a lazy global).
+        _ = signalled
+        _ = decodeStop
+        _ = AnimationCommand.cursorHidden
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signalNumber) { _ in RenderCommand.interrupted.store(true, ordering: .relaxed) }
+            signal(signalNumber) { number in
+                RenderCommand.signalled.pointee = number
+                RenderCommand.decodeStop.stop()
+            }
         }
+        // Ctrl-Z while frames play: the shell gets its cursor back, and `fg` hides it again.
+        trapSuspend()
+        signal(SIGCONT) { _ in
+            if AnimationCommand.cursorHidden.pointee != 0 { RenderCommand.writeControl("\u{1B}[?25l") }
+            RenderCommand.trapSuspend()
+        }
+    }
+
+    /// Ctrl-Z: the cursor shown if frames hid it, then the default stop (the handler is set again after `fg`).
+    static func trapSuspend() {
+        signal(SIGTSTP) { _ in
+            if AnimationCommand.cursorHidden.pointee != 0 { RenderCommand.writeControl("\u{1B}[?25h") }
+            signal(SIGTSTP, SIG_DFL)
+            raise(SIGTSTP)
+        }
+    }
+
+    /// A control sequence written from a signal handler: write(2) alone, its failure ignored.
+    static func writeControl(_ sequence: StaticString) {
+        _ = Glibc.write(STDOUT_FILENO, sequence.utf8Start, sequence.utf8CodeUnitCount)
     }
 
     /// Without asking the terminal (a previewer's output is often not the terminal's input): what the environment
@@ -744,10 +781,10 @@ struct CacheCommand: ParsableCommand {
                 let configuration = try Settings.load(overrides: Settings.Overrides(configFile: config))
                 Swift.print(try work(configuration, demo))
             } catch let error as ConfigurationError {
-                FileHandle.standardError.write(Data("image-feed: \(error.message)\n".utf8))
+                StandardError.write("image-feed: \(error.message)\n")
                 throw ExitCode.failure
             } catch {
-                FileHandle.standardError.write(Data("image-feed: the cache cannot be \(failing): \(error)\n".utf8))
+                StandardError.write("image-feed: the cache cannot be \(failing): \(error)\n")
                 throw ExitCode.failure
             }
         }

@@ -64,3 +64,18 @@ enum StandardOutput {
         return Failure(message: "the output could not be written\(reason)")
     }
 }
+
+/// Standard error for the program's own messages: a write that fails (a closed terminal, a full disk) is given up
+/// quietly. `FileHandle.write` traps on such a failure, and a failing message would take the program down with it.
+enum StandardError {
+    static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBufferPointer { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import ImageFeedCore
 import TerminalImage
 @testable import TerminalUI
+import TestSupport
 import XCTest
 
 /// Animations as each picture mode plays them: Kitty graphics is given every frame once and plays them (nothing is
@@ -161,9 +162,17 @@ final class AnimationPlaybackTests: XCTestCase {
 final class ViewerAnimationTests: XCTestCase {
     /// The still (a JPEG) at `…/still`, the animation (the demo's GIF) at `…/moving.gif`.
     final class Files: ImageSource, @unchecked Sendable {
+        /// What `moving.gif` is instead of the demo's GIF.
+        let animation: Data?
+
+        init(animation: Data? = nil) {
+            self.animation = animation
+        }
+
         func imageData(at url: URL) async throws(ServiceError) -> Data {
             let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Assets/animations")
+            if url.lastPathComponent == "moving.gif", let animation { return animation }
             if url.lastPathComponent == "moving.gif", let data = try? Data(contentsOf: assets.appendingPathComponent("rocket.gif")) { return data }
             guard let data = try? ImageCodec.encodeJPEG(RGBImage(width: 320, height: 180, red: 10, green: 20, blue: 30)) else { throw .other("no JPEG") }
             return data
@@ -182,9 +191,9 @@ final class ViewerAnimationTests: XCTestCase {
         return photo
     }()
 
-    func pipeline(_ drawer: PictureDrawer, clock: Clock) -> (ImagePipeline, ImagePipelineTests.Mailbox) {
+    func pipeline(_ drawer: PictureDrawer, clock: Clock, files: Files = Files()) -> (ImagePipeline, ImagePipelineTests.Mailbox) {
         let mailbox = ImagePipelineTests.Mailbox()
-        let pipeline = ImagePipeline(source: Files(), drawer: drawer, now: { clock.now }) { mailbox.post($0) }
+        let pipeline = ImagePipeline(source: files, drawer: drawer, now: { clock.now }) { mailbox.post($0) }
         return (pipeline, mailbox)
     }
 
@@ -274,6 +283,30 @@ final class ViewerAnimationTests: XCTestCase {
 }
 
 extension ViewerAnimationTests {
+    /// Six hundred frames for a terminal that plays them: the frames drawn for the view are held under the budget of
+    /// the frames read (made smaller past it, for the terminal to scale), not all at the view's size.
+    func test_kitty_sixHundredFrames_areHeldUnderTheBudget() throws {
+        var gif = GIFWriter(width: 320, height: 180, colors: [(0, 0, 0), (255, 255, 255)])
+        gif.frame(left: 0, top: 0, width: 320, height: 180, pixels: [UInt8](repeating: 1, count: 320 * 180), delay: 10)
+        for index in 0..<599 {
+            gif.frame(left: index % 320, top: index % 180, width: 1, height: 1, pixels: [0], delay: 10)
+        }
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let (pipeline, mailbox) = pipeline(drawer, clock: Clock(), files: Files(animation: gif.data))
+        _ = frame(pipeline)
+        var picture: CellPicture?
+        settle(pipeline, mailbox) {
+            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
+            return picture != nil
+        }
+        let motion = try XCTUnwrap(picture?.pixels?.motion)
+        XCTAssertEqual(motion.frames.count, 600, "at the view's size: 101 MB")
+        let held = motion.frames.reduce(0) { $0 + $1.pixels.count }
+        XCTAssertLessThanOrEqual(held, AnimationLimits.standard.bytes)
+        XCTAssertGreaterThan(held, AnimationLimits.standard.bytes / 2, "as large as the budget allows")
+        XCTAssertEqual(picture?.pixels?.columns, 40, "shown over the view's cells all the same")
+    }
+
     /// A file that is no animation leaves the still, and the status line says why.
     func test_anAnimationThatCannotBeRead_leavesTheStill_andSaysWhy() throws {
         final class Broken: ImageSource, @unchecked Sendable {

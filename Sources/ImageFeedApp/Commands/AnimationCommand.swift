@@ -21,21 +21,31 @@ public enum AnimationCommand {
     }
 
     /// What playing needs from outside: a write that blocks while the terminal drains, a clock, a sleep, and
-    /// whether to stop (Ctrl-C).
+    /// whether to stop (Ctrl-C), which the decode also sees through `stop` (between lines and rows of a frame).
     public struct Output {
         public var write: ([UInt8]) throws -> Void
         public var now: () -> Double
         public var sleep: (Double) -> Void
         public var stopped: () -> Bool
+        public var stop: DecodeStop?
 
         public init(write: @escaping ([UInt8]) throws -> Void, now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
-                    sleep: @escaping (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }, stopped: @escaping () -> Bool = { false }) {
+                    sleep: @escaping (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }, stopped: @escaping () -> Bool = { false },
+                    stop: DecodeStop? = nil) {
             self.write = write
             self.now = now
             self.sleep = sleep
             self.stopped = stopped
+            self.stop = stop
         }
     }
+
+    /// Whether the cursor is hidden while frames are drawn (a suspended `render` gives it back to the shell meanwhile).
+    nonisolated(unsafe) public static var cursorHidden: UnsafeMutablePointer<Int32> = {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
 
     /// Plays `data` fitted in `columns` x `rows` cells. Returns the frames drawn (1 for a still, drawn as `render`
     /// draws it; what Kitty or iTerm2 play themselves counts as every frame sent).
@@ -45,9 +55,19 @@ public enum AnimationCommand {
                             output: Output) throws -> Int {
         let pixels = [.kitty, .sixel, .iterm2].contains(graphics) && cellWidth > 0 && cellHeight > 0
         let cell = pixels ? (width: cellWidth, height: cellHeight) : blitter.cellPixels
-        guard AnimationFormat(sniffing: data) != nil,
-              let animation = try? ImageCodec.decodeAnimation(data, fitting: (columns * cell.width, rows * cell.height)),
-              animation.moves else {
+        var decoded: AnimatedImage?
+        if AnimationFormat(sniffing: data) != nil {
+            do {
+                decoded = try ImageCodec.decodeAnimation(data, fitting: (columns * cell.width, rows * cell.height), stop: output.stop)
+            } catch is CancellationError {
+                // Ctrl-C while the frames were read: nothing is drawn.
+                return 0
+            } catch {
+                decoded = nil
+            }
+        }
+        if output.stopped() { return 0 }
+        guard let animation = decoded, animation.moves else {
             // A still (or a first frame only): as render draws it.
             try output.write(try PictureCommand.render(data, columns: columns, rows: rows, graphics: graphics, cellWidth: cellWidth,
                                                        cellHeight: cellHeight, mode: mode, unicode: unicode, blitter: blitter))
@@ -59,21 +79,31 @@ public enum AnimationCommand {
                                            cellAspect: pixels ? Double(cell.height) / Double(cell.width) : 2)
         let loops = plan.loops ?? animation.loops
         if graphics == .kitty, pixels {
-            let size = (width: cells.columns * cellWidth, height: cells.rows * cellHeight)
-            let frames = animation.frames.map { AreaResampler.resize($0.image, width: size.width, height: size.height) }
+            // The frames go at the size they were read (the terminal scales them to the cells), each written as it is
+            // made: enlarging every frame to the cells' pixels first held them all (a thousand frames, gigabytes).
             let id = UInt32.random(in: 1_000_000...UInt32.max)
-            var bytes = KittyGraphics.transmit(frames[0], id: id, display: (cells.columns, cells.rows))
-            bytes += KittyGraphics.animationFrames(frames, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) }, id: id)
-            bytes += Array(KittyGraphics.play(id: id, loops: loops).utf8)
-            bytes += Array(String(repeating: "\n", count: cells.rows).utf8)
-            try output.write(bytes)
+            try output.write(KittyGraphics.transmit(animation.frames[0].image, id: id, display: (cells.columns, cells.rows)))
+            var sent = 1
+            do {
+                try KittyGraphics.animationFrames(count: animation.frames.count, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) },
+                                                  id: id, frame: { (animation.frames[$0].image, nil) }, emit: { bytes in
+                    if output.stopped() { throw CancellationError() }
+                    try output.write(bytes)
+                    sent += 1
+                })
+            } catch is CancellationError {
+                // Ctrl-C while the frames went: the first frame stays, the cursor under it.
+                try output.write(Array(String(repeating: "\n", count: cells.rows).utf8))
+                return sent
+            }
+            try output.write(Array(KittyGraphics.play(id: id, loops: loops).utf8) + Array(String(repeating: "\n", count: cells.rows).utf8))
             // The terminal plays it; a duration stops it where it is then.
             if let duration = plan.duration {
                 let end = output.now() + duration
                 while output.now() < end, !output.stopped() { output.sleep(min(0.1, end - output.now())) }
                 try output.write(Array("\u{1B}_Ga=a,i=\(id),s=1,q=2\u{1B}\\".utf8))
             }
-            return frames.count
+            return animation.frames.count
         }
         if graphics == .iterm2, pixels, AnimationFormat(sniffing: data) == .gif {
             // iTerm2 plays a GIF itself, as it came.
@@ -83,6 +113,9 @@ public enum AnimationCommand {
         return try pace(animation, cells: cells, graphics: pixels ? graphics : .cells, cell: cell, mode: mode, unicode: unicode,
                         blitter: blitter, loops: loops, duration: plan.duration, output: output)
     }
+
+    /// Bytes of drawn frames kept to be written again in the next loops (a few loops of a short animation).
+    static let keptFrameBytes = 16 << 20
 
     /// The program plays it: each frame when it is due, over the last, the cursor under the picture between frames.
     private static func pace(_ animation: AnimatedImage, cells: (columns: Int, rows: Int), graphics: GraphicsMode,
@@ -95,7 +128,14 @@ public enum AnimationCommand {
         var drawn = 0
         // The cursor hides while frames are drawn, and comes back whatever ends the play.
         try output.write(Array("\u{1B}[?25l".utf8))
-        defer { try? output.write(Array("\u{1B}[?25h".utf8)) }
+        cursorHidden.pointee = 1
+        defer {
+            cursorHidden.pointee = 0
+            try? output.write(Array("\u{1B}[?25h".utf8))
+        }
+        // A short loop's frames are made once: each frame's bytes are kept while they come to little.
+        var made: [Int: [UInt8]] = [:]
+        var madeBytes = 0
         var shown = -1
         while true {
             let index = clock.frame
@@ -104,11 +144,20 @@ public enum AnimationCommand {
                 let image = animation.frames[index].image
                 switch graphics {
                 case .sixel:
+                    if let sixel = made[index] {
+                        bytes += sixel
+                        break
+                    }
                     let size = (width: cells.columns * cell.width, height: cells.rows * cell.height)
                     guard let sixel = SixelEncoder.encode(AreaResampler.resize(image, width: size.width, height: size.height)) else {
                         throw PictureCommand.Failure.unreadable("the frame could not be turned into Sixel")
                     }
-                    bytes += sixel + Array("\n".utf8)
+                    let frame = sixel + Array("\n".utf8)
+                    if madeBytes + frame.count <= Self.keptFrameBytes {
+                        made[index] = frame
+                        madeBytes += frame.count
+                    }
+                    bytes += frame
                 case .iterm2:
                     guard let inline = ITerm2Images.inline(image, columns: cells.columns, rows: cells.rows) else {
                         throw PictureCommand.Failure.unreadable("the frame could not be turned into an iTerm2 image")

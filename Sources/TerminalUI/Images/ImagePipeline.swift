@@ -558,11 +558,22 @@ public final class ImagePipeline: PictureProvider {
             var frames: [RGBImage] = []
             // iTerm2 plays the GIF itself, as it came, when the whole of it is in view upright.
             let whole = key.view.zoom <= 1 && key.view.quarterTurns % 4 == 0
-            for frame in (file != nil && whole ? Array(animation.frames.prefix(1)) : animation.frames) {
+            let sources = file != nil && whole ? Array(animation.frames.prefix(1)) : animation.frames
+            // The frames drawn for the view are held under the same budget as the frames read: past it they are made
+            // smaller (the terminal scales them to the cells), never held all at the view's size.
+            var scale = 1.0
+            for frame in sources {
                 if Task.isCancelled { return }
                 let rotated = ViewerRendering.rotate(frame.image, quarterTurns: key.view.quarterTurns)
-                guard let pixels = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels else { return }
-                frames.append(pixels.image)
+                guard var image = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels?.image else { return }
+                if frames.isEmpty {
+                    let all = Double(image.pixels.count) * Double(sources.count)
+                    if all > Double(AnimationLimits.standard.bytes) { scale = (Double(AnimationLimits.standard.bytes) / all).squareRoot() }
+                }
+                if scale < 1 {
+                    image = AreaResampler.resize(image, width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale)))
+                }
+                frames.append(image)
             }
             guard let first = frames.first else { return }
             // Kitty's payloads are made here, off the loop: compressing twenty frames there kept keys waiting.

@@ -139,12 +139,18 @@ struct UploadBook {
 /// of `image`: its other frames and their gaps (both Kitty layers). The terminal plays them; nothing is sent per loop.
 func kittyMotion(_ picture: PixelPicture, sentAs image: RGBImage, id: UInt32) -> [UInt8] {
     guard let motion = picture.motion, motion.frames.count > 1 else { return [] }
-    let frames = motion.frames.map { frame in
-        frame.width == image.width && frame.height == image.height ? frame : AreaResampler.resize(frame, width: image.width, height: image.height)
-    }
     // The payloads made off the loop, when the frames go at their own size.
-    let prepared = image.width == picture.image.width && motion.kittyPayloads.count == frames.count ? motion.kittyPayloads : nil
-    return KittyGraphics.animationFrames(frames, delays: motion.delays, id: id, prepared: prepared)
+    let prepared = image.width == picture.image.width && motion.kittyPayloads.count == motion.frames.count ? motion.kittyPayloads : nil
+    var output: [UInt8] = []
+    // A frame at a time: resized (for a picture sent smaller on a slow link), made into its bytes and let go, so that
+    // a long animation is never held enlarged whole.
+    KittyGraphics.animationFrames(count: motion.frames.count, delays: motion.delays, id: id, frame: { index in
+        let frame = motion.frames[index]
+        let sized = frame.width == image.width && frame.height == image.height
+            ? frame : AreaResampler.resize(frame, width: image.width, height: image.height)
+        return (sized, prepared?[index])
+    }, emit: { output += $0 })
+    return output
 }
 
 /// The first frame's payload made off the loop, for an animation sent at its own size.
