@@ -214,6 +214,24 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    /// An album item whose link is not https (a `file:` or `data:` link, plain http elsewhere than loopback) is
+    /// refused before any request, and the reason names what was refused ("no host" said nothing).
+    func test_anImageLinkThatIsNotHTTPS_isRefused_andTheReasonSaysWhat() async throws {
+        let http = StubHTTPClient([.success(HTTPResponse(status: 200, body: Data("x".utf8)))])
+        let source = HTTPImageSource(http: http)
+        for (link, said) in [("file:///etc/passwd", "not a file link"), ("data:image/gif;base64,R0lG", "not a data link"),
+                             ("http://example.com/a.gif", "not http to example.com")] {
+            let url = try XCTUnwrap(URL(string: link))
+            do {
+                _ = try await source.imageData(at: url)
+                XCTFail("\(link) was fetched")
+            } catch {
+                XCTAssertTrue(error.message(from: "").contains(said), "\(link): \(error.message(from: ""))")
+            }
+        }
+        XCTAssertEqual(http.requests.count, 0, "nothing was asked of the network")
+    }
+
     func test_aDownloadThatNeverEnds_stopsAtItsLimit_andLeavesNoFile() async throws {
         let folder = try TemporaryFolder()
         let sandbox = try await RunningSandbox.start(try SandboxServer(settings: SandboxSettings(faults: [try FaultRule(parsing: "image=endless")])))

@@ -13,7 +13,9 @@ public struct HTTPImageSource: ImageSource {
     public func imageData(at url: URL) async throws(ServiceError) -> Data {
         guard let scheme = url.scheme?.lowercased(),
               scheme == "https" || (scheme == "http" && UnsplashConfiguration.isLoopback(host: url.host ?? "")) else {
-            throw .other("Images are fetched over https only (\(url.host ?? "no host")).")
+            // Say what was refused: a `file:` or `data:` link has no host to name.
+            let what = url.host.map { "\(url.scheme ?? "a link") to \($0)" } ?? "a \(url.scheme ?? "schemeless") link"
+            throw .other("Images are fetched over https only, not \(what).")
         }
         let response = try await http.sendForService(HTTPRequest(url: url, headers: ["Accept": "image/jpeg,image/png,image/*"],
                                                                  bodyLimit: BodyLimit.image))

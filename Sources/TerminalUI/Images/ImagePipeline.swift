@@ -121,6 +121,9 @@ public final class ImagePipeline: PictureProvider {
     private var heldForLink = false
     private var animationCut: String?
     private var frameShown: (key: ViewerKey, frame: Int, picture: CellPicture)?
+    /// Frames already drawn for the view, while they come to little (`keptFrameBytes`): a short loop is drawn once.
+    private var framesDrawn: (key: ViewerKey, pictures: [Int: CellPicture], bytes: Int)?
+    static let keptFrameBytes = 16 << 20
     private var motionShown: (key: ViewerKey, picture: CellPicture)?
     private var motionRender: (key: ViewerKey, task: Task<Void, Never>)?
     /// The view shows the whole photo upright (iTerm2 plays a GIF file only so).
@@ -430,6 +433,7 @@ public final class ImagePipeline: PictureProvider {
         heldForLink = false
         animationCut = nil
         frameShown = nil
+        framesDrawn = nil
         motionShown = nil
         viewerWanted = nil
         viewerLoad?.cancel()
@@ -537,9 +541,20 @@ public final class ImagePipeline: PictureProvider {
     /// be sent again.
     private func animationFrame(_ animation: AnimatedImage, index: Int, key: ViewerKey) -> CellPicture {
         if let shown = frameShown, shown.key == key, shown.frame == index { return shown.picture }
-        let image = animation.frames[min(index, animation.frames.count - 1)].image
-        let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
-        var picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
+        if framesDrawn?.key != key { framesDrawn = (key, [:], 0) }
+        var picture: CellPicture
+        if let drawn = framesDrawn?.pictures[index] {
+            picture = drawn
+        } else {
+            let image = animation.frames[min(index, animation.frames.count - 1)].image
+            let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
+            picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
+            let bytes = picture.pixels?.image.pixels.count ?? picture.cells.count * MemoryLayout<CellPicture.Cell>.stride
+            if let kept = framesDrawn, kept.bytes + bytes <= Self.keptFrameBytes {
+                framesDrawn?.pictures[index] = picture
+                framesDrawn?.bytes = kept.bytes + bytes
+            }
+        }
         if let pixels = picture.pixels, let shown = frameShown, shown.key == key, let before = shown.picture.pixels {
             picture = CellPicture(pixels: PixelPicture(image: pixels.image, columns: pixels.columns, rows: pixels.rows,
                                                        follows: .init(pictureID: before.id, unchangedRows: pixels.unchangedRows(since: before))))
