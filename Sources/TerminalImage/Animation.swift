@@ -111,18 +111,22 @@ extension ImageCodec {
     /// enlarged), under `limits`. Stops (with `CancellationError`) when `stop` is set from another thread.
     /// `exactly`: the frames are made exactly `fitting`'s size (a view whose box already has the animation's shape: no
     /// frame is resized again when drawn), halved from there under the budget.
+    /// `each`: given every frame as soon as it is read (with its index), on the decoding thread, so that it can be
+    /// shown while the rest are read; what it throws ends the decode. (A frame given is at the size frames were kept
+    /// at then: the frames returned may have been halved since.)
     public static func decodeAnimation(_ data: Data, fitting: (width: Int, height: Int)? = nil, exactly: Bool = false,
                                        limits: AnimationLimits = .standard, maximumPixels: Int? = nil,
-                                       stop: DecodeStop? = nil) throws -> AnimatedImage {
+                                       stop: DecodeStop? = nil, each: ((AnimatedImage.Frame, Int) throws -> Void)? = nil) throws -> AnimatedImage {
         ifc_begin_decode(stop?.flag)
         defer { ifc_end_decode() }
         let budget = UInt64(min(max(1, maximumPixels ?? pixelBudget), largestPixelBudget))
-        return try decodeAnimationFrames(data, fitting: fitting, exactly: exactly, limits: limits, budget: budget, stop: stop)
+        return try decodeAnimationFrames(data, fitting: fitting, exactly: exactly, limits: limits, budget: budget, stop: stop, each: each)
     }
 
     /// `decodeAnimation` inside a decode that already began (it holds the thread's share of the budget).
     static func decodeAnimationFrames(_ data: Data, fitting: (width: Int, height: Int)?, exactly: Bool = false, limits: AnimationLimits,
-                                      budget: UInt64, stop: DecodeStop?) throws -> AnimatedImage {
+                                      budget: UInt64, stop: DecodeStop?,
+                                      each: ((AnimatedImage.Frame, Int) throws -> Void)? = nil) throws -> AnimatedImage {
         guard let format = AnimationFormat(sniffing: data) else { throw ImageDecodingError.unknownFormat }
         var message = [CChar](repeating: 0, count: 200)
         // The bytes stay where they are while the decoder reads them.
@@ -192,7 +196,9 @@ extension ImageCodec {
                     }
                 }
                 guard let image = resampler.frame(canvas: canvas, changed: changed, stopped: stopped) else { throw CancellationError() }
-                frames.append(AnimatedImage.Frame(image: image, delay: delay))
+                let frame = AnimatedImage.Frame(image: image, delay: delay)
+                frames.append(frame)
+                try each?(frame, frames.count - 1)
                 held += image.pixels.count
                 total += delay
                 if total >= limits.duration {

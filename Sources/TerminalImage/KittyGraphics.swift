@@ -126,10 +126,17 @@ public enum KittyGraphics {
         try emit(Array(firstFrameGap(id: id, milliseconds: delays.first ?? 100).utf8))
         for index in 1..<max(1, count) {
             let made = try frame(index)
-            var bytes = transmit(made.image, id: id, frameGap: delays.indices.contains(index) ? delays[index] : 100, prepared: made.prepared)
-            if index == 1 { bytes += Array("\u{1B}_Ga=a,i=\(id),s=2,q=2\u{1B}\\".utf8) }
-            try emit(bytes)
+            try emit(animationFrame(made.image, index: index, delay: delays.indices.contains(index) ? delays[index] : 100, id: id,
+                                    prepared: made.prepared))
         }
+    }
+
+    /// Frame `index` (from 1; the first went as the picture, then `firstFrameGap`) of animation `id`, shown for `delay`
+    /// milliseconds; after the second frame, "play what has come" (`s=2`), so that it moves while the rest arrive.
+    public static func animationFrame(_ image: RGBImage, index: Int, delay: Int, id: UInt32, prepared: Payload? = nil) -> [UInt8] {
+        var bytes = transmit(image, id: id, frameGap: delay, prepared: prepared)
+        if index == 1 { bytes += Array("\u{1B}_Ga=a,i=\(id),s=2,q=2\u{1B}\\".utf8) }
+        return bytes
     }
 
     /// Forgets every picture this program sent, placements and data (on the way out).

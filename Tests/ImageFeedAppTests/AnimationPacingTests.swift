@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedApp
 import TerminalImage
+import TestSupport
 import XCTest
 
 /// `render --animate` paced on a clock of its own: which frames a duration lets through does not depend on how busy
@@ -25,5 +26,33 @@ final class AnimationPacingTests: XCTestCase {
         XCTAssertLessThanOrEqual(sixels, 8, "80 ms frames for half a second")
         XCTAssertEqual(sixels, 7, "frames due at 0, 80, ..., 480 ms")
         XCTAssertLessThanOrEqual(clock, 0.51, "no wait past the duration")
+    }
+}
+
+extension AnimationPacingTests {
+    /// The first loop plays while the frames are read: the first frame is written once the second is read (one frame
+    /// would be a still), long before the ten full 2000x2000 frames behind them are. Measured against the same
+    /// file's whole read, in this process, so that a busy machine slows both alike.
+    func test_theFirstFrame_isDrawnWhileTheRestAreRead() throws {
+        let side = 2000
+        var gif = GIFWriter(width: side, height: side, colors: [(0, 0, 0), (255, 255, 255)])
+        let packed = (0..<2).map { GIFWriter.lzw([UInt8](repeating: UInt8($0), count: side * side), minimumCodeSize: gif.minimumCodeSize) }
+        for index in 0..<12 {
+            gif.frame(left: 0, top: 0, width: side, height: side, packed: packed[index % 2], delay: 10)
+        }
+        let data = gif.data
+        let fitting = (40 * 4, 10 * 8)
+        let readStart = Date()
+        XCTAssertEqual(try ImageCodec.decodeAnimation(data, fitting: fitting).frames.count, 12)
+        let wholeRead = Date().timeIntervalSince(readStart)
+        var clock = 0.0
+        var firstWrite: Double?
+        let start = Date()
+        let output = AnimationCommand.Output(write: { _ in if firstWrite == nil { firstWrite = Date().timeIntervalSince(start) } },
+                                             now: { clock += 0.000_001; return clock }, sleep: { clock += $0 })
+        let drawn = try AnimationCommand.play(data, columns: 40, rows: 10, graphics: .cells, cellWidth: 0, cellHeight: 0,
+                                              mode: .palette256, unicode: true, plan: AnimationCommand.Plan(loops: 1), output: output)
+        XCTAssertEqual(drawn, 12)
+        XCTAssertLessThan(try XCTUnwrap(firstWrite), wholeRead / 3, "the first frame waited for the whole read (\(wholeRead) s)")
     }
 }

@@ -48,143 +48,235 @@ public enum AnimationCommand {
     }()
 
     /// Plays `data` fitted in `columns` x `rows` cells. Returns the frames drawn (1 for a still, drawn as `render`
-    /// draws it; what Kitty or iTerm2 play themselves counts as every frame sent).
+    /// draws it; what Kitty or iTerm2 play themselves counts as every frame sent). The first loop plays while the
+    /// frames are read (from the second frame read on: one frame is a still); the next loops go by the clock.
     @discardableResult
     public static func play(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
                             mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half, plan: Plan = Plan(),
                             output: Output) throws -> Int {
         let pixels = [.kitty, .sixel, .iterm2].contains(graphics) && cellWidth > 0 && cellHeight > 0
         let cell = pixels ? (width: cellWidth, height: cellHeight) : blitter.cellPixels
-        var decoded: AnimatedImage?
-        if AnimationFormat(sniffing: data) != nil {
-            do {
-                decoded = try ImageCodec.decodeAnimation(data, fitting: (columns * cell.width, rows * cell.height), stop: output.stop)
-            } catch is CancellationError {
-                // Ctrl-C while the frames were read: nothing is drawn.
-                return 0
-            } catch {
-                decoded = nil
-            }
-        }
-        if output.stopped() { return 0 }
-        guard let animation = decoded, animation.moves else {
+        let still = {
             // A still (or a first frame only): as render draws it.
             try output.write(try PictureCommand.render(data, columns: columns, rows: rows, graphics: graphics, cellWidth: cellWidth,
                                                        cellHeight: cellHeight, mode: mode, unicode: unicode, blitter: blitter))
             return 1
         }
-        let first = animation.frames[0].image
-        // Pixels keep the cell's own shape; characters take two square pixels a cell, as render draws them.
-        let cells = CellPicture.fittedSize(pixelWidth: first.width, pixelHeight: first.height, columns: columns, rows: rows,
-                                           cellAspect: pixels ? Double(cell.height) / Double(cell.width) : 2)
-        let loops = plan.loops ?? animation.loops
-        if graphics == .kitty, pixels {
-            // The frames go at the size they were read (the terminal scales them to the cells), each written as it is
-            // made: enlarging every frame to the cells' pixels first held them all (a thousand frames, gigabytes).
-            let id = UInt32.random(in: 1_000_000...UInt32.max)
-            try output.write(KittyGraphics.transmit(animation.frames[0].image, id: id, display: (cells.columns, cells.rows)))
-            var sent = 1
-            do {
-                try KittyGraphics.animationFrames(count: animation.frames.count, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) },
-                                                  id: id, frame: { (animation.frames[$0].image, nil) }, emit: { bytes in
-                    if output.stopped() { throw CancellationError() }
-                    try output.write(bytes)
-                    sent += 1
-                })
-            } catch is CancellationError {
-                // Ctrl-C while the frames went: the first frame stays, the cursor under it.
-                try output.write(Array(String(repeating: "\n", count: cells.rows).utf8))
-                return sent
+        guard AnimationFormat(sniffing: data) != nil else { return try still() }
+        // iTerm2 plays a GIF itself, as it came: the frames are only counted.
+        let terminalPlaysFile = graphics == .iterm2 && pixels && AnimationFormat(sniffing: data) == .gif
+        var first: AnimatedImage.Frame?
+        var player: Player?
+        let animation: AnimatedImage
+        do {
+            animation = try ImageCodec.decodeAnimation(data, fitting: (columns * cell.width, rows * cell.height), stop: output.stop) { frame, index in
+                guard !terminalPlaysFile else { return }
+                if index == 0 {
+                    first = frame
+                    return
+                }
+                if player == nil, let first {
+                    // It moves: the first frame now, then each as it comes.
+                    let cells = CellPicture.fittedSize(pixelWidth: first.image.width, pixelHeight: first.image.height, columns: columns,
+                                                       rows: rows, cellAspect: pixels ? Double(cell.height) / Double(cell.width) : 2)
+                    player = Player(cells: cells, graphics: pixels ? graphics : .cells, cell: cell, mode: mode, unicode: unicode,
+                                    blitter: blitter, duration: plan.duration, output: output)
+                    try player?.firstLoop(first, index: 0)
+                }
+                try player?.firstLoop(frame, index: index)
             }
-            try output.write(Array(KittyGraphics.play(id: id, loops: loops).utf8) + Array(String(repeating: "\n", count: cells.rows).utf8))
-            // The terminal plays it; a duration stops it where it is then.
-            if let duration = plan.duration {
-                let end = output.now() + duration
-                while output.now() < end, !output.stopped() { output.sleep(min(0.1, end - output.now())) }
-                try output.write(Array("\u{1B}_Ga=a,i=\(id),s=1,q=2\u{1B}\\".utf8))
+        } catch is CancellationError {
+            // Ctrl-C (or the duration) while the frames were read: what was drawn stays, the cursor under it.
+            return try player?.end() ?? 0
+        } catch {
+            // Once frames are drawn, only the output can fail: that failure is the command's.
+            if let player {
+                _ = try? player.end()
+                throw error
             }
-            return animation.frames.count
+            return try still()
         }
-        if graphics == .iterm2, pixels, AnimationFormat(sniffing: data) == .gif {
-            // iTerm2 plays a GIF itself, as it came.
+        guard animation.moves else { return try still() }
+        let loops = plan.loops ?? animation.loops
+        if terminalPlaysFile {
+            let cells = CellPicture.fittedSize(pixelWidth: animation.frames[0].image.width, pixelHeight: animation.frames[0].image.height,
+                                               columns: columns, rows: rows, cellAspect: Double(cell.height) / Double(cell.width))
             try output.write(ITerm2Images.inline(file: data, columns: cells.columns, rows: cells.rows) + Array("\n".utf8))
             return animation.frames.count
         }
-        return try pace(animation, cells: cells, graphics: pixels ? graphics : .cells, cell: cell, mode: mode, unicode: unicode,
-                        blitter: blitter, loops: loops, duration: plan.duration, output: output)
+        guard let player else { return try still() }
+        return try player.rest(of: animation, loops: loops)
     }
 
     /// Bytes of drawn frames kept to be written again in the next loops (a few loops of a short animation).
     static let keptFrameBytes = 16 << 20
 
-    /// The program plays it: each frame when it is due, over the last, the cursor under the picture between frames.
-    private static func pace(_ animation: AnimatedImage, cells: (columns: Int, rows: Int), graphics: GraphicsMode,
-                             cell: (width: Int, height: Int), mode: ColorMode, unicode: Bool, blitter: BlitterKind,
-                             loops: Int, duration: Double?, output: Output) throws -> Int {
-        let drawer = MosaicBlitter(kind: blitter, mode: mode, unicode: unicode)
-        let start = output.now()
-        var clock = AnimationClock(delays: animation.frames.map(\.delay), loops: loops, now: start)
-        var previousRows: [Substring] = []
-        var drawn = 0
-        // The cursor hides while frames are drawn, and comes back whatever ends the play.
-        try output.write(Array("\u{1B}[?25l".utf8))
-        cursorHidden.pointee = 1
-        defer {
-            cursorHidden.pointee = 0
-            try? output.write(Array("\u{1B}[?25h".utf8))
+    /// Draws the frames: Kitty graphics is sent each frame as it is read and plays them itself; Sixel, iTerm2's
+    /// images and characters are paced here, each frame over the last, the cursor hidden under the picture meanwhile.
+    private final class Player {
+        let cells: (columns: Int, rows: Int)
+        let graphics: GraphicsMode
+        let cell: (width: Int, height: Int)
+        let drawer: MosaicBlitter
+        let duration: Double?
+        let output: Output
+        let start: Double
+        /// When the next frame of the first loop is due.
+        private var due: Double
+        private var drawn = 0
+        private var previousRows: [Substring] = []
+        private var made: [Int: [UInt8]] = [:]
+        private var madeBytes = 0
+        /// Kitty: the picture's id and the size its frames go at (the first frame's).
+        private let kittyID = UInt32.random(in: 1_000_000...UInt32.max)
+        private var kittySize: (width: Int, height: Int)?
+        private var finished = false
+
+        init(cells: (columns: Int, rows: Int), graphics: GraphicsMode, cell: (width: Int, height: Int), mode: ColorMode, unicode: Bool,
+             blitter: BlitterKind, duration: Double?, output: Output) {
+            self.cells = cells
+            self.graphics = graphics
+            self.cell = cell
+            drawer = MosaicBlitter(kind: blitter, mode: mode, unicode: unicode)
+            self.duration = duration
+            self.output = output
+            start = output.now()
+            due = start
         }
-        // A short loop's frames are made once: each frame's bytes are kept while they come to little.
-        var made: [Int: [UInt8]] = [:]
-        var madeBytes = 0
-        var shown = -1
-        while true {
-            let index = clock.frame
-            if index != shown {
-                var bytes: [UInt8] = drawn == 0 ? [] : Array("\r\u{1B}[\(cells.rows)A".utf8)
-                let image = animation.frames[index].image
-                switch graphics {
-                case .sixel:
-                    if let sixel = made[index] {
-                        bytes += sixel
-                        break
-                    }
-                    let size = (width: cells.columns * cell.width, height: cells.rows * cell.height)
-                    guard let sixel = SixelEncoder.encode(AreaResampler.resize(image, width: size.width, height: size.height)) else {
-                        throw PictureCommand.Failure.unreadable("the frame could not be turned into Sixel")
-                    }
-                    let frame = sixel + Array("\n".utf8)
-                    if madeBytes + frame.count <= Self.keptFrameBytes {
-                        made[index] = frame
-                        madeBytes += frame.count
-                    }
-                    bytes += frame
-                case .iterm2:
-                    guard let inline = ITerm2Images.inline(image, columns: cells.columns, rows: cells.rows) else {
-                        throw PictureCommand.Failure.unreadable("the frame could not be turned into an iTerm2 image")
-                    }
-                    bytes += inline + Array("\n".utf8)
-                default:
-                    // Only the rows that changed; the others are stepped over.
-                    let text = ANSIPictureWriter.text(drawer.render(image, columns: cells.columns, rows: cells.rows))
-                    let rows = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                    for (number, row) in rows.enumerated() {
-                        bytes += number < previousRows.count && previousRows[number] == row ? Array("\n".utf8) : Array((row + "\n").utf8)
-                    }
-                    previousRows = Array(rows)
-                }
-                try output.write(bytes)
-                drawn += 1
-                shown = index
+
+        private var ends: Double? { duration.map { start + $0 } }
+        private var over: Bool { output.stopped() || ends.map { output.now() >= $0 } ?? false }
+
+        /// Sleeps until `time` (or the duration's end, or a stop).
+        private func wait(until time: Double) {
+            while !output.stopped() {
+                let until = min(time, ends ?? time)
+                let wait = until - output.now()
+                guard wait > 0 else { return }
+                output.sleep(min(wait, 0.25))
             }
-            if output.stopped() || clock.finished { break }
-            if let duration, output.now() - start >= duration { break }
-            // Until the next frame is due (or the duration ends); frames whose time passed while writing are skipped.
-            guard let due = clock.nextChange else { break }
-            let until = min(due, duration.map { start + $0 } ?? due)
-            let wait = until - output.now()
-            if wait > 0 { output.sleep(min(wait, 0.25)) }
-            clock.advance(to: output.now())
         }
-        return drawn
+
+        /// Frame `index` of the first loop, as it is read: when it is due (or at once, when reading is slower).
+        /// Throws `CancellationError` when stopped or the duration is over, which ends the reading.
+        func firstLoop(_ frame: AnimatedImage.Frame, index: Int) throws {
+            if graphics == .kitty {
+                if over { throw CancellationError() }
+                try sendKitty(frame, index: index)
+                return
+            }
+            wait(until: due)
+            if over { throw CancellationError() }
+            // A frame read later than it was due shows from now, for its whole time.
+            due = max(due, output.now()) + frame.delay
+            try draw(frame.image, index: index)
+        }
+
+        /// The loops after the first, once every frame is read.
+        func rest(of animation: AnimatedImage, loops: Int) throws -> Int {
+            if graphics == .kitty {
+                try output.write(Array(KittyGraphics.play(id: kittyID, loops: loops).utf8) + Array(String(repeating: "\n", count: cells.rows).utf8))
+                finished = true
+                // The terminal plays it; a duration stops it where it is then.
+                if duration != nil {
+                    wait(until: .infinity)
+                    try output.write(Array("\u{1B}_Ga=a,i=\(kittyID),s=1,q=2\u{1B}\\".utf8))
+                }
+                return animation.frames.count
+            }
+            // The first loop's last frame shows its time, then the clock plays the loops left from the first frame.
+            wait(until: due)
+            if over || loops == 1 { return try end() }
+            var clock = AnimationClock(delays: animation.frames.map(\.delay), loops: loops == 0 ? 0 : loops - 1, now: output.now())
+            var shown = -1
+            while true {
+                let index = clock.frame
+                if index != shown {
+                    try draw(animation.frames[index].image, index: index)
+                    shown = index
+                }
+                if over || clock.finished { break }
+                // Until the next frame is due (or the duration ends); frames whose time passed while writing are skipped.
+                guard let next = clock.nextChange else { break }
+                wait(until: next)
+                clock.advance(to: output.now())
+            }
+            return try end()
+        }
+
+        /// Ends the play: the cursor under the picture, shown again.
+        func end() throws -> Int {
+            guard !finished else { return drawn }
+            finished = true
+            if graphics == .kitty {
+                // Stopped while the frames went: the frames sent stay, the cursor under them.
+                if drawn > 0 { try output.write(Array(String(repeating: "\n", count: cells.rows).utf8)) }
+                return drawn
+            }
+            if drawn > 0 {
+                cursorHidden.pointee = 0
+                try output.write(Array("\u{1B}[?25h".utf8))
+            }
+            return drawn
+        }
+
+        private func sendKitty(_ frame: AnimatedImage.Frame, index: Int) throws {
+            var image = frame.image
+            guard let size = kittySize else {
+                kittySize = (image.width, image.height)
+                try output.write(KittyGraphics.transmit(image, id: kittyID, display: (cells.columns, cells.rows))
+                                 + Array(KittyGraphics.firstFrameGap(id: kittyID, milliseconds: Int((frame.delay * 1000).rounded())).utf8))
+                drawn = 1
+                return
+            }
+            // A frame read after the frames were halved goes at the first frame's size: a frame is part of that picture.
+            if image.width != size.width || image.height != size.height { image = AreaResampler.resize(image, width: size.width, height: size.height) }
+            try output.write(KittyGraphics.animationFrame(image, index: index, delay: Int((frame.delay * 1000).rounded()), id: kittyID))
+            drawn += 1
+        }
+
+        /// Frame `index` over the last (only the rows that changed, in characters).
+        private func draw(_ image: RGBImage, index: Int) throws {
+            var bytes: [UInt8]
+            if drawn == 0 {
+                // The cursor hides while frames are drawn (`end` shows it again).
+                bytes = Array("\u{1B}[?25l".utf8)
+                cursorHidden.pointee = 1
+            } else {
+                bytes = Array("\r\u{1B}[\(cells.rows)A".utf8)
+            }
+            switch graphics {
+            case .sixel:
+                if let sixel = made[index] {
+                    bytes += sixel
+                    break
+                }
+                let size = (width: cells.columns * cell.width, height: cells.rows * cell.height)
+                guard let sixel = SixelEncoder.encode(AreaResampler.resize(image, width: size.width, height: size.height)) else {
+                    throw PictureCommand.Failure.unreadable("the frame could not be turned into Sixel")
+                }
+                let frame = sixel + Array("\n".utf8)
+                if madeBytes + frame.count <= keptFrameBytes {
+                    made[index] = frame
+                    madeBytes += frame.count
+                }
+                bytes += frame
+            case .iterm2:
+                guard let inline = ITerm2Images.inline(image, columns: cells.columns, rows: cells.rows) else {
+                    throw PictureCommand.Failure.unreadable("the frame could not be turned into an iTerm2 image")
+                }
+                bytes += inline + Array("\n".utf8)
+            default:
+                // Only the rows that changed; the others are stepped over.
+                let text = ANSIPictureWriter.text(drawer.render(image, columns: cells.columns, rows: cells.rows))
+                let rows = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                for (number, row) in rows.enumerated() {
+                    bytes += number < previousRows.count && previousRows[number] == row ? Array("\n".utf8) : Array((row + "\n").utf8)
+                }
+                previousRows = Array(rows)
+            }
+            try output.write(bytes)
+            drawn += 1
+        }
     }
 }
