@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 static unsigned char *read_file(const char *path, size_t *length) {
     FILE *file = fopen(path, "rb");
@@ -28,6 +27,20 @@ static unsigned char *read_file(const char *path, size_t *length) {
     fclose(file);
     *length = used;
     return bytes;
+}
+
+// The process's peak resident memory (VmHWM): its own, where getrusage's maximum can be the parent's when the
+// parent started it with vfork and a large memory of its own.
+static long peak_kilobytes(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    char line[256];
+    long peak = -1;
+    while (fgets(line, sizeof line, status)) {
+        if (strncmp(line, "VmHWM:", 6) == 0) peak = strtol(line + 6, NULL, 10);
+    }
+    fclose(status);
+    return peak;
 }
 
 int main(int argc, char **argv) {
@@ -57,10 +70,8 @@ int main(int argc, char **argv) {
             for (size_t byte = 0; byte < (size_t)width * (size_t)height * 4; byte++) checksum += canvas[byte];
             read++;
         }
-        struct rusage usage;
-        getrusage(RUSAGE_SELF, &usage);
         printf("%s %dx%d frames %d %s checksum %lu peak %ld KB\n", argv[index], width, height, read,
-               status == IFC_ANIMATION_END ? "end" : message, checksum, usage.ru_maxrss);
+               status == IFC_ANIMATION_END ? "end" : message, checksum, peak_kilobytes());
         ifc_animation_close(animation);
         ifc_end_decode();
         free(bytes);

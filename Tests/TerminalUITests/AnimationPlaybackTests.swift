@@ -216,7 +216,8 @@ final class ViewerAnimationTests: XCTestCase {
         let clock = Clock()
         let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
         _ = frame(pipeline)
-        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
+        // Every frame read (it plays while they are: see test_characters_playWhileTheRestAreRead).
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { !$0.reading } ?? false }
         let status = try XCTUnwrap(pipeline.viewerAnimation)
         XCTAssertEqual(status.frames, 20)
         XCTAssertEqual(status.frame, 0)
@@ -305,6 +306,49 @@ extension ViewerAnimationTests {
         XCTAssertLessThanOrEqual(held, AnimationLimits.standard.bytes)
         XCTAssertGreaterThan(held, AnimationLimits.standard.bytes / 2, "as large as the budget allows")
         XCTAssertEqual(picture?.pixels?.columns, 40, "shown over the view's cells all the same")
+    }
+
+    /// Where the program paces the frames, the animation plays while the rest of its frames are read: the frames so
+    /// far come first (from the second on), the status line says more are coming, and the whole file then plays on
+    /// from where it is.
+    func test_characters_playWhileTheRestAreRead() throws {
+        var gif = GIFWriter(width: 320, height: 180, colors: [(0, 0, 0), (255, 255, 255)])
+        for index in 0..<12 {
+            gif.frame(left: 0, top: 0, width: 320, height: 180, pixels: [UInt8](repeating: UInt8(index % 2), count: 320 * 180), delay: 10)
+        }
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock, files: Files(animation: gif.data))
+        _ = frame(pipeline)
+        // Every result, in the order posted, until the whole animation.
+        var results: [ImagePipeline.Result] = []
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            results += mailbox.take()
+            if results.contains(where: { if case .viewerAnimation = $0 { return true } else { return false } }) { break }
+            _ = frame(pipeline)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let partial = try XCTUnwrap(results.firstIndex { if case .viewerFrames = $0 { return true } else { return false } },
+                                    "frames came before the whole")
+        for result in results[...partial] { pipeline.deliver(result) }
+        let playing = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertTrue(playing.reading)
+        XCTAssertEqual(playing.frames, 2, "the frames so far")
+        XCTAssertEqual(ViewerScreen.motionLabel(playing, unicode: true), "▶ 1/2…")
+        guard case .ready = frame(pipeline) else { return XCTFail("the first frame shows") }
+        clock.now += 0.101
+        XCTAssertTrue(pipeline.advanceAnimation())
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, 1)
+        clock.now += 0.101
+        pipeline.advanceAnimation()
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, 1, "it waits on the last frame read")
+        XCTAssertEqual(ViewerScreen.motionLabel(pipeline.viewerAnimation, unicode: true), "▶ 2/2…", "not 'ended'")
+        for result in results[(partial + 1)...] { pipeline.deliver(result) }
+        let whole = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertFalse(whole.reading)
+        XCTAssertEqual(whole.frames, 12)
+        XCTAssertEqual(whole.frame, 2, "it plays on from where it was")
+        XCTAssertEqual(whole.loops, 0)
     }
 
     /// A file that is no animation leaves the still, and the status line says why.

@@ -5,9 +5,9 @@ import Foundation
 /// link shows fewer frames, at the right moments).
 public struct AnimationClock: Equatable, Sendable {
     /// Seconds each frame shows.
-    public let delays: [Double]
+    public private(set) var delays: [Double]
     /// How many times the whole plays; 0 for ever.
-    public let loops: Int
+    public private(set) var loops: Int
     /// The frame shown (0-based).
     public private(set) var frame = 0
     /// The play under way (1-based).
@@ -19,10 +19,28 @@ public struct AnimationClock: Equatable, Sendable {
     private var frameStart: Double
 
     public init(delays: [Double], loops: Int, now: Double, paused: Bool = false) {
-        self.delays = delays.isEmpty ? [1] : delays.map { $0.isFinite && $0 > 0 ? $0 : 0.1 }
+        self.delays = Self.sane(delays)
         self.loops = max(0, loops)
         self.paused = paused
         frameStart = now
+    }
+
+    private static func sane(_ delays: [Double]) -> [Double] {
+        delays.isEmpty ? [1] : delays.map { $0.isFinite && $0 > 0 ? $0 : 0.1 }
+    }
+
+    /// More frames read (the same first ones and more after them), and the loops the whole file asks for: it plays
+    /// on from where it is. Stopped at the last frame read so far, it goes on to the next from `now`.
+    public mutating func extend(delays more: [Double], loops: Int, now: Double) {
+        guard more.count >= delays.count else { return }
+        let waiting = finished && frame + 1 < more.count
+        delays = Self.sane(more)
+        self.loops = max(0, loops)
+        if waiting {
+            finished = false
+            frame += 1
+            frameStart = now
+        }
     }
 
     public var frameCount: Int { delays.count }

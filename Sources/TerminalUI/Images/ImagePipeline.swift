@@ -26,6 +26,8 @@ public final class ImagePipeline: PictureProvider {
         /// The viewer's animation, read (nil: it could not be, and the still stays, with why); `file`: the file as it
         /// came, kept for a terminal that plays it itself.
         case viewerAnimation(photoID: String, AnimatedImage?, file: Data?, note: String?)
+        /// The frames read so far, while the rest are read (where the program paces the frames).
+        case viewerFrames(photoID: String, AnimatedImage)
         /// Every frame of the viewer's animation drawn for the view, for a terminal that plays them itself.
         case viewerMotion(ViewerKey, CellPicture)
     }
@@ -120,6 +122,8 @@ public final class ImagePipeline: PictureProvider {
     /// Started as a still because the link was slow; Space plays it.
     private var heldForLink = false
     private var animationCut: String?
+    /// The animation plays while the rest of its frames are read.
+    private var animationReading = false
     private var frameShown: (key: ViewerKey, frame: Int, picture: CellPicture)?
     /// Frames already drawn for the view, while they come to little (`keptFrameBytes`): a short loop is drawn once.
     private var framesDrawn: (key: ViewerKey, pictures: [Int: CellPicture], bytes: Int)?
@@ -432,6 +436,7 @@ public final class ImagePipeline: PictureProvider {
         clock = nil
         heldForLink = false
         animationCut = nil
+        animationReading = false
         frameShown = nil
         framesDrawn = nil
         motionShown = nil
@@ -471,7 +476,7 @@ public final class ImagePipeline: PictureProvider {
         }
         return AnimationStatus(frame: clock.frame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
                                paused: clock.paused, finished: clock.finished, playedByTerminal: terminalPlays,
-                               heldForLink: heldForLink, cut: animationCut)
+                               heldForLink: heldForLink, cut: animationCut, reading: animationReading)
     }
 
     /// When the next frame is due (seconds on `now`'s clock), where the program paces the frames.
@@ -512,15 +517,32 @@ public final class ImagePipeline: PictureProvider {
         var box = drawer.pixelSize(columns: columns, rows: rows)
         if turns % 2 == 1 { box = (box.height, box.width) }
         let photoID = photo.id
+        // Where the program paces the frames, they play while the rest are read (a terminal that plays them is given
+        // them all at once).
+        let streams = drawer.playback == .paced
         animationLoad = Task.detached(priority: .userInitiated) {
             do {
                 let data = try await source.imageData(at: url)
                 try Task.checkCancellation()
                 let stop = DecodeStop()
+                let format = AnimationFormat(sniffing: data) ?? .gif
+                var soFar: [AnimatedImage.Frame] = []
+                var posted = 0.0
                 let animation = try await withTaskCancellationHandler {
                     // Exactly the view's pixels: the viewer's box has the photo's shape, and a frame drawn as it is
                     // is not resized again on the loop.
-                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, stop: stop)
+                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, stop: stop) { frame, index in
+                        guard streams, soFar.count == index else { return }
+                        // Frames halved under the budget since the first: the rest come whole at the end.
+                        if let first = soFar.first, first.image.width != frame.image.width { soFar = []; return }
+                        soFar.append(frame)
+                        // The frames so far from the second on, then at most four times a second.
+                        let clock = ProcessInfo.processInfo.systemUptime
+                        guard index >= 1, index == 1 || clock - posted >= 0.25 else { return }
+                        posted = clock
+                        post(.viewerFrames(photoID: photoID, AnimatedImage(frames: soFar, loops: 1, width: frame.image.width,
+                                                                          height: frame.image.height, format: format)))
+                    }
                 } onCancel: {
                     stop.stop()
                 }
@@ -633,9 +655,21 @@ public final class ImagePipeline: PictureProvider {
             guard key.photoID == viewerPhotoID else { return nil }
             if viewerRender?.key == key { viewerRender = nil }
             viewerShown = (key, picture)
+        case let .viewerFrames(photoID, animation):
+            guard photoID == viewerPhotoID, animationLoad != nil, drawer.playback == .paced, animation.moves else { return nil }
+            self.animation = animation
+            animationReading = true
+            if clock == nil {
+                // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
+                heldForLink = linkRate != nil
+                clock = AnimationClock(delays: animation.frames.map(\.delay), loops: 1, now: now(), paused: heldForLink)
+            } else {
+                clock!.extend(delays: animation.frames.map(\.delay), loops: 1, now: now())
+            }
         case let .viewerAnimation(photoID, animation, file, note):
             guard photoID == viewerPhotoID else { return nil }
             animationLoad = nil
+            animationReading = false
             guard let animation, animation.moves else {
                 // The still stays; the status line says why it does not move.
                 animationCut = note ?? "the file has one frame"
@@ -644,9 +678,14 @@ public final class ImagePipeline: PictureProvider {
             self.animation = animation
             animationFile = animation.format == .gif && drawer.playback == .terminalGIF ? file : nil
             animationCut = animation.cut
-            // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
-            heldForLink = linkRate != nil
-            clock = AnimationClock(delays: animation.frames.map(\.delay), loops: animation.loops, now: now(), paused: heldForLink)
+            if clock != nil {
+                // It played while it was read: it plays on from where it is, now with every frame and its loops.
+                clock!.extend(delays: animation.frames.map(\.delay), loops: animation.loops, now: now())
+            } else {
+                // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
+                heldForLink = linkRate != nil
+                clock = AnimationClock(delays: animation.frames.map(\.delay), loops: animation.loops, now: now(), paused: heldForLink)
+            }
         case let .viewerMotion(key, picture):
             guard key.photoID == viewerPhotoID else { return nil }
             if motionRender?.key == key { motionRender = nil }

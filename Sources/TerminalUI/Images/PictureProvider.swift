@@ -49,9 +49,12 @@ public struct AnimationStatus: Equatable, Sendable {
     public var heldForLink: Bool
     /// Frames left out (the budget, a damaged frame), said once.
     public var cut: String?
+    /// It plays while the rest of its frames are read: `frames` is what was read so far.
+    public var reading: Bool
 
     public init(frame: Int, frames: Int, loop: Int, loops: Int, paused: Bool, finished: Bool = false,
-                playedByTerminal: Bool = false, heldForLink: Bool = false, cut: String? = nil) {
+                playedByTerminal: Bool = false, heldForLink: Bool = false, cut: String? = nil, reading: Bool = false) {
+        self.reading = reading
         self.frame = frame
         self.frames = frames
         self.loop = loop

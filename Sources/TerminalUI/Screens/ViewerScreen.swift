@@ -193,17 +193,18 @@ public struct ViewerScreen {
         return keys.hints(.viewer) { !hidden.contains($0) }
     }
 
-    /// Where an animation is: "▶ 3/20", "▶ 3/20 loop 2", "❚❚ 3/20", "paused: slow link, Space plays"; nil status: its
-    /// frames are on their way.
+    /// Where an animation is: "▶ 3/20", "▶ 3/20 loop 2", "❚❚ 3/20", "▶ 3/5…" (the rest still being read), "paused: slow
+    /// link, Space plays"; nil status: its frames are on their way.
     static func motionLabel(_ motion: AnimationStatus?, unicode: Bool) -> String {
         guard let motion else { return "animated: loading its frames" }
         guard motion.frames > 0 else { return motion.cut.map { "still: \($0)" } ?? "still" }
         if motion.heldForLink { return "paused: slow link, Space plays" }
-        let count = "\(motion.frames)\(motion.cut == nil ? "" : "+")"
+        // Still being read: the frames so far, and more to come.
+        let count = "\(motion.frames)\(motion.reading ? (unicode ? "…" : "...") : motion.cut == nil ? "" : "+")"
         // The frame number keeps its width, so the line does not shift as it plays.
         let number = String(motion.frame + 1)
         let frame = String(repeating: " ", count: max(0, String(motion.frames).count - number.count)) + number
-        if motion.finished { return "ended, Space replays" }
+        if motion.finished, !motion.reading { return "ended, Space replays" }
         if motion.paused { return "\(unicode ? "❚❚" : "paused") \(frame)/\(count)" }
         let play = unicode ? "▶" : "playing"
         if motion.playedByTerminal { return "\(play) \(count) frames" }
