@@ -12,7 +12,7 @@ import CFuzzDriver
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
     let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-    FileHandle.standardError.write(Data("usage: image-feed-fuzz <target> [inputs or libFuzzer options]\ntargets: \(names)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: image-feed-fuzz <target> [inputs or libFuzzer options]\ntargets: \(names)\n".utf8))
     exit(2)
 }
 
@@ -38,7 +38,7 @@ for path in arguments.dropFirst(2) {
     let url = URL(fileURLWithPath: path)
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-        FileHandle.standardError.write(Data("\(path): no such file\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\(path): no such file\n".utf8))
         exit(1)
     }
     if isFolder.boolValue {

@@ -47,7 +47,7 @@ struct UnsplashSandboxCommand: AsyncParsableCommand {
         let app = server.application(host: host, port: port) { bound in
             // Written unbuffered: scripts wait for this line to know the port.
             let line = "unsplash-sandbox listening on http://\(host):\(bound) (\(server.catalog.feed.count) feed photos)\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(line.utf8))
         }
         try await app.runService()
     }

@@ -120,6 +120,27 @@ final class RenderStopTests: XCTestCase {
         }
     }
 
+    /// No command crashes on an output that is gone: each ends with a status (the login's prompt and every message to
+    /// standard error were writes that trapped on a failure).
+    func test_everyCommand_withItsOutputGone_endsWithAStatus_notACrash() throws {
+        let gif = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
+        for arguments in [["render", gif, "--animate", "off"], ["render", "/nonexistent.gif"], ["doctor", "--offline"], ["--help"],
+                          ["cache", "info"], ["login"], ["feed", "--json"], ["nonsense"]] {
+            let gone = Pipe()
+            try gone.fileHandleForReading.close()
+            let command = Process()
+            command.executableURL = CommandLineTests.executable
+            command.arguments = arguments
+            command.environment = folder.environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
+            command.standardInput = FileHandle.nullDevice
+            command.standardOutput = gone
+            command.standardError = gone
+            try command.run()
+            command.waitUntilExit()
+            XCTAssertEqual(command.terminationReason, .exit, "\(arguments) crashed (signal \(command.terminationStatus))")
+        }
+    }
+
     /// Ctrl-Z while frames play gives the shell its cursor back; `fg` hides it again and the frames go on; Ctrl-C then
     /// ends it with the cursor shown.
     func test_ctrlZ_showsTheCursor_andFgHidesItAgain() throws {

@@ -76,7 +76,8 @@ public enum ShellLogin {
             out += "\(error.description)\n"
         }
         out += "Or paste the code (or the address the browser ended on) here and press Enter:\n"
-        FileHandle.standardOutput.write(Data(out.utf8))
+        // A standard output that is gone fails this write quietly (`write(_:)` would trap); the login goes on.
+        try? FileHandle.standardOutput.write(contentsOf: Data(out.utf8))
         let reader = Thread {
             while let line = readLine() {
                 if !line.trimmingCharacters(in: .whitespaces).isEmpty {
