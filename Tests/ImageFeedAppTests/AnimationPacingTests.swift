@@ -34,13 +34,7 @@ extension AnimationPacingTests {
     /// would be a still), long before the ten full 2000x2000 frames behind them are. Measured against the same
     /// file's whole read, in this process, so that a busy machine slows both alike.
     func test_theFirstFrame_isDrawnWhileTheRestAreRead() throws {
-        let side = 2000
-        var gif = GIFWriter(width: side, height: side, colors: [(0, 0, 0), (255, 255, 255)])
-        let packed = (0..<2).map { GIFWriter.lzw([UInt8](repeating: UInt8($0), count: side * side), minimumCodeSize: gif.minimumCodeSize) }
-        for index in 0..<12 {
-            gif.frame(left: 0, top: 0, width: side, height: side, packed: packed[index % 2], delay: 10)
-        }
-        let data = gif.data
+        let data = GIFWriter.alternating(side: 2000, count: 12).data
         let fitting = (40 * 4, 10 * 8)
         let readStart = Date()
         XCTAssertEqual(try ImageCodec.decodeAnimation(data, fitting: fitting).frames.count, 12)

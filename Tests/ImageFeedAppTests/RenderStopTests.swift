@@ -17,13 +17,8 @@ final class RenderStopTests: XCTestCase {
 
     /// A GIF of `count` full frames of `side` pixels, alternately black and white (a few KB a frame).
     func heavyGIF(side: Int, count: Int) throws -> URL {
-        var gif = GIFWriter(width: side, height: side, colors: [(0, 0, 0), (255, 255, 255)])
-        let packed = (0..<2).map { GIFWriter.lzw([UInt8](repeating: UInt8($0), count: side * side), minimumCodeSize: gif.minimumCodeSize) }
-        for index in 0..<count {
-            gif.frame(left: 0, top: 0, width: side, height: side, packed: packed[index % 2], delay: 10)
-        }
         let file = folder.url.appendingPathComponent("heavy.gif")
-        try gif.data.write(to: file)
+        try GIFWriter.alternating(side: side, count: count).data.write(to: file)
         return file
     }
 

@@ -10,15 +10,11 @@ import XCTest
 /// C reader is also run outside this process under AddressSanitizer and valgrind (`Tests/SanitizedCodec/frames.c`).
 final class HostileAnimationTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var folder: URL!
+    private var temporary: TemporaryFolder!
+    var folder: URL { temporary.url }
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-animation-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        temporary = try TemporaryFolder()
     }
 
     // MARK: Videos
@@ -150,11 +146,7 @@ final class HostileAnimationTests: XCTestCase {
     /// and says so.
     func test_framesThatEachCostTheScreen_areCutAtTheWorkBudget_andSaySo() throws {
         let side = 2000
-        var gif = GIFWriter(width: side, height: side, colors: [(0, 0, 0), (255, 255, 255)])
-        let packed = (0..<2).map { GIFWriter.lzw([UInt8](repeating: UInt8($0), count: side * side), minimumCodeSize: gif.minimumCodeSize) }
-        for index in 0..<12 {
-            gif.frame(left: 0, top: 0, width: side, height: side, packed: packed[index % 2], delay: 10)
-        }
+        let gif = GIFWriter.alternating(side: side, count: 12)
         XCTAssertLessThan(gif.data.count, 200_000)
         let animation = try ImageCodec.decodeAnimation(gif.data, fitting: (64, 64),
                                                        limits: AnimationLimits(work: 3 * (side * side + 64 * 64)))
@@ -169,9 +161,7 @@ final class HostileAnimationTests: XCTestCase {
     /// before any line is read, and the frame made of a canvas asks between its rows.
     func test_aStop_isSeenInsideAFrame() throws {
         let side = 2000
-        var gif = GIFWriter(width: side, height: side, colors: [(0, 0, 0), (255, 255, 255)])
-        gif.frame(left: 0, top: 0, width: side, height: side, pixels: [UInt8](repeating: 1, count: side * side), delay: 10)
-        gif.frame(left: 0, top: 0, width: side, height: side, pixels: [UInt8](repeating: 0, count: side * side), delay: 10)
+        let gif = GIFWriter.alternating(side: side, count: 2)
         let stop = DecodeStop()
         stop.stop()
         XCTAssertThrowsError(try ImageCodec.decodeAnimation(gif.data, stop: stop)) { error in

@@ -203,6 +203,20 @@ final class ViewerAnimationTests: XCTestCase {
         return pipeline.viewerPicture(for: photo, columns: 40, rows: 11, view: ViewTransform())
     }
 
+    /// The viewer's pipeline for a terminal that plays the frames (Kitty graphics, cells of 8x16), and the picture it
+    /// gives that terminal once every frame is drawn.
+    func playedByKitty(clock: Clock, files: Files = Files()) throws -> (pipeline: ImagePipeline, picture: CellPicture) {
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock, files: files)
+        _ = frame(pipeline)
+        var picture: CellPicture?
+        settle(pipeline, mailbox) {
+            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
+            return picture != nil
+        }
+        return (pipeline, try XCTUnwrap(picture))
+    }
+
     func settle(_ pipeline: ImagePipeline, _ mailbox: ImagePipelineTests.Mailbox, until condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(20)
         while !condition(), Date() < deadline {
@@ -262,19 +276,12 @@ final class ViewerAnimationTests: XCTestCase {
 
     func test_kitty_getsOnePictureWithEveryFrame_andTheLoopAsksForNoFrames() throws {
         let clock = Clock()
-        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
-        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
-        _ = frame(pipeline)
-        var picture: CellPicture?
-        settle(pipeline, mailbox) {
-            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
-            return picture != nil
-        }
-        let motion = try XCTUnwrap(picture?.pixels?.motion)
+        let (pipeline, picture) = try playedByKitty(clock: clock)
+        let motion = try XCTUnwrap(picture.pixels?.motion)
         XCTAssertEqual(motion.frames.count, 20)
         XCTAssertEqual(Set(motion.delays), [80])
         XCTAssertEqual(motion.loops, 0)
-        XCTAssertEqual(motion.frames[0].width, picture?.pixels?.image.width)
+        XCTAssertEqual(motion.frames[0].width, picture.pixels?.image.width)
         XCTAssertEqual(pipeline.viewerAnimation?.playedByTerminal, true)
         XCTAssertNil(pipeline.nextAnimationFrame, "kitty plays it: the loop wakes for no frame")
         clock.now += 1
@@ -292,20 +299,13 @@ extension ViewerAnimationTests {
         for index in 0..<599 {
             gif.frame(left: index % 320, top: index % 180, width: 1, height: 1, pixels: [0], delay: 10)
         }
-        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
-        let (pipeline, mailbox) = pipeline(drawer, clock: Clock(), files: Files(animation: gif.data))
-        _ = frame(pipeline)
-        var picture: CellPicture?
-        settle(pipeline, mailbox) {
-            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
-            return picture != nil
-        }
-        let motion = try XCTUnwrap(picture?.pixels?.motion)
+        let picture = try playedByKitty(clock: Clock(), files: Files(animation: gif.data)).picture
+        let motion = try XCTUnwrap(picture.pixels?.motion)
         XCTAssertEqual(motion.frames.count, 600, "at the view's size: 101 MB")
         let held = motion.frames.reduce(0) { $0 + $1.pixels.count }
         XCTAssertLessThanOrEqual(held, AnimationLimits.standard.bytes)
         XCTAssertGreaterThan(held, AnimationLimits.standard.bytes / 2, "as large as the budget allows")
-        XCTAssertEqual(picture?.pixels?.columns, 40, "shown over the view's cells all the same")
+        XCTAssertEqual(picture.pixels?.columns, 40, "shown over the view's cells all the same")
     }
 
     /// Where the program paces the frames, the animation plays while the rest of its frames are read: the frames so

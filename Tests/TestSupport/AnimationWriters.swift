@@ -24,6 +24,17 @@ public struct GIFWriter {
         bytes.append(contentsOf: [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0])
     }
 
+    /// `count` frames covering a `side` x `side` screen, alternately black and white, `delay` hundredths each: a few KB
+    /// a frame (LZW packs a plain frame tightly), the screen's pixels of work each.
+    public static func alternating(side: Int, count: Int, delay: Int = 10) -> GIFWriter {
+        var gif = GIFWriter(width: side, height: side, colors: [(0, 0, 0), (255, 255, 255)])
+        let packed = (0..<2).map { lzw([UInt8](repeating: UInt8($0), count: side * side), minimumCodeSize: gif.minimumCodeSize) }
+        for index in 0..<count {
+            gif.frame(left: 0, top: 0, width: side, height: side, packed: packed[index % 2], delay: delay)
+        }
+        return gif
+    }
+
     /// The LZW code size of this file's frames.
     public var minimumCodeSize: Int { max(2, tableBits) }
 
