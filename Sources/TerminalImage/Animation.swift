@@ -34,6 +34,10 @@ public struct AnimatedImage: Sendable {
         self.cut = cut
     }
 
+    /// Whether frames were left out because the file was damaged past them (the file is not one to keep).
+    public var damaged: Bool { cut == AnimatedImage.damagedCut }
+    static let damagedCut = "the frames before a damaged one"
+
     /// One loop's length in seconds.
     public var duration: Double { frames.reduce(0) { $0 + $1.delay } }
     /// Whether it moves at all (one frame is a still).
@@ -162,7 +166,7 @@ extension ImageCodec {
                 guard status != IFC_ERROR, let canvas else {
                     if stopped() { throw CancellationError() }
                     // Damage after whole frames ends the animation there.
-                    if !frames.isEmpty { cut = "the frames before a damaged one"; break }
+                    if !frames.isEmpty { cut = AnimatedImage.damagedCut; break }
                     throw ImageDecodingError.corrupt(text(message))
                 }
                 var changedX: Int32 = 0, changedY: Int32 = 0, changedWidth: Int32 = 0, changedHeight: Int32 = 0

@@ -242,18 +242,46 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(state.favoritesCount, 2)
     }
 
-    func test_unlikeInFavorites_removesIt_andTheFeedHeartTurnsGray() {
+    /// An unlike in the favorites keeps the card where it is, its heart empty, and says what was removed: a second `f`
+    /// likes the same photo again (it used to remove the card, and the second `f` unliked the next favorite).
+    /// Leaving the favorites takes the unliked photos away; so does a reload.
+    func test_unlikeInFavorites_keepsTheCardInPlace_untilTheListIsLeft_andTheFeedHeartTurnsGray() {
         var state = loggedIn()
         _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "b")))
         _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "b", liked: true, .success(makePhoto("b", liked: true, likes: 4)))))
         XCTAssertEqual(state.feed.photo(id: "b")?.likedByUser, true)
+        _ = AppViewModel.update(&state, .selectTab(.profile))
         XCTAssertEqual(AppViewModel.update(&state, .favorites(.toggleLike(photoID: "b"))),
                        [.favorites(username: "demo", .setLike(photoID: "b", liked: false))])
         _ = AppViewModel.update(&state, .favorites(.likeFinished(photoID: "b", liked: false, .success(makePhoto("b", likes: 3)))))
-        XCTAssertNil(state.favorites.photo(id: "b"))
+        XCTAssertEqual(state.favorites.photos.map(\.id), ["b", "f"], "the card stays where it was")
+        XCTAssertEqual(state.favorites.photo(id: "b")?.likedByUser, false, "its heart empty")
         XCTAssertEqual(state.feed.photo(id: "b")?.likedByUser, false)
         XCTAssertEqual(state.feed.photo(id: "b")?.likes, 3)
         XCTAssertEqual(state.favoritesCount, 1)
+        XCTAssertTrue(state.notice?.text.hasPrefix("Removed ") == true && state.notice?.text.hasSuffix("from your favorites; f likes it again.") == true,
+                      state.notice?.text ?? "no notice")
+        // The second f: the same photo, liked again, in place.
+        XCTAssertEqual(AppViewModel.update(&state, .favorites(.toggleLike(photoID: "b"))),
+                       [.favorites(username: "demo", .setLike(photoID: "b", liked: true))])
+        _ = AppViewModel.update(&state, .favorites(.likeFinished(photoID: "b", liked: true, .success(makePhoto("b", liked: true, likes: 4)))))
+        XCTAssertEqual(state.favorites.photos.map(\.id), ["b", "f"])
+        XCTAssertEqual(state.favoritesCount, 2)
+        // Unliked again, then the favorites left: it goes.
+        _ = AppViewModel.update(&state, .favorites(.toggleLike(photoID: "b")))
+        _ = AppViewModel.update(&state, .favorites(.likeFinished(photoID: "b", liked: false, .success(makePhoto("b", likes: 3)))))
+        _ = AppViewModel.update(&state, .selectTab(.feed))
+        XCTAssertEqual(state.favorites.photos.map(\.id), ["f"])
+        XCTAssertEqual(state.favoritesCount, 1)
+    }
+
+    /// An unlike elsewhere (the feed, the viewer) takes the photo out of the favorites at once: nobody is looking at them.
+    func test_unlikeElsewhere_removesItFromFavorites() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .feed(.toggleLike(photoID: "f")))
+        _ = AppViewModel.update(&state, .feed(.likeFinished(photoID: "f", liked: false, .success(makePhoto("f", likes: 1)))))
+        XCTAssertNil(state.favorites.photo(id: "f"))
+        XCTAssertEqual(state.favoritesCount, 0)
     }
 
     func test_likeInTheViewer_reachesFeedAndFavorites() {

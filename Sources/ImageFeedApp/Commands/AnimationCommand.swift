@@ -127,9 +127,8 @@ public enum AnimationCommand {
         private var previousRows: [Substring] = []
         private var made: [Int: [UInt8]] = [:]
         private var madeBytes = 0
-        /// Kitty: the picture's id and the size its frames go at (the first frame's).
+        /// Kitty: the picture's id.
         private let kittyID = UInt32.random(in: 1_000_000...UInt32.max)
-        private var kittySize: (width: Int, height: Int)?
         private var finished = false
 
         init(cells: (columns: Int, rows: Int), graphics: GraphicsMode, cell: (width: Int, height: Int), mode: ColorMode, unicode: Bool,
@@ -220,18 +219,19 @@ public enum AnimationCommand {
             return drawn
         }
 
+        /// Each frame made at the cells' pixels as it is sent (as sharp as the still `render` draws) and let go: they
+        /// were all enlarged at once before the first was sent.
         private func sendKitty(_ frame: AnimatedImage.Frame, index: Int) throws {
-            var image = frame.image
-            guard let size = kittySize else {
-                kittySize = (image.width, image.height)
+            let size = (width: cells.columns * cell.width, height: cells.rows * cell.height)
+            let image = frame.image.width == size.width && frame.image.height == size.height
+                ? frame.image : AreaResampler.resize(frame.image, width: size.width, height: size.height)
+            let delay = Int((frame.delay * 1000).rounded())
+            if drawn == 0 {
                 try output.write(KittyGraphics.transmit(image, id: kittyID, display: (cells.columns, cells.rows))
-                                 + Array(KittyGraphics.firstFrameGap(id: kittyID, milliseconds: Int((frame.delay * 1000).rounded())).utf8))
-                drawn = 1
-                return
+                                 + Array(KittyGraphics.firstFrameGap(id: kittyID, milliseconds: delay).utf8))
+            } else {
+                try output.write(KittyGraphics.animationFrame(image, index: index, delay: delay, id: kittyID))
             }
-            // A frame read after the frames were halved goes at the first frame's size: a frame is part of that picture.
-            if image.width != size.width || image.height != size.height { image = AreaResampler.resize(image, width: size.width, height: size.height) }
-            try output.write(KittyGraphics.animationFrame(image, index: index, delay: Int((frame.delay * 1000).rounded()), id: kittyID))
             drawn += 1
         }
 

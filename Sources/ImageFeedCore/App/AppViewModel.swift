@@ -164,7 +164,7 @@ public enum AppViewModel {
             effects += listNotice(favoritesEvent, before: listBefore, name: "your favorites", tab: .profile, in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = favoritesEvent,
                let photo = state.favorites.photo(id: photoID) ?? before ?? Optional(answer) {
-                return effects + likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
+                return effects + likeChanged(photo, liked: liked, likes: answer.likes, inFavorites: true, in: &state)
             }
             return effects
 

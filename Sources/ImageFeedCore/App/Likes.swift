@@ -2,8 +2,10 @@ import Foundation
 
 /// A like that succeeded reaches every list and every photo shown on its own, in one update.
 extension AppViewModel {
-    /// One like or unlike that succeeded, everywhere it shows.
-    static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, in state: inout AppState) -> [Effect] {
+    /// One like or unlike that succeeded, everywhere it shows. `inFavorites`: it was done in the favorites list, where
+    /// an unliked photo stays in place, its heart empty, until the list is reloaded or left (a second `f` likes it
+    /// again, and the selection does not move on to the next favorite), and the status line says what was removed.
+    static func likeChanged(_ photo: Photo, liked: Bool, likes: Int, inFavorites: Bool = false, in state: inout AppState) -> [Effect] {
         let wasFavorite = state.favorites.photo(id: photo.id) != nil
         // Every list that may hold the photo, then every photo shown on its own: one rule for all of them.
         state.changePhotoLists { _ = PhotoListViewModel.update(&$0, .likeChangedElsewhere(photoID: photo.id, liked: liked, likes: likes)) }
@@ -17,6 +19,8 @@ extension AppViewModel {
             favorite.likedByUser = true
             favorite.likes = likes
             _ = PhotoListViewModel.update(&state.favorites, .insertedElsewhere(favorite))
+        } else if inFavorites {
+            _ = PhotoListViewModel.update(&state.favorites, .unlikedHere(photoID: photo.id))
         } else {
             _ = PhotoListViewModel.update(&state.favorites, .removedElsewhere(photoID: photo.id))
         }
@@ -26,7 +30,10 @@ extension AppViewModel {
             profile.totalLikes = max(0, total + (liked ? 1 : -1))
             state.profile.phase = .content(profile)
         }
-        return []
+        guard inFavorites, !liked else { return [] }
+        let caption = photo.caption.map(UntrustedText.sanitize) ?? ""
+        let what = caption.isEmpty ? "the photo" : "“\(caption.count > 40 ? caption.prefix(39) + "…" : caption)”"
+        return notify("Removed \(what) from your favorites; f likes it again.", kind: .info, in: &state)
     }
 
 }

@@ -24,6 +24,8 @@ enum Navigation {
 
         case let .selectTab(tab):
             guard state.tabs.contains(tab) else { return [] }
+            // Leaving the favorites: the photos unliked there go.
+            if state.tab == .profile, tab != .profile { _ = PhotoListViewModel.update(&state.favorites, .pruneUnliked) }
             state.searchCameFrom = nil
             state.tab = tab
             state.viewer = nil

@@ -38,6 +38,9 @@ public struct PhotoListState: Equatable, Sendable {
     public var savedAt: Date?
     /// Photos whose like or unlike request is running: their heart shows a spinner.
     public var likesInFlight: Set<String> = []
+    /// Photos unliked in this list (the favorites) that stay in it, their heart empty, until it is reloaded or left:
+    /// a second `f` likes them again, and nothing moves under the selection.
+    public var keptUnliked: Set<String> = []
     public var modal: Modal?
     /// Page 1 is asked for again over the photos shown (`r`): they stay until it comes.
     public var reloading = false

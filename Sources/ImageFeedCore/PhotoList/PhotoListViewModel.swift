@@ -24,6 +24,10 @@ public enum PhotoListViewModel {
         case insertedElsewhere(Photo)
         /// A photo leaves the list (an unlike elsewhere removes it from favorites).
         case removedElsewhere(photoID: String)
+        /// A photo unliked in this list stays where it is, its heart empty, and no longer counts (`keptUnliked`).
+        case unlikedHere(photoID: String)
+        /// The photos unliked here leave the list (the list is left).
+        case pruneUnliked
         /// Forget everything (logging out).
         case reset
         /// At launch: the saved list, shown at once while page 1 is asked for.
@@ -75,6 +79,7 @@ public enum PhotoListViewModel {
                 var added = 0
                 if page == 1 {
                     state.savedAt = nil
+                    state.keptUnliked = []
                     state.photos = PhotoList(uniqued(loaded.items))
                 } else {
                     let known = Set(state.photos.ids)
@@ -143,6 +148,11 @@ public enum PhotoListViewModel {
             return []
 
         case let .insertedElsewhere(photo):
+            // Liked again where it was kept: it counts again, where it is.
+            if state.keptUnliked.remove(photo.id) != nil {
+                state.totalItems = state.totalItems.map { $0 + 1 }
+                return []
+            }
             guard state.phase == .content, state.photo(id: photo.id) == nil else { return [] }
             state.photos.insert(photo, at: 0)
             state.totalItems = state.totalItems.map { $0 + 1 }
@@ -152,7 +162,20 @@ public enum PhotoListViewModel {
             guard let index = state.photos.firstIndex(ofID: photoID) else { return [] }
             state.photos.remove(at: index)
             state.likesInFlight.remove(photoID)
+            // A photo kept unliked no longer counted.
+            if state.keptUnliked.remove(photoID) == nil { state.totalItems = state.totalItems.map { max(0, $0 - 1) } }
+            return []
+
+        case let .unlikedHere(photoID):
+            guard state.photo(id: photoID) != nil, state.keptUnliked.insert(photoID).inserted else { return [] }
             state.totalItems = state.totalItems.map { max(0, $0 - 1) }
+            return []
+
+        case .pruneUnliked:
+            for photoID in state.keptUnliked {
+                if let index = state.photos.firstIndex(ofID: photoID) { state.photos.remove(at: index) }
+            }
+            state.keptUnliked = []
             return []
 
         case .reset:

@@ -228,10 +228,18 @@ public final class TerminalApp {
         let hadViewer = state.viewer?.photo.id
         let noticeBefore = state.notice?.serial
         let effects = AppViewModel.update(&state, event)
+        followListContents()
         if let notice = state.notice, notice.serial != noticeBefore { noticeObserver?(notice) }
         if hadViewer != nil, state.viewer?.photo.id != hadViewer { pipeline.closeViewer() }
         dirty = true
         for effect in effects { start(effect) }
+    }
+
+    /// A list whose content was replaced (another topic for the feed, another search) starts at its first item.
+    private func followListContents() {
+        ui.feedList.follow(state.feedTopic.map { "\($0.id) \(state.feedTopicOrder)" } ?? "editorial")
+        let search = state.search
+        ui.searchList.follow("\(search.kind) \(search.submitted ?? "") \(search.order) \(search.filters)")
     }
 
     private func start(_ effect: AppViewModel.Effect) {

@@ -491,8 +491,33 @@ public final class ImagePipeline: PictureProvider {
         return changed && !terminalPlays
     }
 
-    /// Space, `.` and `,` in the viewer.
+    /// Whether `r` has an animation to read again: it could not be read, or only the frames before damage were.
+    public var animationRetries: Bool {
+        guard animationLoad == nil, viewerPhotoID != nil else { return false }
+        return (clock == nil && animationCut != nil) || animation?.damaged == true
+    }
+
+    /// `r` in the viewer over an animation that could not be read (or was damaged): it is fetched and read again.
+    private func retryAnimation() {
+        guard animationRetries, let (photo, key) = viewerWanted, photo.id == viewerPhotoID else { return }
+        animationLoad?.cancel()
+        motionRender?.task.cancel()
+        motionRender = nil
+        animation = nil
+        animationFile = nil
+        clock = nil
+        heldForLink = false
+        animationCut = nil
+        animationReading = false
+        frameShown = nil
+        framesDrawn = nil
+        motionShown = nil
+        openAnimation(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns)
+    }
+
+    /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.
     public func control(_ request: PlaybackRequest) {
+        if request == .retry { return retryAnimation() }
         guard clock != nil else { return }
         if heldForLink {
             // The first Space plays it, slow link or not: frames that cannot cross in time are skipped.
@@ -505,6 +530,7 @@ public final class ImagePipeline: PictureProvider {
         switch request {
         case .playPause: clock!.togglePause(now: now())
         case let .step(offset): clock!.step(by: offset, now: now())
+        case .retry: break
         }
     }
 
@@ -547,13 +573,16 @@ public final class ImagePipeline: PictureProvider {
                     stop.stop()
                 }
                 try Task.checkCancellation()
+                // A damaged file is not kept: `r` (or the next time) fetches it anew, whatever of it played now.
+                if animation.damaged { source.discard(url) }
                 post(.viewerAnimation(photoID: photoID, animation, file: data, note: nil))
             } catch is CancellationError {
                 return
             } catch {
                 if Task.isCancelled { return }
+                if error is ImageDecodingError { source.discard(url) }
                 let note = (error as? ServiceError)?.message ?? String(describing: error)
-                post(.viewerAnimation(photoID: photoID, nil, file: nil, note: "the animation could not be played: \(note)"))
+                post(.viewerAnimation(photoID: photoID, nil, file: nil, note: "the animation could not be played: \(note); r tries again"))
             }
         }
     }

@@ -25,11 +25,14 @@ public protocol PictureProvider: AnyObject {
 
     /// Where the viewer's animation is (nil for a still, or while it loads).
     var viewerAnimation: AnimationStatus? { get }
+    /// Whether `r` would read the viewer's animation again (it could not be read, or was damaged).
+    var animationRetries: Bool { get }
 }
 
 extension PictureProvider {
     public func pixelWidth(columns: Int) -> Int { columns }
     public var viewerAnimation: AnimationStatus? { nil }
+    public var animationRetries: Bool { false }
 }
 
 /// What the viewer's status line says of an animation: the frame and the loop, paused or not, and why it does not

@@ -209,7 +209,10 @@ public struct AppFrame {
             if case .function = key, keyMap.intent(of: key, in: .everywhere) == .help { return [.toggleHelp] }
             return screen.handle(input, intent: nil, app: app, ui: &ui, area: area)
         }
-        if screen.chrome == .tabsAndStatus {
+        // The viewer has no tab bar, but its keys are the panes' too (its help lists them): Tab, the pane numbers, `/`.
+        let keyInViewer: Bool
+        if front == .viewer, case .key = input { keyInViewer = true } else { keyInViewer = false }
+        if screen.chrome == .tabsAndStatus || keyInViewer {
             if let events = sharedKeys(input, intent: intent, app: app, dialog: dialog, width: width) { return events }
         }
         // q goes back from a sub-screen (the viewer, a detail, a page, an open album).

@@ -5,10 +5,20 @@ import TerminalImage
 public struct ListPosition: Equatable, Sendable {
     public var selected = 0
     public var top = 0
+    /// What the list shows (a topic and its order, a search and its filters): another content starts at its first item.
+    public var content: String?
 
     public init(selected: Int = 0, top: Int = 0) {
         self.selected = selected
         self.top = top
+    }
+
+    /// The list now shows `content`: if it is another than the list showed, the position is its first item (a topic
+    /// picked in the feed, a tag searched from a detail), as lazygit, tig and ranger do; the same content keeps it.
+    public mutating func follow(_ content: String) {
+        guard content != self.content else { return }
+        if self.content != nil { self = ListPosition() }
+        self.content = content
     }
 }
 
@@ -103,4 +113,6 @@ public enum PlaybackRequest: Equatable, Sendable {
     case playPause
     /// A frame forward (1) or back (-1), paused there.
     case step(Int)
+    /// `r`: the animation that could not be read (or was damaged) is fetched and read again.
+    case retry
 }

@@ -94,7 +94,8 @@ public struct ViewerScreen {
         // Downloads of other photos (started before n/p or an earlier viewer) show too.
         let elsewhere = app.downloads.filter { $0.photoID != viewer.photo.id }.summary(unicode: theme.unicode)
         if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning || elsewhere != nil {
-            renderStatus(viewer, motion: motion, elsewhere: elsewhere, width: buffer.width, height: buffer.height, tick: ui.tick, into: &buffer)
+            renderStatus(viewer, motion: motion, retries: pictures.animationRetries, elsewhere: elsewhere, width: buffer.width,
+                         height: buffer.height, tick: ui.tick, into: &buffer)
         }
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
         switch viewer.modal {
@@ -113,7 +114,8 @@ public struct ViewerScreen {
         }
     }
 
-    private func renderStatus(_ viewer: ViewerState, motion: AnimationStatus?, elsewhere: String? = nil, width: Int, height: Int, tick: Int, into buffer: inout CellBuffer) {
+    private func renderStatus(_ viewer: ViewerState, motion: AnimationStatus?, retries: Bool = false, elsewhere: String? = nil, width: Int,
+                              height: Int, tick: Int, into buffer: inout CellBuffer) {
         let y = height - 1
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
@@ -142,9 +144,10 @@ public struct ViewerScreen {
         let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
         // The keys, most important first, each whole or not at all, in the room the attribution leaves
         // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
-        let essentials = hints(viewer).prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
+        let shown = hints(viewer, motion: motion, retries: retries)
+        let essentials = shown.prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
         let attributionWidth = min(DisplayWidth.of(attribution), max(24, width - x - 2 - (showPlace ? placeWidth : 0) - essentials))
-        let hintsText = Widgets.hintLine(hints(viewer), room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
+        let hintsText = Widgets.hintLine(shown, room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
         let hintsWidth = DisplayWidth.of(hintsText)
         let rightWidth = hintsWidth + (showPlace ? placeWidth : 0)
         let attributionRoom = max(0, width - x - 1 - (rightWidth > 0 ? rightWidth + 1 : 0))
@@ -183,14 +186,21 @@ public struct ViewerScreen {
         }
     }
 
-    /// The viewer's keys for the status line, the ones that matter most first.
-    func hints(_ viewer: ViewerState) -> [String] {
+    /// The viewer's keys for the status line, the ones that matter most first. `motion`: where its animation is:
+    /// Space says what it does now (play, pause), nothing is offered to play where nothing can, and `r` is offered
+    /// where an animation could not be read (or was damaged) and can be tried again.
+    func hints(_ viewer: ViewerState, motion: AnimationStatus? = nil, retries: Bool = false) -> [String] {
         var hidden: Set<Intent> = [.quit, .nextPane, .search]
-        if !viewer.imageUnavailable { hidden.insert(.reload) } else { hidden.insert(.rotate) }
+        if !viewer.imageUnavailable && !retries { hidden.insert(.reload) } else if viewer.imageUnavailable { hidden.insert(.rotate) }
         if viewer.source == nil { hidden.formUnion([.next, .previous]) }
         if viewer.isFromAlbum { hidden.formUnion([.like, .details, .photographer, .collect]) }
-        if viewer.photo.isAnimated != true { hidden.formUnion([.play, .nextFrame, .previousFrame]) }
-        return keys.hints(.viewer) { !hidden.contains($0) }
+        // Read and found not to move, or not readable: the status line says why, and Space is not offered.
+        let cannotPlay = motion.map { $0.frames == 0 } ?? false
+        if viewer.photo.isAnimated != true || cannotPlay { hidden.formUnion([.play, .nextFrame, .previousFrame]) }
+        var labels: [Intent: String] = [:]
+        if let motion, motion.frames > 0, !motion.paused, !motion.finished || motion.reading { labels[.play] = "pause" }
+        if retries, !viewer.imageUnavailable { labels[.reload] = "retry" }
+        return keys.hints(.viewer, labels: labels) { !hidden.contains($0) }
     }
 
     /// Where an animation is: "▶ 3/20", "▶ 3/20 loop 2", "❚❚ 3/20", "▶ 3/5…" (the rest still being read), "paused: slow
@@ -253,7 +263,16 @@ public struct ViewerScreen {
                 events = [pan(0.25, 0)]
             case .up: events = [pan(0, -0.25)]
             case .down: events = [pan(0, 0.25)]
-            case .reload: events = viewer.imageUnavailable ? [.retryImage] : []
+            case .reload:
+                if viewer.imageUnavailable {
+                    events = [.retryImage]
+                } else if viewer.photo.isAnimated == true {
+                    // The still is there: an animation that could not be read is read again (the pipeline knows).
+                    ui.playbackRequest = .retry
+                    return []
+                } else {
+                    events = []
+                }
             case .rotate: events = [.rotate]
             case .reset: events = [.reset]
             case .statusLine: events = [.toggleBar]
@@ -319,7 +338,7 @@ extension ViewerScreen: Screen {
 
     /// The viewer draws its own status line.
     func hints(_ app: AppState, ui: UIState) -> [String] {
-        app.viewer.map(hints) ?? []
+        app.viewer.map { hints($0) } ?? []
     }
 
     /// The photo shown, in the list the viewer was opened from.
