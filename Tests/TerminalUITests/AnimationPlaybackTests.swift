@@ -371,4 +371,51 @@ extension ViewerAnimationTests {
         XCTAssertNil(pipeline.nextAnimationFrame)
         guard case .ready = frame(pipeline) else { return XCTFail("the still shows") }
     }
+
+    /// An animation damaged on its way (the server recovered since) is not kept: the cache is told to forget it, the
+    /// status line says why it does not play and that `r` tries again, Space is not offered, and `r` reads it anew,
+    /// when it plays. (The damaged bytes were kept in the image cache and reused for the day, `r` did nothing, and
+    /// `Space play` was offered.)
+    func test_aDamagedAnimation_isNotKept_andRReadsItAgain() throws {
+        final class Recovering: ImageSource, @unchecked Sendable {
+            let lock = NSLock()
+            var damaged = true
+            var discarded: [String] = []
+            func imageData(at url: URL) async throws(ServiceError) -> Data {
+                if url.lastPathComponent == "moving.gif" {
+                    let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                        .deletingLastPathComponent().appendingPathComponent("Assets/animations/rocket.gif")
+                    guard let whole = try? Data(contentsOf: assets) else { throw .other("no GIF") }
+                    return lock.withLock { damaged } ? whole.prefix(40) : whole
+                }
+                guard let data = try? ImageCodec.encodeJPEG(RGBImage(width: 32, height: 18, red: 1, green: 2, blue: 3)) else { throw .other("no JPEG") }
+                return data
+            }
+            func discard(_ url: URL) { lock.withLock { discarded.append(url.lastPathComponent) } }
+        }
+        let source = Recovering()
+        let mailbox = ImagePipelineTests.Mailbox()
+        let pipeline = ImagePipeline(source: source, drawer: PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor))) { mailbox.post($0) }
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil && !pipeline.isBusy }
+        let status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertEqual(status.frames, 0)
+        XCTAssertTrue(ViewerScreen.motionLabel(status, unicode: true).hasSuffix("r tries again"), ViewerScreen.motionLabel(status, unicode: true))
+        XCTAssertEqual(source.lock.withLock { source.discarded }, ["moving.gif"], "the damaged file is not kept")
+        XCTAssertTrue(pipeline.animationRetries)
+        let screen = ViewerScreen(theme: Theme(colorMode: .truecolor, unicode: true))
+        var viewer = ViewerState(photo: photo)
+        viewer.source = .feed
+        let hints = screen.hints(viewer, motion: status, retries: pipeline.animationRetries)
+        XCTAssertTrue(hints.contains("r retry"), "\(hints)")
+        XCTAssertFalse(hints.contains { $0.hasSuffix(" play") }, "nothing to play is offered: \(hints)")
+        // The server recovered: r reads it again, and it plays.
+        source.lock.withLock { source.damaged = false }
+        pipeline.control(.retry)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames == 20 && !$0.reading } ?? false }
+        XCTAssertEqual(pipeline.viewerAnimation?.frames, 20)
+        XCTAssertFalse(pipeline.animationRetries)
+        let playing = screen.hints(viewer, motion: pipeline.viewerAnimation, retries: false)
+        XCTAssertTrue(playing.contains("Space pause"), "Space says what it does now: \(playing)")
+    }
 }

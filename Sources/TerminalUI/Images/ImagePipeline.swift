@@ -124,6 +124,8 @@ public final class ImagePipeline: PictureProvider {
     private var animationCut: String?
     /// The animation plays while the rest of its frames are read.
     private var animationReading = false
+    /// `r` asked for the animation to be read again.
+    private var animationRetryWanted = false
     private var frameShown: (key: ViewerKey, frame: Int, picture: CellPicture)?
     /// Frames already drawn for the view, while they come to little (`keptFrameBytes`): a short loop is drawn once.
     private var framesDrawn: (key: ViewerKey, pictures: [Int: CellPicture], bytes: Int)?
@@ -318,6 +320,10 @@ public final class ImagePipeline: PictureProvider {
     /// After the frame: loads the viewer's photo, draws the view it showed, or asks for the larger file.
     private func prepareViewer(_ photo: Photo, key: ViewerKey) {
         if viewerPhotoID != photo.id { openViewer(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns) }
+        if animationRetryWanted {
+            animationRetryWanted = false
+            openAnimation(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns)
+        }
         if let animation, terminalPlays, motionShown?.key != key, motionRender?.key != key { startMotionRender(animation, key: key) }
         if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return }
         guard !viewerFailed, let image = viewerSource else { return }
@@ -437,6 +443,7 @@ public final class ImagePipeline: PictureProvider {
         heldForLink = false
         animationCut = nil
         animationReading = false
+        animationRetryWanted = false
         frameShown = nil
         framesDrawn = nil
         motionShown = nil
@@ -499,7 +506,7 @@ public final class ImagePipeline: PictureProvider {
 
     /// `r` in the viewer over an animation that could not be read (or was damaged): it is fetched and read again.
     private func retryAnimation() {
-        guard animationRetries, let (photo, key) = viewerWanted, photo.id == viewerPhotoID else { return }
+        guard animationRetries else { return }
         animationLoad?.cancel()
         motionRender?.task.cancel()
         motionRender = nil
@@ -512,7 +519,8 @@ public final class ImagePipeline: PictureProvider {
         frameShown = nil
         framesDrawn = nil
         motionShown = nil
-        openAnimation(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns)
+        // Read when the frame that shows the viewer ends (it knows the view's size).
+        animationRetryWanted = true
     }
 
     /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.
