@@ -433,20 +433,8 @@ public final class ImagePipeline: PictureProvider {
     }
 
     public func closeViewer() {
-        animationLoad?.cancel()
-        motionRender?.task.cancel()
-        animationLoad = nil
-        motionRender = nil
-        animation = nil
-        animationFile = nil
-        clock = nil
-        heldForLink = false
-        animationCut = nil
-        animationReading = false
+        forgetAnimation()
         animationRetryWanted = false
-        frameShown = nil
-        framesDrawn = nil
-        motionShown = nil
         viewerWanted = nil
         viewerLoad?.cancel()
         viewerRender?.task.cancel()
@@ -507,8 +495,16 @@ public final class ImagePipeline: PictureProvider {
     /// `r` in the viewer over an animation that could not be read (or was damaged): it is fetched and read again.
     private func retryAnimation() {
         guard animationRetries else { return }
+        forgetAnimation()
+        // Read when the frame that shows the viewer ends (it knows the view's size).
+        animationRetryWanted = true
+    }
+
+    /// The viewer's animation and its reading given up: the still stays.
+    private func forgetAnimation() {
         animationLoad?.cancel()
         motionRender?.task.cancel()
+        animationLoad = nil
         motionRender = nil
         animation = nil
         animationFile = nil
@@ -519,8 +515,6 @@ public final class ImagePipeline: PictureProvider {
         frameShown = nil
         framesDrawn = nil
         motionShown = nil
-        // Read when the frame that shows the viewer ends (it knows the view's size).
-        animationRetryWanted = true
     }
 
     /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.
