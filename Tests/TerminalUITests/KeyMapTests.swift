@@ -37,6 +37,19 @@ final class KeyMapTests: XCTestCase {
         XCTAssertEqual(former.intent(of: .character("S"), in: .search), .search, "an earlier name still binds")
     }
 
+    /// keys.md's own example: `like = "*"` and `"feed.like" = "j"`: the narrower entry wins in the feed, whichever the
+    /// file names first (the intent-wide one took it back when it came second).
+    func test_aContextsOwnEntry_winsOverTheIntentWideOne_inEitherOrder() throws {
+        for order in [["like", "feed.like"], ["feed.like", "like"]] {
+            var map = KeyMap()
+            for name in order { try map.bind(name, to: name == "like" ? "*" : "j") }
+            try map.checkConflicts()
+            XCTAssertEqual(map.intent(of: .character("j"), in: .feed), .like, "\(order)")
+            XCTAssertEqual(map.intent(of: .character("*"), in: .viewer), .like, "\(order)")
+            XCTAssertNotEqual(map.intent(of: .character("*"), in: .feed), .like, "\(order): the feed has its own")
+        }
+    }
+
     func test_mistakes_areNamed() {
         var map = KeyMap()
         XCTAssertThrowsError(try map.bind("liek", to: "x")) { error in

@@ -117,6 +117,9 @@ public struct KeyMap: Equatable, Sendable {
 
     /// The user's keys, by context and intent.
     public private(set) var bindings: [KeyContext: [Intent: [Key]]] = [:]
+    /// The contexts and intents given keys by a `context.intent` entry: an intent-wide entry does not take them back,
+    /// whichever the file names first (the narrower entry wins).
+    private var boundForOneContext: Set<String> = []
 
     public init() {}
 
@@ -276,6 +279,12 @@ public struct KeyMap: Equatable, Sendable {
         }
         guard !keys.isEmpty else { throw Problem(entry: name, message: "no key given.") }
         for context in contexts {
+            let pair = "\(context.rawValue).\(intent.rawValue)"
+            if parts.count == 2 {
+                boundForOneContext.insert(pair)
+            } else if boundForOneContext.contains(pair) {
+                continue
+            }
             bindings[context, default: [:]][intent] = keys
         }
     }
