@@ -284,6 +284,21 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(state.favoritesCount, 0)
     }
 
+    /// `i` in the viewer opens the detail; Esc there goes back one level, to the viewer (it went to the pane).
+    func test_theDetailOpenedFromTheViewer_goesBackToTheViewer() {
+        var state = loggedIn()
+        _ = AppViewModel.update(&state, .openViewer(photoID: "b"))
+        XCTAssertEqual(AppViewModel.update(&state, .openDetailFromViewer(photoID: "b")), [.detail(.load(photoID: "b"))])
+        XCTAssertNil(state.viewer)
+        XCTAssertEqual(state.detail?.photo.id, "b")
+        _ = AppViewModel.update(&state, .closeDetail)
+        XCTAssertNil(state.detail)
+        XCTAssertEqual(state.viewer?.photo.id, "b", "back to the viewer")
+        _ = AppViewModel.update(&state, .closeViewer)
+        XCTAssertNil(state.viewer)
+        XCTAssertNil(state.detail, "and from there to the pane")
+    }
+
     func test_likeInTheViewer_reachesFeedAndFavorites() {
         var state = loggedIn()
         _ = AppViewModel.update(&state, .openViewer(photoID: "c"))

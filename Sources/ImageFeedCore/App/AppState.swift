@@ -121,6 +121,8 @@ public struct AppState: Equatable, Sendable {
     public var viewer: ViewerState?
     /// The detail screen of a photo, over the pane of the list it came from.
     public var detail: PhotoDetail?
+    /// The viewer a detail was opened from (`i` there): Esc in the detail goes back to it, one level.
+    public var viewerUnderDetail: ViewerState?
     /// The pane whose detail a tag search came from: Esc in the results goes back to it.
     public var searchCameFrom: Tab?
     public var helpVisible = false

@@ -30,6 +30,8 @@ public enum AppViewModel {
         case openViewer(photoID: String)
         /// The detail screen of a photo of the pane shown (description, location, camera, author).
         case openDetail(photoID: String)
+        /// `i` in the viewer: the photo's detail over the pane, and Esc there goes back to the viewer.
+        case openDetailFromViewer(photoID: String)
         case detail(PhotoDetailViewModel.Event)
         case closeDetail
         /// n/p in the viewer: the next or previous photo of the list it was opened from.
@@ -233,8 +235,8 @@ public enum AppViewModel {
             }
             return effects
 
-        case .searchFor, .focusSearch, .selectTab, .nextTab, .previousTab, .openViewer, .stepViewer, .openDetail, .closeDetail,
-             .closeViewer, .toggleHelp:
+        case .searchFor, .focusSearch, .selectTab, .nextTab, .previousTab, .openViewer, .stepViewer, .openDetail, .openDetailFromViewer,
+             .closeDetail, .closeViewer, .toggleHelp:
             return Navigation.update(&state, event)
 
         case let .viewer(viewerEvent):

@@ -24,6 +24,7 @@ enum Navigation {
 
         case let .selectTab(tab):
             guard state.tabs.contains(tab) else { return [] }
+            state.viewerUnderDetail = nil
             // Leaving the favorites: the photos unliked there go.
             if state.tab == .profile, tab != .profile { _ = PhotoListViewModel.update(&state.favorites, .pruneUnliked) }
             state.searchCameFrom = nil
@@ -59,8 +60,20 @@ enum Navigation {
             guard let photo = state.pagedList(state.shownSource)?.photo(id: photoID) else { return [] }
             state.detail = PhotoDetail(photo: photo, source: state.shownSource)
             return [.detail(.load(photoID: photoID))]
+        case let .openDetailFromViewer(photoID):
+            let viewer = state.viewer
+            state.viewer = nil
+            let effects = update(&state, .openDetail(photoID: photoID))
+            // No detail for it (an album's photo): the viewer stays.
+            if state.detail == nil { state.viewer = viewer } else { state.viewerUnderDetail = viewer }
+            return effects
         case .closeDetail:
             state.detail = nil
+            // Back one level: to the viewer the detail was opened from.
+            if let viewer = state.viewerUnderDetail {
+                state.viewer = viewer
+                state.viewerUnderDetail = nil
+            }
         case .closeViewer:
             state.viewer = nil
         case .toggleHelp:

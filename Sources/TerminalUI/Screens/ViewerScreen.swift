@@ -296,7 +296,7 @@ public struct ViewerScreen {
             case .download: events = [.download]
             case .details:
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos have no Unsplash details.")]; break }
-                return [.closeViewer, .openDetail(photoID: viewer.photo.id)]
+                return [.openDetailFromViewer(photoID: viewer.photo.id)]
             case .collect:
                 guard !viewer.isFromAlbum else { events = [.tell("Album photos cannot go into Unsplash collections.")]; break }
                 return [.explore(.openCollectionPicker(viewer.photo))]
