@@ -275,15 +275,18 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(profile.contains("Dana Demo"), profile)
         XCTAssertTrue(line(containing: "Eileen Collins", in: profile)?.contains("♥") == true, profile)
 
+        // Unliked: no longer counted, its card in place with its heart empty until the favorites are left.
         try tmux.send("f")
-        profile = try tmux.waitFor("the favorite gone") { $0.contains("Favorites 0") && !$0.contains("Eileen Collins") }
-        XCTAssertTrue(profile.contains("No favorites yet"), profile)
+        try tmux.waitFor("the favorite unliked") {
+            $0.contains("Favorites 0") && self.line(containing: "Eileen Collins", in: $0)?.contains("♡") == true
+        }
 
         try tmux.send("1")
         try tmux.waitFor("the feed heart gray") { self.line(containing: "Eileen Collins", in: $0)?.contains("♡") == true }
 
         try tmux.send("3")
         try tmux.waitFor(text: "L log out")
+        try tmux.waitFor("the favorite gone") { $0.contains("No favorites yet") && !$0.contains("Eileen Collins") }
         try tmux.send("L")
         try tmux.waitFor(text: "Log out?")
         try tmux.send("y")
