@@ -269,7 +269,7 @@ final class EndToEndTests: XCTestCase {
         try tmux.waitFor("the first photo liked") { self.line(containing: "Eileen Collins", in: $0)?.contains("♥") == true }
 
         try tmux.send("3")
-        var profile = try tmux.waitFor("the favorites with the photo") {
+        let profile = try tmux.waitFor("the favorites with the photo") {
             $0.contains("@demo") && $0.contains("Favorites 1") && self.line(containing: "Eileen Collins", in: $0) != nil
         }
         XCTAssertTrue(profile.contains("Dana Demo"), profile)
