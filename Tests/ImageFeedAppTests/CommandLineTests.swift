@@ -422,5 +422,19 @@ final class CommandLineTests: XCTestCase {
         let clear = try await run(["cache", "clear"], environment: sandboxEnvironment)
         XCTAssertEqual(clear.status, 0, clear.stderr)
         XCTAssertNil(try store.loadList(.feed))
+
+        // The demo's cache is apart: asked about "the cache", the command says where it is.
+        let demoStore = try SQLiteStore(file: folder.url.appendingPathComponent("cache/image-feed/demo/store.sqlite"))
+        try demoStore.saveList(.feed, photos: [Photo(id: "d")], note: nil, timestamp: Date())
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("cache/image-feed/store.sqlite"))
+        let elsewhere = try await run(["cache", "info"], environment: sandboxEnvironment)
+        XCTAssertTrue(elsewhere.stdout.contains("Nothing is cached yet."), elsewhere.stdout)
+        XCTAssertTrue(elsewhere.stdout.contains("The demo's cache is apart: ") && elsewhere.stdout.contains("(image-feed cache info --demo)"),
+                      elsewhere.stdout)
+        let nothing = try await run(["cache", "clear"], environment: sandboxEnvironment)
+        XCTAssertTrue(nothing.stdout.contains("image-feed cache clear --demo"), nothing.stdout)
+        let demo = try await run(["cache", "info", "--demo"], environment: sandboxEnvironment)
+        XCTAssertTrue(demo.stdout.contains("Feed: 1 photo, saved"), demo.stdout)
+        XCTAssertFalse(demo.stdout.contains("Z ("), "local times, not UTC: \(demo.stdout)")
     }
 }

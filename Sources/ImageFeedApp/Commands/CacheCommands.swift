@@ -9,11 +9,21 @@ public enum CacheCommands {
         demo ? configuration.paths.cache.appendingPathComponent("demo") : configuration.paths.cache
     }
 
+    /// Where the other cache is (the demo's, or the account's), when it holds something: a user who ran the demo
+    /// and asks about "the cache" is told the demo's is apart, and how to see it.
+    static func otherCache(_ configuration: Settings, demo: Bool, command: String) -> String? {
+        let other = folder(configuration, demo: !demo)
+        guard FileManager.default.fileExists(atPath: other.appendingPathComponent("store.sqlite").path) else { return nil }
+        return demo ? "The account's cache is apart: \(other.path) (image-feed cache \(command))."
+            : "The demo's cache is apart: \(other.path) (image-feed cache \(command) --demo)."
+    }
+
     public static func info(_ configuration: Settings, demo: Bool, now: Date = Date()) throws -> String {
         let folder = folder(configuration, demo: demo)
         let storeFile = folder.appendingPathComponent("store.sqlite")
+        let other = otherCache(configuration, demo: demo, command: "info")
         guard FileManager.default.fileExists(atPath: storeFile.path) else {
-            return "Cache folder: \(folder.path)\nNothing is cached yet."
+            return (["Cache folder: \(folder.path)", "Nothing is cached yet."] + [other].compactMap { $0 }).joined(separator: "\n")
         }
         let store = try SQLiteStore(file: storeFile)
         let notes = Self.notes(store)
@@ -37,13 +47,15 @@ public enum CacheCommands {
         lines.append("Images: \(usage.files) file\(usage.files == 1 ? "" : "s"), \(bytes(usage.bytes)) of \(bytes(images.budget))")
         let days = configuration.cacheMaximumAgeDays
         lines.append("Max age: \(days == days.rounded() ? String(Int(days)) : String(days)) days")
-        return (lines + notes).joined(separator: "\n")
+        return (lines + notes + [other].compactMap { $0 }).joined(separator: "\n")
     }
 
     public static func clear(_ configuration: Settings, demo: Bool) throws -> String {
         let folder = folder(configuration, demo: demo)
         let storeFile = folder.appendingPathComponent("store.sqlite")
-        guard FileManager.default.fileExists(atPath: storeFile.path) else { return "Nothing to clear." }
+        guard FileManager.default.fileExists(atPath: storeFile.path) else {
+            return (["Nothing to clear."] + [otherCache(configuration, demo: demo, command: "clear")].compactMap { $0 }).joined(separator: "\n")
+        }
         let store: SQLiteStore
         var aside: URL?
         do {
@@ -87,7 +99,8 @@ public enum CacheCommands {
 
     static func age(_ date: Date, now: Date) -> String {
         let seconds = max(0, now.timeIntervalSince(date))
-        let when = CivilTime.internet(date)
+        // Local time, as the app shows times.
+        let when = CivilTime.localDayAndTime(date)
         switch seconds {
         case ..<60: return "\(when) (just now)"
         case ..<3600: return "\(when) (\(Int(seconds / 60)) min ago)"
