@@ -59,6 +59,12 @@ public struct ImgurClient: Sendable {
                                  ? "body" : "data")
     }
 
+    /// Whether a 403's message is Imgur's refusal to serve the caller's country.
+    static func isRegionBlock(_ message: String) -> Bool {
+        let lowered = message.lowercased()
+        return lowered.contains("region") || lowered.contains("country") || lowered.contains("not available in")
+    }
+
     /// The typed error for a failed answer. Imgur sends 429 when a quota is spent, with
     /// `X-RateLimit-ClientRemaining` / `X-RateLimit-UserRemaining` and `X-RateLimit-UserReset` (epoch seconds).
     static func error(for response: HTTPResponse) -> ServiceError {
@@ -73,6 +79,10 @@ public struct ImgurClient: Sendable {
         case 401:
             // Not .applicationKeyRefused: that one tells the user about Unsplash's key.
             return .forbidden("the Imgur client id was refused (check IMGUR_CLIENT_ID or imgur_client_id)")
+        case 403 where Self.isRegionBlock(message):
+            // Imgur is not served in some countries (the United Kingdom since September 2025): its words alone
+            // ("not available in your region") read as a fault of the program.
+            return .forbidden("Imgur is not available where you are (it said: \(UntrustedText.sanitize(message)))")
         case 403:
             return .forbidden(message.isEmpty ? "access denied" : message)
         case 404:

@@ -117,6 +117,9 @@ final class ImgurRepositoryTests: XCTestCase {
             (Self.json(#"{"data":{"error":"Too Many Requests"},"success":false,"status":429}"#, status: 429,
                        headers: ["X-RateLimit-ClientLimit": "12500", "X-RateLimit-ClientRemaining": "0"]), .rateLimited(limit: 12500, resetsAt: nil)),
             (Self.json(#"{"data":{"error":"Invalid client_id"},"success":false,"status":403}"#, status: 403), .forbidden("Invalid client_id")),
+            // Imgur's refusal to serve a country gets a sentence of its own, with Imgur's words.
+            (Self.json(#"{"data":{"error":"Content not viewable in your region"},"success":false,"status":403}"#, status: 403),
+             .forbidden("Imgur is not available where you are (it said: Content not viewable in your region)")),
             (Self.json(#"{"data":{"error":{"message":"Bad thing","code":1}},"success":false,"status":400}"#, status: 400), .http(status: 400, message: "Bad thing")),
             (Self.json("<html>oops</html>", status: 503), .server(status: 503)),
             (Self.json(#"{"data":{"error":"Authentication required"},"success":false,"status":401}"#, status: 401),
