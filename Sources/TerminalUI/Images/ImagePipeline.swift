@@ -146,11 +146,15 @@ public final class ImagePipeline: PictureProvider {
                   maximumBytes: maximumBytes, now: now, post: post)
     }
 
+    /// What the viewer's animation may cost: its frames read, and the frames drawn for a terminal that plays them.
+    let animationLimits: AnimationLimits
+
     public init(source: any ImageSource, drawer: PictureDrawer,
                 maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maximumBytes: Int? = nil,
+                maximumBytes: Int? = nil, animationLimits: AnimationLimits = .standard,
                 now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                 post: @escaping @Sendable (Result) -> Void) {
+        self.animationLimits = animationLimits
         self.maximumBytes = maximumBytes ?? (drawer.drawsPixels ? Self.pixelPictureBytes : Self.cellPictureBytes)
         self.now = now
         self.source = source
@@ -548,6 +552,7 @@ public final class ImagePipeline: PictureProvider {
         // Where the program paces the frames, they play while the rest are read (a terminal that plays them is given
         // them all at once).
         let streams = drawer.playback == .paced
+        let limits = animationLimits
         animationLoad = Task.detached(priority: .userInitiated) {
             do {
                 let data = try await source.imageData(at: url)
@@ -559,7 +564,7 @@ public final class ImagePipeline: PictureProvider {
                 let animation = try await withTaskCancellationHandler {
                     // Exactly the view's pixels: the viewer's box has the photo's shape, and a frame drawn as it is
                     // is not resized again on the loop.
-                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, stop: stop) { frame, index in
+                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, limits: limits, stop: stop) { frame, index in
                         guard streams, soFar.count == index else { return }
                         // Frames halved under the budget since the first: the rest come whole at the end.
                         if let first = soFar.first, first.image.width != frame.image.width { soFar = []; return }
@@ -622,6 +627,7 @@ public final class ImagePipeline: PictureProvider {
         let drawer = self.drawer
         let post = self.post
         let file = animationFile
+        let budget = animationLimits.bytes
         let task = Task.detached(priority: .userInitiated) {
             var frames: [RGBImage] = []
             // iTerm2 plays the GIF itself, as it came, when the whole of it is in view upright.
@@ -636,7 +642,7 @@ public final class ImagePipeline: PictureProvider {
                 guard var image = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels?.image else { return }
                 if frames.isEmpty {
                     let all = Double(image.pixels.count) * Double(sources.count)
-                    if all > Double(AnimationLimits.standard.bytes) { scale = (Double(AnimationLimits.standard.bytes) / all).squareRoot() }
+                    if all > Double(budget) { scale = (Double(budget) / all).squareRoot() }
                 }
                 if scale < 1 {
                     image = AreaResampler.resize(image, width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale)))

@@ -139,13 +139,16 @@ public struct ViewerScreen {
         if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
         if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : blitter == .blocks ? "blocks" : "sextants") }
-        let placeText = place.isEmpty ? "" : place.joined(separator: "  ") + "  "
-        let placeWidth = DisplayWidth.of(placeText)
-        let showPlace = placeWidth > 0 && x + min(DisplayWidth.of(attribution), 12) + 2 + placeWidth <= width
         // The keys, most important first, each whole or not at all, in the room the attribution leaves
         // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
         let shown = hints(viewer, motion: motion, retries: retries)
         let essentials = shown.prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
+        // Where the view is gives way to the way out ("Esc back", "? help"): the characters' name first, a detail.
+        let fits = { (place: [String]) in x + min(DisplayWidth.of(attribution), 12) + 2 + DisplayWidth.of(place.joined(separator: "  ") + "  ") + essentials <= width }
+        if let last = place.last, ["quadrants", "blocks", "sextants"].contains(last), !fits(place) { place.removeLast() }
+        let placeText = place.isEmpty ? "" : place.joined(separator: "  ") + "  "
+        let placeWidth = DisplayWidth.of(placeText)
+        let showPlace = placeWidth > 0 && fits(place)
         let attributionWidth = min(DisplayWidth.of(attribution), max(24, width - x - 2 - (showPlace ? placeWidth : 0) - essentials))
         let hintsText = Widgets.hintLine(shown, room: width - x - attributionWidth - 2 - (showPlace ? placeWidth : 0))
         let hintsWidth = DisplayWidth.of(hintsText)
