@@ -91,6 +91,9 @@ public struct AnimationLimits: Sendable, Equatable {
     }
 
     public static let standard = AnimationLimits()
+    /// Bytes of frames drawn for the terminal that a player keeps to draw again in the next loops (a short loop is
+    /// drawn once), the viewer's and `render`'s alike.
+    public static let drawnFrameBytes = 16 << 20
     /// The shortest delay a frame keeps; shorter ones are read as `fallbackDelay`, as browsers do.
     public static let shortestDelay = 0.02
     public static let fallbackDelay = 0.1

@@ -41,7 +41,7 @@ public enum AnimationCommand {
     }
 
     /// Whether the cursor is hidden while frames are drawn (a suspended `render` gives it back to the shell meanwhile).
-    nonisolated(unsafe) public static var cursorHidden: UnsafeMutablePointer<Int32> = {
+    nonisolated(unsafe) public static let cursorHidden: UnsafeMutablePointer<Int32> = {
         let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         flag.initialize(to: 0)
         return flag
@@ -65,6 +65,11 @@ public enum AnimationCommand {
         guard AnimationFormat(sniffing: data) != nil else { return try still() }
         // iTerm2 plays a GIF itself, as it came: the frames are only counted.
         let terminalPlaysFile = graphics == .iterm2 && pixels && AnimationFormat(sniffing: data) == .gif
+        // Pixels keep the cell's own shape; characters take two square pixels a cell, as render draws them.
+        let fitted = { (image: RGBImage) in
+            CellPicture.fittedSize(pixelWidth: image.width, pixelHeight: image.height, columns: columns, rows: rows,
+                                   cellAspect: pixels ? Double(cell.height) / Double(cell.width) : 2)
+        }
         var first: AnimatedImage.Frame?
         var player: Player?
         let animation: AnimatedImage
@@ -77,9 +82,7 @@ public enum AnimationCommand {
                 }
                 if player == nil, let first {
                     // It moves: the first frame now, then each as it comes.
-                    let cells = CellPicture.fittedSize(pixelWidth: first.image.width, pixelHeight: first.image.height, columns: columns,
-                                                       rows: rows, cellAspect: pixels ? Double(cell.height) / Double(cell.width) : 2)
-                    player = Player(cells: cells, graphics: pixels ? graphics : .cells, cell: cell, mode: mode, unicode: unicode,
+                    player = Player(cells: fitted(first.image), graphics: pixels ? graphics : .cells, cell: cell, mode: mode, unicode: unicode,
                                     blitter: blitter, duration: plan.duration, output: output)
                     try player?.firstLoop(first, index: 0)
                 }
@@ -99,17 +102,13 @@ public enum AnimationCommand {
         guard animation.moves else { return try still() }
         let loops = plan.loops ?? animation.loops
         if terminalPlaysFile {
-            let cells = CellPicture.fittedSize(pixelWidth: animation.frames[0].image.width, pixelHeight: animation.frames[0].image.height,
-                                               columns: columns, rows: rows, cellAspect: Double(cell.height) / Double(cell.width))
+            let cells = fitted(animation.frames[0].image)
             try output.write(ITerm2Images.inline(file: data, columns: cells.columns, rows: cells.rows) + Array("\n".utf8))
             return animation.frames.count
         }
         guard let player else { return try still() }
         return try player.rest(of: animation, loops: loops)
     }
-
-    /// Bytes of drawn frames kept to be written again in the next loops (a few loops of a short animation).
-    static let keptFrameBytes = 16 << 20
 
     /// Draws the frames: Kitty graphics is sent each frame as it is read and plays them itself; Sixel, iTerm2's
     /// images and characters are paced here, each frame over the last, the cursor hidden under the picture meanwhile.
@@ -143,6 +142,8 @@ public enum AnimationCommand {
             due = start
         }
 
+        /// The cells' pixels: what a frame in pixels is made at.
+        private var pixelSize: (width: Int, height: Int) { (cells.columns * cell.width, cells.rows * cell.height) }
         private var ends: Double? { duration.map { start + $0 } }
         private var over: Bool { output.stopped() || ends.map { output.now() >= $0 } ?? false }
 
@@ -222,7 +223,7 @@ public enum AnimationCommand {
         /// Each frame made at the cells' pixels as it is sent (as sharp as the still `render` draws) and let go: they
         /// were all enlarged at once before the first was sent.
         private func sendKitty(_ frame: AnimatedImage.Frame, index: Int) throws {
-            let size = (width: cells.columns * cell.width, height: cells.rows * cell.height)
+            let size = pixelSize
             let image = frame.image.width == size.width && frame.image.height == size.height
                 ? frame.image : AreaResampler.resize(frame.image, width: size.width, height: size.height)
             let delay = Int((frame.delay * 1000).rounded())
@@ -251,12 +252,11 @@ public enum AnimationCommand {
                     bytes += sixel
                     break
                 }
-                let size = (width: cells.columns * cell.width, height: cells.rows * cell.height)
-                guard let sixel = SixelEncoder.encode(AreaResampler.resize(image, width: size.width, height: size.height)) else {
+                guard let sixel = SixelEncoder.encode(AreaResampler.resize(image, width: pixelSize.width, height: pixelSize.height)) else {
                     throw PictureCommand.Failure.unreadable("the frame could not be turned into Sixel")
                 }
                 let frame = sixel + Array("\n".utf8)
-                if madeBytes + frame.count <= keptFrameBytes {
+                if madeBytes + frame.count <= AnimationLimits.drawnFrameBytes {
                     made[index] = frame
                     madeBytes += frame.count
                 }

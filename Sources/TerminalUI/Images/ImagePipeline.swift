@@ -127,9 +127,9 @@ public final class ImagePipeline: PictureProvider {
     /// `r` asked for the animation to be read again.
     private var animationRetryWanted = false
     private var frameShown: (key: ViewerKey, frame: Int, picture: CellPicture)?
-    /// Frames already drawn for the view, while they come to little (`keptFrameBytes`): a short loop is drawn once.
+    /// Frames already drawn for the view, while they come to little (`AnimationLimits.drawnFrameBytes`): a short loop
+    /// is drawn once.
     private var framesDrawn: (key: ViewerKey, pictures: [Int: CellPicture], bytes: Int)?
-    static let keptFrameBytes = 16 << 20
     private var motionShown: (key: ViewerKey, picture: CellPicture)?
     private var motionRender: (key: ViewerKey, task: Task<Void, Never>)?
     /// The view shows the whole photo upright (iTerm2 plays a GIF file only so).
@@ -504,6 +504,19 @@ public final class ImagePipeline: PictureProvider {
         animationRetryWanted = true
     }
 
+    /// The clock for `animation`'s frames: a new one, or, when it played while it was read, the same one with the
+    /// frames read since (it plays on from where it is).
+    private func play(_ animation: AnimatedImage, loops: Int) {
+        let delays = animation.frames.map(\.delay)
+        if clock != nil {
+            clock!.extend(delays: delays, loops: loops, now: now())
+        } else {
+            // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
+            heldForLink = linkRate != nil
+            clock = AnimationClock(delays: delays, loops: loops, now: now(), paused: heldForLink)
+        }
+    }
+
     /// The viewer's animation and its reading given up: the still stays.
     private func forgetAnimation() {
         animationLoad?.cancel()
@@ -608,7 +621,7 @@ public final class ImagePipeline: PictureProvider {
             let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
             picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
             let bytes = picture.pixels?.image.pixels.count ?? picture.cells.count * MemoryLayout<CellPicture.Cell>.stride
-            if let kept = framesDrawn, kept.bytes + bytes <= Self.keptFrameBytes {
+            if let kept = framesDrawn, kept.bytes + bytes <= AnimationLimits.drawnFrameBytes {
                 framesDrawn?.pictures[index] = picture
                 framesDrawn?.bytes = kept.bytes + bytes
             }
@@ -696,13 +709,8 @@ public final class ImagePipeline: PictureProvider {
             guard photoID == viewerPhotoID, animationLoad != nil, drawer.playback == .paced, animation.moves else { return nil }
             self.animation = animation
             animationReading = true
-            if clock == nil {
-                // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
-                heldForLink = linkRate != nil
-                clock = AnimationClock(delays: animation.frames.map(\.delay), loops: 1, now: now(), paused: heldForLink)
-            } else {
-                clock!.extend(delays: animation.frames.map(\.delay), loops: 1, now: now())
-            }
+            // It loops only once every frame is read.
+            play(animation, loops: 1)
         case let .viewerAnimation(photoID, animation, file, note):
             guard photoID == viewerPhotoID else { return nil }
             animationLoad = nil
@@ -715,14 +723,7 @@ public final class ImagePipeline: PictureProvider {
             self.animation = animation
             animationFile = animation.format == .gif && drawer.playback == .terminalGIF ? file : nil
             animationCut = animation.cut
-            if clock != nil {
-                // It played while it was read: it plays on from where it is, now with every frame and its loops.
-                clock!.extend(delays: animation.frames.map(\.delay), loops: animation.loops, now: now())
-            } else {
-                // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
-                heldForLink = linkRate != nil
-                clock = AnimationClock(delays: animation.frames.map(\.delay), loops: animation.loops, now: now(), paused: heldForLink)
-            }
+            play(animation, loops: animation.loops)
         case let .viewerMotion(key, picture):
             guard key.photoID == viewerPhotoID else { return nil }
             if motionRender?.key == key { motionRender = nil }
