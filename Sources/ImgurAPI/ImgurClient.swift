@@ -8,6 +8,8 @@ import ImageFeedCore
 public struct ImgurClient: Sendable {
     public let configuration: ImgurConfiguration
     private let http: any HTTPClient
+    /// The client id's credits as Imgur's answers count them.
+    let credits = ImgurCredits()
 
     public init(configuration: ImgurConfiguration, http: any HTTPClient) {
         self.configuration = configuration
@@ -37,7 +39,11 @@ public struct ImgurClient: Sendable {
             "Accept": "application/json",
             "User-Agent": configuration.userAgent,
         ])
+        if let left = credits.current, left.remaining <= ImgurCredits.reserve(of: left.limit) {
+            throw .creditsKept(service: "Imgur", remaining: left.remaining, limit: left.limit)
+        }
         let response = try await http.sendForService(request)
+        credits.note(response)
         guard (200..<300).contains(response.status) else { throw Self.error(for: response) }
         return response.body
     }
@@ -92,5 +98,26 @@ public struct ImgurClient: Sendable {
         default:
             return .http(status: response.status, message: message)
         }
+    }
+}
+
+/// Imgur's credits for a client id, as every answer counts them (`X-RateLimit-ClientLimit`, `-ClientRemaining`):
+/// about 12,500 requests a day for the application, all its users together. Going over the daily limit five times
+/// in a month blocks the application for the rest of the month, so the client stops asking well before
+/// (`reserve`), and the Albums pane shows what is left.
+final class ImgurCredits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: RateLimit?
+
+    /// What the last answer that counted said; nil before one.
+    var current: RateLimit? { lock.withLock { last } }
+
+    /// Kept back from the daily limit: a tenth of it, and at least 50.
+    static func reserve(of limit: Int) -> Int { max(50, limit / 10) }
+
+    func note(_ response: HTTPResponse) {
+        guard let limit = response.header("X-RateLimit-ClientLimit").flatMap({ Int($0) }), limit > 0,
+              let remaining = response.header("X-RateLimit-ClientRemaining").flatMap({ Int($0) }) else { return }
+        lock.withLock { last = RateLimit(limit: limit, remaining: min(max(0, remaining), limit)) }
     }
 }

@@ -13,6 +13,8 @@ public struct ImgurRepository: AlbumService {
         self.client = client
     }
 
+    public var credits: RateLimit? { client.credits.current }
+
     public init(configuration: ImgurConfiguration, http: any HTTPClient) {
         self.init(client: ImgurClient(configuration: configuration, http: http))
     }

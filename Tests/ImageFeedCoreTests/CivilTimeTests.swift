@@ -107,7 +107,7 @@ final class CivilTimeTests: XCTestCase {
             XCTAssertFalse(CivilTime.localClock(date).isEmpty)
             XCTAssertFalse(CivilTime.localDayAndTime(date).isEmpty)
             _ = CivilTime.startOfLocalDay(date)
-            XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: date).message.contains("Try again after"))
+            XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: date).message.hasPrefix("Rate limited until"))
         }
     }
 

@@ -96,9 +96,47 @@ final class PhotoListViewModelTests: XCTestCase {
         parts.minute = 5
         let reset = try XCTUnwrap(Calendar.current.date(from: parts))
         _ = AppViewModel.update(&app, .feed(.load))
-        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.rateLimited(limit: 50, resetsAt: reset)))))
-        XCTAssertEqual(app.connection, .failing("rate limited until 14:05"))
-        XCTAssertEqual(app.notice?.text.contains("14:05"), true, app.notice?.text ?? "")
+        app.rateLimit = RateLimit(limit: 50, remaining: 0)
+        let effects = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.rateLimited(limit: 50, resetsAt: reset)))))
+        XCTAssertEqual(app.connection, .rateLimited(until: reset))
+        // The time first, so that a short line keeps it.
+        XCTAssertEqual(app.notice?.text, "Rate limited until 14:05: couldn't reload the feed.")
+        // The state ends when its time passes, and the count used up with it.
+        XCTAssertTrue(effects.contains(.endRateLimit(at: reset)), "\(effects)")
+        XCTAssertTrue(effects.filter(\.isTimer).count == 2, "the notice's timer and the quota's: \(effects)")
+        _ = AppViewModel.update(&app, .rateLimitPassed(reset.addingTimeInterval(-60)))
+        XCTAssertEqual(app.connection, .rateLimited(until: reset), "an earlier limit's end leaves a later one")
+        _ = AppViewModel.update(&app, .rateLimitPassed(reset))
+        XCTAssertEqual(app.connection, .unknown)
+        XCTAssertNil(app.rateLimit)
+    }
+
+    /// A reset at 14:05:30 is "until 14:06": a clock that said 14:05 would be wrong for half a minute.
+    func test_rateLimited_theTimeSaidIsTheMinuteAfter() throws {
+        var parts = DateComponents()
+        parts.hour = 14
+        parts.minute = 5
+        parts.second = 30
+        let reset = try XCTUnwrap(Calendar.current.date(from: parts))
+        let error = ServiceError.rateLimited(limit: 50, resetsAt: reset)
+        XCTAssertEqual(error.summary, "rate limited until 14:06")
+        XCTAssertEqual(error.couldNot("load more of the feed"), "Rate limited until 14:06: couldn't load more of the feed.")
+        XCTAssertTrue(error.message.hasPrefix("Rate limited until 14:05:30"), error.message)
+    }
+
+    /// An answer that refuses the request (a 4xx) says the service is reached; a 5xx says it is failing.
+    func test_connection_aRefusalIsAnAnswer() {
+        var app = AppState()
+        app.connection = .offline("no connection")
+        _ = AppViewModel.update(&app, .feed(.load))
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.forbidden("access denied")))))
+        XCTAssertEqual(app.connection, .online)
+        _ = AppViewModel.update(&app, .feed(.load))
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.http(status: 418, message: "")))))
+        XCTAssertEqual(app.connection, .online)
+        _ = AppViewModel.update(&app, .feed(.load))
+        _ = AppViewModel.update(&app, .feed(.pageLoaded(page: 1, .failure(.server(status: 503)))))
+        XCTAssertEqual(app.connection, .failing("service failing"))
     }
 
     func test_reloadSuccess_replacesPhotos() {

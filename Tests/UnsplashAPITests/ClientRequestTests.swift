@@ -150,7 +150,7 @@ final class ClientRequestTests: XCTestCase {
             try await makeClient(http).feed(page: 1, perPage: 30)
         }
         XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: Date(timeIntervalSince1970: 1_763_730_000))
-            .message.contains("Try again after"))
+            .message.hasPrefix("Rate limited until"))
     }
 
     /// A reset time no calendar holds (1e300 seconds, infinity, not a number) still gives a message to show.
@@ -163,7 +163,7 @@ final class ClientRequestTests: XCTestCase {
                 XCTFail("expected rate limiting")
             } catch {
                 guard case .rateLimited = error else { return XCTFail("\(reset): got \(error)") }
-                XCTAssertTrue(error.message.contains("Try again"), "\(reset): \(error.message)")
+                XCTAssertTrue(error.message.lowercased().contains("try again"), "\(reset): \(error.message)")
                 XCTAssertFalse(error.message(from: "Unsplash").isEmpty)
             }
         }
@@ -181,7 +181,7 @@ final class ClientRequestTests: XCTestCase {
             XCTAssertEqual(limit, 50)
             // No earlier answer told when the window began: an hour from the refusal.
             XCTAssertEqual(resetsAt.timeIntervalSince(before), 3600, accuracy: 5)
-            XCTAssertTrue(error.message.contains("Try again after"), error.message)
+            XCTAssertTrue(error.message.hasPrefix("Rate limited until"), error.message)
         }
         XCTAssertTrue(ServiceError.rateLimited(limit: 50, resetsAt: nil).message.contains("within the hour"))
     }

@@ -139,7 +139,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         case .loadAlbumsRecent:
             events = [.albums(.recentLoaded((try? albumsRecentStore?.loadHistory()) ?? []))]
         case let .albums(albumsEffect):
-            events = await performAlbums(albumsEffect).map(AppViewModel.Event.albums)
+            events = await performAlbums(albumsEffect).map(AppViewModel.Event.albums) + [.albumCredits(albums?.credits)]
         case let .explore(browseEffect):
             events = await performBrowse(browseEffect).map(AppViewModel.Event.explore)
         case .loadSearchHistory:
@@ -187,6 +187,10 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         case let .expireNotice(serial, seconds):
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
             return [.noticeExpired(serial: serial)]
+        case let .endRateLimit(time):
+            let wait = min(2 * 3600, max(0, time.timeIntervalSinceNow))
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+            return [.rateLimitPassed(time)]
         }
         let storeNotice = lock.withLock { () -> String? in
             defer { pendingStoreProblem = nil }

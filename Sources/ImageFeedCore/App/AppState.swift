@@ -23,8 +23,10 @@ public enum Connection: Equatable, Sendable {
     case unknown
     case online
     case offline(String)
-    /// The service answers, but with errors (5xx, unreadable answers, the quota used up).
+    /// The service answers, but with errors (5xx, unreadable answers).
     case failing(String)
+    /// The quota is used up until a time (nil: within the hour); the state ends then.
+    case rateLimited(until: Date?)
 }
 
 /// A line in the status bar about what a key just did: a failure the user must see where they are looking,
@@ -134,6 +136,8 @@ public struct AppState: Equatable, Sendable {
     public var downloads: [RunningDownload] = []
     public var connection: Connection = .unknown
     public var rateLimit: RateLimit?
+    /// The album service's (Imgur's) daily credits left, as its last answer counted them.
+    public var albumCredits: RateLimit?
     /// A request said the session ended: the login screen shows "Your session has expired" until OK.
     public var sessionExpiredNotice = false
     /// Running on the demo sandbox (the login screen offers to play the browser's part).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Routes events to the pane they belong to, and keeps what panes share in step: a like or unlike that
 /// succeeds anywhere is applied to the feed, the favorites, the viewer and the profile's count at once.
 public enum AppViewModel {
@@ -46,8 +48,12 @@ public enum AppViewModel {
         /// "Keep downloading" in the question.
         case quitCancelled
         case rateLimit(RateLimit?)
+        /// What is left of the album service's daily credits.
+        case albumCredits(RateLimit?)
         /// A notice's time is up.
         case noticeExpired(serial: Int)
+        /// The time the quota was used up until has passed.
+        case rateLimitPassed(Date)
         /// Something the user should know, in the status line for a while (a TERM that was not known, ...).
         case notify(String)
     }
@@ -76,11 +82,15 @@ public enum AppViewModel {
         case logOut
         /// After `seconds`, send `.noticeExpired(serial)`.
         case expireNotice(serial: Int, after: Double)
+        /// At `at`, send `.rateLimitPassed(at)`.
+        case endRateLimit(at: Date)
 
         /// Only waits (a notice's timer): nothing is on its way while it runs.
         public var isTimer: Bool {
-            if case .expireNotice = self { return true }
-            return false
+            switch self {
+            case .expireNotice, .endRateLimit: true
+            default: false
+            }
         }
     }
 
@@ -88,13 +98,14 @@ public enum AppViewModel {
         let viewerNotice = state.viewer?.notice
         let detailNotice = state.detail?.viewer.notice
         // Any list's answer says whether the service is reached: back online from a search or a page too.
+        var effects: [Effect] = []
         switch event {
         case let .search(.results(answer)), let .search(.answer(_, _, _, answer)), let .explore(.photosAnswer(_, answer)):
-            noteConnection(answer, in: &state)
+            effects += noteConnection(answer, in: &state)
         default:
             break
         }
-        var effects = route(&state, event)
+        effects += route(&state, event)
         // A 401 ends the session where the answer arrives, whichever pane asked.
         if event.failure == .sessionExpired { effects += endSession(&state) }
         // A new notice in the viewer or the detail goes after a while, as the status line's do.
@@ -148,9 +159,9 @@ public enum AppViewModel {
             return effects
 
         case let .feed(feedEvent):
-            noteConnection(feedEvent, in: &state)
+            let connection = noteConnection(feedEvent, in: &state)
             let before = state.feed
-            var effects = feedEffects(PhotoListViewModel.update(&state.feed, feedEvent), state)
+            var effects = connection + feedEffects(PhotoListViewModel.update(&state.feed, feedEvent), state)
             effects += listNotice(feedEvent, before: before, name: state.feedTopic.map { "the \($0.title) topic" } ?? "the feed", tab: .feed, in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = feedEvent,
                let photo = state.feed.photo(id: photoID) ?? Optional(answer) {
@@ -159,10 +170,10 @@ public enum AppViewModel {
             return effects
 
         case let .favorites(favoritesEvent):
-            noteConnection(favoritesEvent, in: &state)
+            let connection = noteConnection(favoritesEvent, in: &state)
             let before = state.favorites.photo(id: likedPhotoID(favoritesEvent) ?? "")
             let listBefore = state.favorites
-            var effects = favoritesEffects(PhotoListViewModel.update(&state.favorites, favoritesEvent), state)
+            var effects = connection + favoritesEffects(PhotoListViewModel.update(&state.favorites, favoritesEvent), state)
             effects += listNotice(favoritesEvent, before: listBefore, name: "your favorites", tab: .profile, in: &state)
             if case let .likeFinished(photoID, liked, .success(answer)) = favoritesEvent,
                let photo = state.favorites.photo(id: photoID) ?? before ?? Optional(answer) {
@@ -175,8 +186,8 @@ public enum AppViewModel {
             var effects = ProfileViewModel.update(&state.profile, profileEvent).map(Effect.profile)
             switch profileEvent {
             case let .loaded(.failure(error)) where refreshing && error != .sessionExpired:
-                effects += notify("Couldn't refresh the profile (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
-                noteFailure(error, in: &state)
+                effects += notify(error.couldNot("refresh the profile"), kind: .error, retry: error.retryHelpsNow, in: &state)
+                effects += noteFailure(error, in: &state)
             case .loaded(.success) where refreshing:
                 effects += notify("Profile refreshed.", kind: .info, in: &state)
             default:
@@ -223,9 +234,9 @@ public enum AppViewModel {
                     effects += likeChanged(photo, liked: liked, likes: answer.likes, in: &state)
                 }
             case let .answer(_, _, _, .pageLoaded(page, result)):
-                noteConnection(.pageLoaded(page: 1, result), in: &state)
+                noteConnection(.pageLoaded(page: 1, result), in: &state) // its timer is asked for in `update`
                 if case let .failure(error) = result, page > 1, error != .sessionExpired {
-                    effects += notify("Couldn't load more results (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, in: &state)
+                    effects += notify(error.couldNot("load more results"), kind: .error, retry: error.retryHelpsNow, in: &state)
                 }
             case let .answer(_, _, _, .servedFromSaved(savedAt)):
                 // The saved search's own time, as the feed's: the update reads no clock.
@@ -287,6 +298,14 @@ public enum AppViewModel {
             state.quitAsked = false
         case let .rateLimit(limit):
             state.rateLimit = limit
+        case let .albumCredits(credits):
+            state.albumCredits = credits
+        case let .rateLimitPassed(time):
+            // The quota has refilled: neither the state nor the count used up is true any more.
+            if state.connection == .rateLimited(until: time) {
+                state.connection = .unknown
+                state.rateLimit = nil
+            }
         case let .noticeExpired(serial):
             if state.notice?.serial == serial { state.notice = nil }
             if state.screenNoticeSerial == serial {

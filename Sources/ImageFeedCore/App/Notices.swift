@@ -27,10 +27,10 @@ extension AppViewModel {
             guard error != .sessionExpired else { return [] }
             noteFailure(error, in: &state)
             if page == 1, !before.photos.isEmpty {
-                return notify("Couldn't reload \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, tab: tab, in: &state)
+                return notify(error.couldNot("reload \(name)"), kind: .error, retry: error.retryHelpsNow, tab: tab, in: &state)
             }
             if page > 1 {
-                return notify("Couldn't load more of \(name) (\(error.summary)).", kind: .error, retry: error.retryHelpsNow, tab: tab, in: &state)
+                return notify(error.couldNot("load more of \(name)"), kind: .error, retry: error.retryHelpsNow, tab: tab, in: &state)
             }
             return [] // the pane itself shows the error
         case .success:
@@ -41,27 +41,37 @@ extension AppViewModel {
         }
     }
 
-    /// The service answered with an error that says it is in trouble (not the network's fault).
-    static func noteFailure(_ error: ServiceError, in state: inout AppState) {
+    /// What an error answer says of the service: in trouble (5xx, an unreadable answer), out of quota until a time,
+    /// or there and answering (a 4xx is about the request: the service was reached).
+    @discardableResult
+    static func noteFailure(_ error: ServiceError, in state: inout AppState) -> [Effect] {
         switch error {
-        case .server, .malformedResponse, .http:
+        case .server, .malformedResponse:
             state.connection = .failing("service failing")
+        case let .http(status, _):
+            state.connection = (400..<500).contains(status) ? .online : .failing("service failing")
+        case .forbidden, .notFound, .sessionExpired, .applicationKeyRefused:
+            state.connection = .online
         case let .rateLimited(_, resetsAt):
-            // Unsplash sends no reset time: the client works out the end of the hour's window, and it is shown.
-            state.connection = .failing(resetsAt.map { "rate limited until \(CivilTime.localClock($0))" } ?? "rate limited")
+            // Unsplash sends no reset time: the client works out the end of the hour's window, and it is shown
+            // until then, when it ends (`rateLimitPassed`).
+            state.connection = .rateLimited(until: resetsAt)
+            return resetsAt.map { [.endRateLimit(at: $0)] } ?? []
         default:
             break
         }
+        return []
     }
 
-    static func noteConnection(_ event: PhotoListViewModel.Event, in state: inout AppState) {
+    @discardableResult
+    static func noteConnection(_ event: PhotoListViewModel.Event, in state: inout AppState) -> [Effect] {
         switch event {
         case .pageLoaded(_, .success), .likeFinished(_, _, .success):
             state.connection = .online
         case let .pageLoaded(_, .failure(error)), let .likeFinished(_, _, .failure(error)):
             switch error {
             case .noConnection, .timeout: state.connection = .offline(error.message)
-            default: noteFailure(error, in: &state)
+            default: return noteFailure(error, in: &state)
             }
         case .servedFromSaved:
             // The page came from the offline store because the service could not be reached.
@@ -69,5 +79,6 @@ extension AppViewModel {
         default:
             break
         }
+        return []
     }
 }

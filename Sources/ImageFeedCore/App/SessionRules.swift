@@ -37,6 +37,8 @@ extension AppViewModel {
         guard state.session == .loggedIn else { return [] }
         state.session = .loggedOut
         state.sessionExpiredNotice = true
+        // The 401 was an answer: the service is reached, whatever an earlier request met.
+        state.connection = .online
         state.login = LoginState()
         state.viewer = nil
         state.helpVisible = false

@@ -385,7 +385,7 @@ extension ExploreViewModel {
                 case .failure(.sessionExpired):
                     return []
                 case let .failure(error):
-                    return notify("Couldn't change \(quoted) (\(error.summary)).", .error)
+                    return notify(error.couldNot("change \(quoted)"), .error)
                 }
 
             case let .topicsLoaded(number, result):
@@ -481,7 +481,7 @@ extension AppViewModel {
             case let .feedAnswer(listEvent):
                 effects += route(&state, .feed(listEvent))
             case let .answered(listEvent):
-                noteConnection(listEvent, in: &state)
+                noteConnection(listEvent, in: &state) // its timer is asked for in `update`
             case let .liked(photo, liked, likes):
                 effects += likeChanged(photo, liked: liked, likes: likes, in: &state)
             case let .collected(photoID, collectionID, added):

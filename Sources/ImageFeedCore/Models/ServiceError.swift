@@ -23,6 +23,9 @@ public enum ServiceError: Error, Hashable, Sendable {
     case http(status: Int, message: String)
     /// The response could not be read; `field` names where (e.g. `results[3].urls`).
     case malformedResponse(field: String)
+    /// The program stopped asking before a daily allowance ran out (Imgur blocks a client id for the rest of the
+    /// month after five days over it): `remaining` of `limit` were left.
+    case creditsKept(service: String, remaining: Int, limit: Int)
     case other(String)
 
     public var message: String {
@@ -52,6 +55,9 @@ public enum ServiceError: Error, Hashable, Sendable {
                 : "Unexpected answer from the photo service (HTTP \(status)): \(detail)"
         case let .malformedResponse(field):
             "The photo service sent a response that could not be read (at \(field))."
+        case let .creditsKept(service, remaining, limit):
+            "\(service)'s daily credits for this program are nearly spent (\(remaining) of \(limit) left). It waits until "
+                + "\(service) refills them (within a day), so that \(service) does not block it for the rest of the month."
         case let .other(detail):
             detail
         }
@@ -86,7 +92,7 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// shows the advice spells it with the key in force.
     public var retryAdvice: String? {
         if case let .rateLimited(_, resetsAt) = self {
-            return resetsAt.map { "The quota refills at \(CivilTime.localClock($0)); {reload} works again then." } ?? "{reload} works again when the quota refills."
+            return resetsAt.map { "The quota refills at \(CivilTime.localClockUp($0)); {reload} works again then." } ?? "{reload} works again when the quota refills."
         }
         return retryHelpsNow ? "Press {reload} to try again." : nil
     }
@@ -95,9 +101,16 @@ public enum ServiceError: Error, Hashable, Sendable {
     /// used up (the one rule for the panes' "Press r" and the status line's "r tries again").
     public var retryHelpsNow: Bool {
         switch self {
-        case .notFound, .applicationKeyRefused, .notConfigured, .loginRequired, .forbidden, .sessionExpired, .rateLimited: false
+        case .notFound, .applicationKeyRefused, .notConfigured, .loginRequired, .forbidden, .sessionExpired, .rateLimited, .creditsKept: false
         default: true
         }
+    }
+
+    /// A status-line notice that `what` ("reload the feed") failed: "Couldn't reload the feed (HTTP 503).", or, for
+    /// the quota, the time first ("Rate limited until 08:43: couldn't reload the feed."), so a short line keeps it.
+    public func couldNot(_ what: String) -> String {
+        if case .rateLimited = self { return "\(summary.prefix(1).uppercased())\(summary.dropFirst()): couldn't \(what)." }
+        return "Couldn't \(what) (\(summary))."
     }
 
     /// A few words for a status-line notice ("HTTP 503", "no connection"), where the whole message would not fit.
@@ -110,11 +123,12 @@ public enum ServiceError: Error, Hashable, Sendable {
         case .loginRequired: "log in first"
         case let .notConfigured(detail): detail
         case let .rateLimited(_, resetsAt):
-            resetsAt.map { "rate limit reached until \(CivilTime.localClock($0))" } ?? "rate limit reached"
+            resetsAt.map { "rate limited until \(CivilTime.localClockUp($0))" } ?? "rate limited"
         case .forbidden: "refused"
         case .notFound: "not found"
         case let .server(status), let .http(status, _): "HTTP \(status)"
         case .malformedResponse: "an unreadable answer"
+        case let .creditsKept(service, _, _): "\(service)'s daily credits nearly spent"
         case let .other(detail): detail
         }
     }
@@ -124,7 +138,8 @@ public enum ServiceError: Error, Hashable, Sendable {
         guard let resetsAt else {
             return "Rate limit reached\(quota). The quota refills within the hour; try again later."
         }
-        return "Rate limit reached\(quota). Try again after \(CivilTime.localClock(resetsAt, seconds: true))."
+        // The time first: a line cut short keeps it.
+        return "Rate limited until \(CivilTime.localClock(resetsAt, seconds: true))\(quota); try again then."
     }
 }
 

@@ -7,4 +7,10 @@ public protocol AlbumService: Sendable {
     func albums(username: String, page: Int) async throws(ServiceError) -> Page<Album>
     /// The photos in an album, in the album's order.
     func photos(inAlbum albumID: String) async throws(ServiceError) -> [Photo]
+    /// What is left of the service's allowance, as its last answer counted it (nil: it does not say).
+    var credits: RateLimit? { get }
+}
+
+extension AlbumService {
+    public var credits: RateLimit? { nil }
 }

@@ -115,6 +115,12 @@ public enum CivilTime {
     }
 
     /// "14:05", or "14:05:09" with `seconds`, in the user's time zone.
+    /// "08:43" for 08:42:30: the first minute at or after `date`, for a time something ends (a clock that says
+    /// "until 08:42" at 08:42:45 would be wrong).
+    public static func localClockUp(_ date: Date) -> String {
+        localClock(Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.up) * 60))
+    }
+
     public static func localClock(_ date: Date, seconds: Bool = false) -> String {
         let local = fields(of: date, offset: localOffset(at: date))
         let clock = "\(twoDigits(local.hour)):\(twoDigits(local.minute))"

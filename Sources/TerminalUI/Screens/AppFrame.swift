@@ -104,11 +104,11 @@ public struct AppFrame {
             screen.render(app, ui: ui, area: buffer.bounds, pictures: pictures, into: &buffer)
         case .status:
             screen.render(app, ui: ui, area: Rect(x: 0, y: 0, width: width, height: height - 1), pictures: pictures, into: &buffer)
-            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui), into: &buffer)
+            chromeView.renderStatusLine(app, hints: hints(app, ui: ui), into: &buffer)
         case .tabsAndStatus:
             chromeView.renderTabBar(app, position: screen.listPosition(app, ui: ui), into: &buffer)
             screen.render(app, ui: ui, area: contentRect(width: width, height: height), pictures: pictures, into: &buffer)
-            chromeView.renderStatusLine(app, hints: screen.hints(app, ui: ui), into: &buffer)
+            chromeView.renderStatusLine(app, hints: hints(app, ui: ui), into: &buffer)
         }
         if app.helpVisible {
             helpOverlay.render(app, title: screen.title(app), top: ui.helpTop, link: ui.linkNote, into: &buffer)
@@ -124,8 +124,13 @@ public struct AppFrame {
 
     /// The keys to show in the status line, the ones that matter most first (help, leaving, back); at 80
     /// columns the last ones give way.
+    /// Under a dialog, the dialog's keys: the screen's do nothing then.
     func hints(_ app: AppState, ui: UIState = UIState()) -> [String] {
-        screen(Front.of(app), ui: ui).hints(app, ui: ui)
+        if app.quitAsked, app.downloads.summary(unicode: theme.unicode) != nil {
+            return Widgets.dialogHints(["Quit", "Keep downloading"], focused: ui.modalFocus)
+        }
+        let screen = screen(Front.of(app), ui: ui)
+        return screen.dialogHints(app, ui: ui) ?? screen.hints(app, ui: ui)
     }
 
     /// The help's title and lines for what is in front, with the keys in force.

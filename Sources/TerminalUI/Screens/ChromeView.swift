@@ -59,6 +59,12 @@ struct ChromeView {
         return "\(min(selected, list.photos.count - 1) + 1)/\(list.photos.count)\(list.nextPageNumber == nil ? "" : "+")"
     }
 
+    /// A hint's arrows, in words where the terminal draws ASCII only.
+    private func spellArrows(_ hint: String) -> String {
+        theme.unicode ? hint : hint.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k")
+            .replacingOccurrences(of: "←→", with: "arrows")
+    }
+
     func renderStatusLine(_ app: AppState, hints: [String], into buffer: inout CellBuffer) {
         let y = buffer.height - 1
         let width = buffer.width
@@ -72,7 +78,11 @@ struct ChromeView {
         case .login, .viewer: nil
         case .detail, .sheet, .pane: app.tab == .search ? app.search.results : app.photos(in: app.tab)
         }
-        if let savedAt = shownList?.savedAt {
+        let front = Front.of(app)
+        if app.tab == .albums, front != .login {
+            // Imgur's albums: Unsplash's state and quota are not about them; Imgur's daily credits are.
+            if let credits = app.albumCredits { optional.append("Imgur \(credits.remaining)/\(credits.limit) credits") }
+        } else if let savedAt = shownList?.savedAt {
             // What is on screen came from the offline store: say so, and from when.
             let when = CivilTime.localDayAndTime(savedAt)
             if case .offline = app.connection {
@@ -88,10 +98,14 @@ struct ChromeView {
             case .online: optional.append("online")
             case .offline: needed = ("offline", errorOnBar)
             case let .failing(what): needed = (what, errorOnBar)
+            case let .rateLimited(until): needed = (until.map { "rate limited until \(CivilTime.localClockUp($0))" } ?? "rate limited", errorOnBar)
             case .unknown: break
             }
         }
-        if let limit = app.rateLimit { optional.append("quota \(limit.remaining)/\(limit.limit)") }
+        // The quota beside an answer that counted it: not beside an outage it says nothing about.
+        if app.tab != .albums || front == .login, let limit = app.rateLimit, [.online, .unknown].contains(app.connection) {
+            optional.append("quota \(limit.remaining)/\(limit.limit)")
+        }
         // A download under way shows on every screen until it ends.
         if let running = app.downloads.summary(unicode: theme.unicode) {
             needed = needed.map { ("\(running)  \($0.text)", $0.style) } ?? (running, theme.bar)
@@ -118,10 +132,16 @@ struct ChromeView {
                 buffer.write(line, x: 1, y: row, style: style, maxWidth: width - 2)
             }
             left += buffer.write(lines.last ?? "", x: 1, y: y, style: style, maxWidth: room, ellipsis: theme.ellipsis)
+            // A notice of one line leaves the first keys (the help, the way out) where they fit after it: the
+            // six seconds it shows are not six seconds without them.
+            if lines.count == 1 {
+                let keys = Widgets.hintLine(Array(hints.prefix(2)).map(spellArrows), room: room - (left - 1) - 3)
+                if !keys.isEmpty { left += buffer.write("   " + keys, x: left, y: y, style: theme.bar) }
+            }
         } else {
             // The hints, most important first; each one whole or not at all.
             // The first few come before the connection and the quota; the rest only where those leave room.
-            let shown = hints.map { theme.unicode ? $0 : $0.replacingOccurrences(of: "↑↓←→", with: "arrows").replacingOccurrences(of: "↑↓", with: "j/k") }
+            let shown = hints.map(spellArrows)
             let first = Widgets.hintLine(Array(shown.prefix(AppFrame.firstHints)), room: width - neededWidth)
             // The room kept for them is the same whether they show yet or not: the hints stay as they are when the
             // first answers arrive, rather than rewriting the status line under the photos being drawn.

@@ -340,6 +340,7 @@ extension DetailScreen: Screen {
     func keyContext(_ app: AppState) -> KeyContext { .detail }
     func title(_ app: AppState) -> String { "Keys: a photo's details" }
     func dialogIsOpen(_ app: AppState) -> Bool { app.shownDetail?.viewer.modal != nil }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? { PhotoParts.dialogHints(app.shownDetail?.viewer.modal, ui: ui) }
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         guard let detail = app.shownDetail else { return }

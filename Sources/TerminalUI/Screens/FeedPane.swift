@@ -17,6 +17,7 @@ struct FeedPane: Screen {
     func title(_ app: AppState) -> String { "Keys: the feed" }
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.feed.modal != nil }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? { PhotoParts.dialogHints(app.feed, ui: ui) }
 
     /// The cards' area: all of it, or under the topic's line when a topic is shown.
     func listArea(_ app: AppState, area: Rect) -> Rect {

@@ -312,6 +312,9 @@ extension LoginScreen: Screen {
     func title(_ app: AppState) -> String { "Keys: logging in" }
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.login.failure != nil || app.sessionExpiredNotice || app.login.editingPaste }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? {
+        app.login.failure != nil || app.sessionExpiredNotice ? Widgets.dialogHints(["OK"], focused: 0) : nil
+    }
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         if app.session == .splash {

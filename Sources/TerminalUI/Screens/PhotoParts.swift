@@ -119,11 +119,37 @@ struct PhotoParts {
 
     /// "Couldn't like the photo … Try again?" with Try again and Cancel.
     func likeFailedDialog(liked: Bool, _ error: ServiceError, focused: Int, in area: Rect, into buffer: inout CellBuffer) {
-        // Where trying again cannot help now (the quota used up), no "Try again": the message says when it can.
         Widgets.modal(title: liked ? "Couldn't like the photo" : "Couldn't remove the like",
                       message: error.retryHelpsNow ? error.problem + " Try again?" : error.message,
-                      buttons: error.retryHelpsNow ? ["Try again", "Cancel"] : ["OK"],
-                      focused: error.retryHelpsNow ? focused : 0, in: area, theme: theme, into: &buffer)
+                      buttons: Self.likeFailedButtons(error), focused: error.retryHelpsNow ? focused : 0, in: area, theme: theme,
+                      into: &buffer)
+    }
+
+    /// Where trying again cannot help now (the quota used up), no "Try again": the message says when it can.
+    static func likeFailedButtons(_ error: ServiceError) -> [String] {
+        error.retryHelpsNow ? ["Try again", "Cancel"] : ["OK"]
+    }
+
+    /// The buttons of a photo's dialog (the viewer's and the detail's).
+    static func buttons(_ modal: ViewerState.Modal) -> [String] {
+        switch modal {
+        case let .likeFailed(_, error): likeFailedButtons(error)
+        case .loadFailed, .downloadFailed: ["Try again", "Cancel"]
+        case .copyStoppedShort: ["Close"]
+        }
+    }
+
+    /// The status line's keys under a photo list's dialog.
+    static func dialogHints(_ list: PhotoListState, ui: UIState) -> [String]? {
+        guard case let .likeFailed(_, _, error) = list.modal else { return nil }
+        return Widgets.dialogHints(likeFailedButtons(error), focused: error.retryHelpsNow ? ui.modalFocus : 0)
+    }
+
+    /// The status line's keys under a photo's dialog.
+    static func dialogHints(_ modal: ViewerState.Modal?, ui: UIState) -> [String]? {
+        guard let modal else { return nil }
+        let buttons = buttons(modal)
+        return Widgets.dialogHints(buttons, focused: buttons.count > 1 ? ui.modalFocus : 0)
     }
 
     /// A copy that stopped short of the clipboard: what happened, the fix, and the whole text to select by hand.

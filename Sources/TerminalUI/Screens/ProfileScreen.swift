@@ -212,6 +212,10 @@ extension ProfileScreen: Screen {
     func title(_ app: AppState) -> String { "Keys: your profile and favorites" }
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.favorites.modal != nil || app.profile.confirmingLogout }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? {
+        if app.profile.confirmingLogout { return Widgets.dialogHints(["Yes", "No"], focused: ui.modalFocus, letters: true) }
+        return PhotoParts.dialogHints(app.favorites, ui: ui)
+    }
 
     func listPosition(_ app: AppState, ui: UIState) -> String? { app.profile.profile == nil ? nil : ChromeView.position(ui.favoritesList.selected, of: app.favorites) }
 

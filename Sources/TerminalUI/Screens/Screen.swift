@@ -47,6 +47,8 @@ protocol Screen {
     func hints(_ app: AppState, ui: UIState) -> [String]
     /// A dialog of the screen is up: it has the keyboard.
     func dialogIsOpen(_ app: AppState) -> Bool
+    /// The status line's keys while a dialog of the screen is up (its own, not the screen's); nil without one.
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]?
     /// How far into its paged list the screen's frame shows (`AppFrame.shownEnd`); nil when it pages nothing.
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)?
     /// Back from the viewer, the screen selects the photo the viewer was on (n/p may have moved it), in view.
@@ -73,6 +75,7 @@ extension Screen {
     func listPosition(_ app: AppState, ui: UIState) -> String? { nil }
     var chrome: Chrome { .tabsAndStatus }
     func dialogIsOpen(_ app: AppState) -> Bool { false }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? { nil }
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? { nil }
     func select(photoID: String, app: AppState, ui: inout UIState, area: Rect) {}
     func keepSelectionInView(_ app: AppState, ui: inout UIState, area: Rect) {}

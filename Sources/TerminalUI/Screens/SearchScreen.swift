@@ -429,6 +429,7 @@ extension SearchScreen: Screen {
     func title(_ app: AppState) -> String { app.search.editing ? "Keys: the search field" : "Keys: search" }
     func isSubScreen(_ app: AppState) -> Bool { false }
     func dialogIsOpen(_ app: AppState) -> Bool { app.search.results.modal != nil || picker != nil }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? { PhotoParts.dialogHints(app.search.results, ui: ui) }
 
     func listPosition(_ app: AppState, ui: UIState) -> String? {
         app.search.kind == .photos ? ChromeView.position(ui.searchList.selected, of: app.search.results) : nil

@@ -298,6 +298,7 @@ struct SheetScreen: Screen {
 
     /// The like-failed dialog of the page's photos.
     func dialogIsOpen(_ app: AppState) -> Bool { app.shownSheet?.photoList?.list.modal != nil }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? { app.shownSheet?.photoList.flatMap { PhotoParts.dialogHints($0.list, ui: ui) } }
 
     private func isPhotographerFailing(_ page: ExploreSheet) -> Bool {
         if case let .photographer(photographer) = page { return photographer.userFailed != nil }

@@ -93,9 +93,9 @@ public struct ViewerScreen {
         // A hidden status line still comes back for what the user must see: a notice, a download.
         // Downloads of other photos (started before n/p or an earlier viewer) show too.
         let elsewhere = app.downloads.filter { $0.photoID != viewer.photo.id }.summary(unicode: theme.unicode)
-        if !viewer.barHidden || viewer.notice != nil || viewer.download.isRunning || elsewhere != nil {
+        if !viewer.barHidden || viewer.modal != nil || viewer.notice != nil || viewer.download.isRunning || elsewhere != nil {
             renderStatus(viewer, motion: motion, retries: pictures.animationRetries, elsewhere: elsewhere, width: buffer.width,
-                         height: buffer.height, tick: ui.tick, into: &buffer)
+                         height: buffer.height, ui: ui, into: &buffer)
         }
         let area = Rect(x: 0, y: 0, width: buffer.width, height: buffer.height - 1)
         switch viewer.modal {
@@ -115,7 +115,8 @@ public struct ViewerScreen {
     }
 
     private func renderStatus(_ viewer: ViewerState, motion: AnimationStatus?, retries: Bool = false, elsewhere: String? = nil, width: Int,
-                              height: Int, tick: Int, into buffer: inout CellBuffer) {
+                              height: Int, ui: UIState, into buffer: inout CellBuffer) {
+        let tick = ui.tick
         let y = height - 1
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
@@ -141,7 +142,8 @@ public struct ViewerScreen {
         if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : blitter == .blocks ? "blocks" : "sextants") }
         // The keys, most important first, each whole or not at all, in the room the attribution leaves
         // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
-        let shown = hints(viewer, motion: motion, retries: retries)
+        // Under a dialog, the dialog's keys: the viewer's do nothing then.
+        let shown = PhotoParts.dialogHints(viewer.modal, ui: ui) ?? hints(viewer, motion: motion, retries: retries)
         let essentials = shown.prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
         // Where the view is gives way to the way out ("Esc back", "? help"): the characters' name first, a detail.
         let fits = { (place: [String]) in x + min(DisplayWidth.of(attribution), 12) + 2 + DisplayWidth.of(place.joined(separator: "  ") + "  ") + essentials <= width }
@@ -328,6 +330,7 @@ extension ViewerScreen: Screen {
     func keyContext(_ app: AppState) -> KeyContext { .viewer }
     func title(_ app: AppState) -> String { "Keys: the photo, full screen" }
     func dialogIsOpen(_ app: AppState) -> Bool { app.viewer?.modal != nil }
+    func dialogHints(_ app: AppState, ui: UIState) -> [String]? { PhotoParts.dialogHints(app.viewer?.modal, ui: ui) }
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
         guard let viewer = app.viewer else { return }

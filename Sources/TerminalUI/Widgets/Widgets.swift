@@ -76,6 +76,22 @@ public enum Widgets {
         case second
     }
 
+    /// A dialog's keys for the status line while it has the keyboard (the keys of the screen under it do nothing
+    /// then): Enter presses the focused button, Esc the last; `letters`: y and n answer a Yes/No question.
+    public static func dialogHints(_ buttons: [String], focused: Int, letters: Bool = false) -> [String] {
+        guard let last = buttons.last else { return [] }
+        if buttons.count == 1 { return ["Enter/Esc \(last.lowercased())"] }
+        var hints: [String] = []
+        for (index, label) in buttons.enumerated() {
+            var keys: [String] = []
+            if letters, let letter = label.lowercased().first { keys.append(String(letter)) }
+            if index == focused { keys.append("Enter") }
+            if index == buttons.count - 1 { keys.append("Esc") }
+            if !keys.isEmpty { hints.append("\(keys.joined(separator: "/")) \(label.lowercased())") }
+        }
+        return hints + ["\u{2190}\u{2192} choose"]
+    }
+
     public static func modalChoice(_ input: InputEvent, focus: inout Int) -> ModalChoice? {
         guard case let .key(key) = input else { return nil }
         switch key {
