@@ -30,7 +30,8 @@ public struct ImgurClient: Sendable {
 
     private func get(_ path: [String]) async throws(ServiceError) -> Data {
         guard !configuration.clientID.isEmpty else {
-            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
+            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo."
+                + " Imgur registers no new applications (since mid-2025): only an existing application's client id works.")
         }
         // Each element (a username, an album id) is one percent-encoded segment.
         let url = PathSegments.url(configuration.apiBase, path)

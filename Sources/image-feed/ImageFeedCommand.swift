@@ -532,7 +532,8 @@ struct MeCommand: AsyncParsableCommand {
 /// The Imgur source, or a message saying how to set it up.
 func albumService(_ context: CompositionRoot) throws -> any AlbumService {
     guard let albums = context.albums else {
-        throw Failure(message: "No Imgur client id is configured. Set IMGUR_CLIENT_ID (or imgur_client_id in the config file), or use --demo.")
+        throw Failure(message: "No Imgur client id is configured. Set IMGUR_CLIENT_ID (or imgur_client_id in the config file), or use --demo."
+            + " Imgur registers no new applications (since mid-2025): only an existing application's client id works.")
     }
     return albums
 }

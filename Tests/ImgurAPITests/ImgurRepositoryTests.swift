@@ -111,6 +111,30 @@ final class ImgurRepositoryTests: XCTestCase {
         XCTAssertEqual(still.urls.sized(width: 2000)?.absoluteString, "https://i.imgur.com/Ab12Cd3.jpg")
     }
 
+    /// Imgur's daily credits are counted from its answers, and asking stops a tenth short of them: five days over
+    /// the limit in a month would block the client id for the rest of the month.
+    func test_dailyCredits_areCounted_andAskingStopsShortOfThem() async throws {
+        let albums = #"{"data":[{"id":"a1","title":"Rockets","images_count":1}],"success":true,"status":200}"#
+        let transport = CannedTransport(Self.json(albums, headers: ["X-RateLimit-ClientLimit": "12500", "X-RateLimit-ClientRemaining": "9000"]),
+                                        Self.json(albums, headers: ["X-RateLimit-ClientLimit": "12500", "X-RateLimit-ClientRemaining": "1250"]),
+                                        Self.json(albums))
+        let imgur = repository(transport)
+        XCTAssertNil(imgur.credits, "nothing counted before an answer")
+        _ = try await imgur.albums(username: "x", page: 1)
+        XCTAssertEqual(imgur.credits, RateLimit(limit: 12500, remaining: 9000))
+        _ = try await imgur.albums(username: "x", page: 1)
+        XCTAssertEqual(imgur.credits, RateLimit(limit: 12500, remaining: 1250))
+        do {
+            _ = try await imgur.photos(inAlbum: "a1")
+            XCTFail("asked with a tenth of the credits left")
+        } catch {
+            XCTAssertEqual(error, .creditsKept(service: "Imgur", remaining: 1250, limit: 12500))
+            XCTAssertTrue(error.message.contains("1250 of 12500 left"), error.message)
+            XCTAssertFalse(error.retryHelpsNow)
+        }
+        XCTAssertEqual(transport.requests.count, 2, "the third request was never sent")
+    }
+
     func test_errors_areTyped() async {
         let cases: [(HTTPResponse, ServiceError)] = [
             (Self.json(#"{"data":{"error":"Unable to find account","request":"/3/account/x/albums/0","method":"GET"},"success":false,"status":404}"#, status: 404), .notFound),

@@ -22,7 +22,8 @@ extension LiveEffectPerformer {
     /// The album source, or the error that says none is configured.
     private func albumService() throws(ServiceError) -> any AlbumService {
         guard let albums else {
-            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo.")
+            throw .notConfigured("No Imgur client id is configured. Set IMGUR_CLIENT_ID, or run with --demo."
+                + " Imgur registers no new applications (since mid-2025): only an existing application's client id works.")
         }
         return albums
     }

@@ -503,7 +503,8 @@ public enum Doctor {
                           detail: "client id set: the Albums tab shows (\(configuration.imgurAPIBase.absoluteString))")]
         }
         return [.init(section: "Account", name: "Imgur", status: .info, detail: "no client id: the Albums tab is hidden",
-                      fix: "set imgur_client_id in the config file (or IMGUR_CLIENT_ID) to explore Imgur albums")]
+                      fix: "set imgur_client_id in the config file (or IMGUR_CLIENT_ID) to explore Imgur albums; Imgur registers no new "
+                          + "applications (since mid-2025): only an existing one's client id works")]
     }
 
     // MARK: - Files

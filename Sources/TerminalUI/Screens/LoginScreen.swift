@@ -23,7 +23,7 @@ public struct LoginScreen {
     static func keys(demo: Bool) -> [KeyRecord] {
         var records = [
             KeyRecord([(.logIn, [.enter, .character(" ")])], demo ? "log in (the demo: no account needed)" : "log in"),
-            KeyRecord([(.copyLink, [.character("y")]), (.openLink, [.character("o")])], "copy the login link (OSC 52); open it here"),
+            KeyRecord([(.copyLink, [.character("y")]), (.openLink, [.character("o")])], "copy the login link to the clipboard; open it here"),
             KeyRecord([(.pasteCode, [.character("p")])], "paste the code the browser shows"),
             KeyRecord([(.back, [.escape])], "back to the first screen"),
         ]
@@ -157,7 +157,7 @@ public struct LoginScreen {
         for part in Self.hardWrap(request.authorizeURL.absoluteString, width: linkWidth) {
             lines.append((part, linkStyle))
         }
-        lines.append(("   \(key(.copyLink)) copies it (OSC 52)   \(key(.openLink)) opens it here", theme.muted))
+        lines.append(("   \(key(.copyLink)) copies it   \(key(.openLink)) opens it here", theme.muted))
         let qrLine = lines.count
         if qr != nil {
             lines.append(((besideRoom ? "2. Or scan the QR code with a phone." : "2. Or scan the QR code below with a phone."), .plain))

@@ -155,7 +155,7 @@ struct PhotoParts {
     /// A copy that stopped short of the clipboard: what happened, the fix, and the whole text to select by hand.
     func copyStoppedShortDialog(_ outcome: CopyOutcome, text: String, in area: Rect, into buffer: inout CellBuffer) {
         let fix = outcome.fix.map { "\nTo let copies through: \($0)" } ?? ""
-        Widgets.modal(title: "The link did not reach your clipboard", message: "\(outcome.said)\(fix)\n\nSelect it here:\n\(text)",
-                      buttons: ["Close"], focused: 0, in: area, theme: theme, wide: true, into: &buffer)
+        Widgets.modal(title: "The link did not reach your clipboard", message: "\(outcome.said)\(fix)\n\nSelect it here:",
+                      buttons: ["Close"], focused: 0, in: area, theme: theme, wide: true, verbatim: text, into: &buffer)
     }
 }

@@ -69,6 +69,22 @@ public enum Widgets {
         return lines
     }
 
+    /// `text` cut into rows of at most `width` columns, by character (a link has no spaces to wrap at).
+    static func chunks(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var rows: [String] = []
+        var row = ""
+        for character in text {
+            if DisplayWidth.of(row + String(character)) > width {
+                rows.append(row)
+                row = ""
+            }
+            row.append(character)
+        }
+        if !row.isEmpty { rows.append(row) }
+        return rows
+    }
+
     /// Which button of a two-button dialog a key chose: arrows, Tab, h and l move the focus, Enter or
     /// Space press the focused one, Esc and q press the second ("Cancel").
     public enum ModalChoice: Equatable {
@@ -114,18 +130,32 @@ public enum Widgets {
     @discardableResult
     /// A line break in `message` starts a paragraph; `wide`: as wide as the area allows (a link shown whole to be
     /// selected, on as few lines as it takes).
+    /// `verbatim`: text to be selected with the mouse (a link), after the message on rows of its own that run from
+    /// the area's left edge to its right with no border: a drag or a triple-click takes nothing but it, and where it
+    /// is wider than the area it is cut only at the area's edge.
     public static func modal(title: String, message: String, buttons: [String], focused: Int, in area: Rect,
-                             theme: Theme, wide: Bool = false, into buffer: inout CellBuffer) -> [Rect] {
+                             theme: Theme, wide: Bool = false, verbatim: String? = nil, into buffer: inout CellBuffer) -> [Rect] {
         let paragraphs = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let longest = paragraphs.map { DisplayWidth.of($0) }.max() ?? 0
         let width = min(area.width - 2, max(34, min(wide ? area.width : 64, longest + 6)))
         guard width >= 12 else { return [] }
         let lines = paragraphs.flatMap { $0.isEmpty ? [""] : wrap($0, width: width - 4) }
-        let height = min(area.height, lines.count + 5)
+        let verbatimRows = verbatim.map { chunks($0, width: area.width) } ?? []
+        let extra = verbatimRows.isEmpty ? 0 : verbatimRows.count + 1 // and a blank row before it
+        let height = min(area.height, lines.count + extra + 5)
         let rect = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         box(rect, title: title, style: theme.modal, theme: theme, into: &buffer)
-        for (index, line) in lines.prefix(max(0, height - 5)).enumerated() {
+        let messageRows = max(0, min(lines.count, height - 5 - extra))
+        for (index, line) in lines.prefix(messageRows).enumerated() {
             buffer.write(line, x: rect.x + 2, y: rect.y + 2 + index, style: theme.modal, maxWidth: width - 4)
+        }
+        for (index, row) in verbatimRows.enumerated() {
+            let y = rect.y + 2 + messageRows + 1 + index
+            guard y < rect.maxY - 3 else { break }
+            buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), with: Cell(" ", style: theme.modal))
+            // Centred where it fits in the box; else from the area's edge.
+            let x = DisplayWidth.of(row) <= width - 4 ? rect.x + 2 : area.x
+            buffer.write(row, x: x, y: y, style: theme.modal.merging(theme.button), maxWidth: area.maxX - x)
         }
         var rects: [Rect] = []
         let labels = buttons.map { "[ \($0) ]" }
