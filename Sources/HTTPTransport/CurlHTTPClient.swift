@@ -75,10 +75,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                          progress: (@Sendable (Double?) -> Void)?) async throws -> HTTPResponse {
         let sink: CurlTransfer.Sink
         if let file {
-            guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o644]),
-                  let handle = try? FileHandle(forWritingTo: file) else {
-                throw ServiceError.other("\(file.path) could not be written.")
+            let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw FileWriteFailure(folder: file.deletingLastPathComponent().path, code: errno)
             }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             sink = .file(handle)
         } else {
             sink = .memory
@@ -128,8 +129,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var received = 0
     private var lastReported = -1.0
     private var writeFailed = false
-    /// Why the file could not be written, as the system said it ("No space left on device").
-    private var writeProblem: String?
+    /// Why the file could not be written: the system's error number (ENOSPC), 0 where it did not say.
+    private var writeErrno: Int32 = 0
 
     init(request: HTTPRequest, sink: Sink, progress: (@Sendable (Double?) -> Void)?) {
         self.request = request
@@ -171,8 +172,7 @@ final class CurlTransfer: @unchecked Sendable {
                 try handle.write(contentsOf: Data(buffer: chunk))
             } catch {
                 writeFailed = true
-                writeProblem = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
-                    ?? (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+                writeErrno = FileWriteFailure.errno(of: error)
                 return false
             }
         } else if case .file = sink {
@@ -252,9 +252,9 @@ final class CurlTransfer: @unchecked Sendable {
                 }
             }
         }
-        var folder = "The file"
+        var folder = ""
         if case let .file(handle) = sink {
-            if writeFailed, let path = Self.path(of: handle) { folder = "The file in \(path)" }
+            if writeFailed, let path = Self.path(of: handle) { folder = path }
             try? handle.close()
         }
         switch Int(outcome) {
@@ -267,7 +267,7 @@ final class CurlTransfer: @unchecked Sendable {
         case Int(IFH_TIMEOUT):
             return .failure(ServiceError.timeout)
         case Int(IFH_STOPPED) where writeFailed:
-            return .failure(ServiceError.other("\(folder) could not be written: \(writeProblem ?? "is the disk full?")."))
+            return .failure(FileWriteFailure(folder: folder, code: writeErrno))
         case Int(IFH_CANNOT_RESOLVE):
             return .failure(ServiceError.noConnection("cannot find host \(request.url.host ?? "")"))
         case Int(IFH_CANNOT_CONNECT):
@@ -292,5 +292,36 @@ public struct TransportFailure: Error, CustomStringConvertible {
 
     public init(detail: String) {
         self.detail = detail
+    }
+}
+
+/// The file a body was streamed to could not be written: its folder (empty where it is not known), and the
+/// system's error number (ENOSPC; 0 where it did not say). The caller says it in its user's words.
+public struct FileWriteFailure: Error, Equatable, CustomStringConvertible {
+    public let folder: String
+    public let code: Int32
+
+    public init(folder: String, code: Int32) {
+        self.folder = folder
+        self.code = code
+    }
+
+    public var description: String {
+        "\(folder.isEmpty ? "The file" : folder) could not be written" + (code == 0 ? "" : ": \(String(cString: strerror(code)))")
+    }
+
+    /// The error number under a Foundation write error.
+    static func errno(of error: any Error) -> Int32 {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileWriteNoPermission: return EACCES
+        default: return 0
+        }
     }
 }

@@ -79,11 +79,21 @@ final class MachineFaultTests: XCTestCase {
         try tmux.send("Enter")
         try tmux.waitFor(text: "Photo by")
         fill(home)
+        // A like is taken, and the demo says once that it cannot be kept past this run.
+        try tmux.send("f")
+        var screen = try tmux.waitFor(text: "likes cannot be kept")
+        XCTAssertTrue(screen.contains("(the disk is full)"), screen)
+        try tmux.waitFor("the notice gone") { !$0.contains("likes cannot be kept") }
+        try tmux.send("f")
+        let quiet = try tmux.waitForQuiet("the unlike answered", quiet: 1.5)
+        XCTAssertFalse(quiet.contains("likes cannot be kept"), "said once\n\(quiet)")
         try tmux.send("Enter")
         try tmux.waitFor(text: "d download")
         try tmux.send("d")
-        let screen = try tmux.waitFor(text: "No space left on device")
-        XCTAssertTrue(screen.contains("could not be written"), screen)
+        // The folder as the user reads it and the reason in a few words, not Foundation's or the system's.
+        screen = try tmux.waitFor(text: "Couldn't save the photo in ~/Pictures/image-feed")
+        let words = screen.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(words.contains("image-feed: the disk is full."), screen)
         try tmux.send("Escape")
         try tmux.send("Escape")
         try tmux.send("C-c")

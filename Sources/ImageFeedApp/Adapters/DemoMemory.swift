@@ -14,6 +14,8 @@ public final class DemoMemory: @unchecked Sendable {
     private let lock = NSLock()
     /// The first write that failed (a full disk): the log has it, and the session goes on.
     private(set) var problem: String?
+    /// Whether the user has been told (once a session) that the likes cannot be kept.
+    private var problemSaid = false
 
     /// The most the file may hold.
     static let sizeLimit = 4 * 1024 * 1024
@@ -53,6 +55,15 @@ public final class DemoMemory: @unchecked Sendable {
         }
     }
 
+    /// What to tell the user, once a session, when the likes made in the demo cannot be kept.
+    func unsaidProblem() -> String? {
+        lock.withLock {
+            guard let problem, !problemSaid else { return nil }
+            problemSaid = true
+            return "The demo's likes cannot be kept (\(problem)): they last until ImageFeed ends."
+        }
+    }
+
     /// Logging out of the demo forgets its likes with its token.
     func forget() {
         lock.withLock { _ = unlink(file.path) }
@@ -63,14 +74,15 @@ public final class DemoMemory: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            return error.localizedDescription
+            return DiskWords.reason(error)
         }
         let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        var problem = LogFile.writeAll(descriptor, Array(data))
+        guard descriptor >= 0 else { return DiskWords.reason(errno: errno) }
+        var problem = LogFile.writeAll(descriptor, Array(data)).map { _ in DiskWords.reason(errno: errno) }
+        if problem == nil, fsync(descriptor) != 0 { problem = DiskWords.reason(errno: errno) }
         close(descriptor)
-        if problem == nil, rename(temporary.path, file.path) != 0 { problem = String(cString: strerror(errno)) }
+        if problem == nil, rename(temporary.path, file.path) != 0 { problem = DiskWords.reason(errno: errno) }
         if problem != nil { unlink(temporary.path) }
         return problem
     }

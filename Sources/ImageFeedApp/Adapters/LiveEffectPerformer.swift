@@ -195,7 +195,7 @@ public final class LiveEffectPerformer: EffectPerformer, @unchecked Sendable {
         let storeNotice = lock.withLock { () -> String? in
             defer { pendingStoreProblem = nil }
             return pendingStoreProblem
-        }
+        } ?? demoMemory?.unsaidProblem()
         return events + [.rateLimit(client.rateLimit)] + (storeNotice.map { [.notify($0)] } ?? [])
     }
 

@@ -41,10 +41,15 @@ public struct PhotoDownloader: Sendable {
         }
         // The body goes to a temporary file beside the target as it arrives, renamed into place only when
         // it is complete: a download that fails or passes its limit leaves nothing, and no file is held in memory.
+        // The folder as the user reads it (`~/Pictures/ImageFeed`), the reason in their words.
+        let shownFolder = LiveEffectPerformer.shown(path: folder.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .other("The photo could not be saved in \(folder.path): \(error.localizedDescription)")
+            throw .other("Couldn't save the photo in \(shownFolder): \(DiskWords.reason(error)).")
+        }
+        if let problem = DiskWords.problemWriting(in: folder) {
+            throw .other("Couldn't save the photo in \(shownFolder): \(problem).")
         }
         let partial = folder.appendingPathComponent(Self.partialName())
         Self.unfinished.begin(partial)
@@ -63,8 +68,7 @@ public struct PhotoDownloader: Sendable {
         let replaced = FileManager.default.fileExists(atPath: target.path)
         // rename(2) replaces an existing file of the same name in one step.
         guard rename(partial.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw .other("The photo could not be saved in \(folder.path): \(reason)")
+            throw .other("Couldn't save the photo in \(shownFolder): \(DiskWords.reason(errno: errno)).")
         }
         return (target.path, replaced)
     }
@@ -151,6 +155,10 @@ enum ProgressFetch {
         let response: HTTPResponse
         do {
             response = try await client.download(HTTPRequest(url: url, bodyLimit: limit), to: file, progress: progress)
+        } catch let failure as FileWriteFailure {
+            let reason = failure.code == 0 ? "it could not be written" : DiskWords.reason(errno: failure.code)
+            let folder = failure.folder.isEmpty ? file.deletingLastPathComponent().path : failure.folder
+            throw .other("Couldn't save the photo in \(LiveEffectPerformer.shown(path: folder)): \(reason).")
         } catch {
             throw .fromTransport(error)
         }
