@@ -1,7 +1,7 @@
 import Foundation
 import ImageFeedCore
 import TerminalImage
-import TerminalUI
+@testable import TerminalUI
 import XCTest
 
 /// The Albums pane, rendered into a cell buffer, and its keys.
@@ -78,6 +78,12 @@ final class AlbumsScreenTests: XCTestCase {
         XCTAssertEqual(press(.enter), [.openViewer(photoID: "p2")])
         _ = AppViewModel.update(&state, .openViewer(photoID: "p2"))
         XCTAssertEqual(state.viewer?.isFromAlbum, true)
+        // Its help lists what can act on an album's photo: no likes, details, photographer or collections.
+        let help = screen.help(state).lines.map(\.what).joined(separator: "\n")
+        XCTAssertTrue(help.contains("zoom in / out"), help)
+        for what in ["like / unlike", "the photo's details", "the photographer's page", "add to one of your collections"] {
+            XCTAssertFalse(help.contains(what), "\(what) cannot act here\n\(help)")
+        }
         let viewerText = render(state, ui: ui, width: 100, height: 30).joined(separator: "\n")
         XCTAssertTrue(viewerText.contains("+/- zoom"), viewerText)
         XCTAssertTrue(viewerText.contains("Esc back  ? help  n/p next"), viewerText)

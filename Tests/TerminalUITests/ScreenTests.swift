@@ -246,11 +246,15 @@ final class ScreenTests: XCTestCase {
         let screen = AppFrame(theme: asciiTheme)
         var ui = UIState()
         var text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
-        XCTAssertTrue(text.contains("j/k more"), text)
+        XCTAssertTrue(text.contains("j more"), "at the top, more is below only\n\(text)")
         XCTAssertFalse(text.contains("quit from anywhere"), text)
+        XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 40, height: 12), [])
+        text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
+        XCTAssertTrue(text.contains("k/j more"), "between, both ways\n\(text)")
         for _ in 0..<80 { XCTAssertEqual(screen.handle(.key(.down), app: state, ui: &ui, width: 40, height: 12), []) }
         text = render(state, ui: ui, width: 40, height: 12).joined(separator: "\n")
         XCTAssertTrue(text.contains("Ctrl-C"), "the last line\n\(text)")
+        XCTAssertTrue(text.contains("k more") && !text.contains("j more"), "at the end, more is above only\n\(text)")
         XCTAssertEqual(screen.handle(.key(.character("x")), app: state, ui: &ui, width: 40, height: 12), [.toggleHelp])
         XCTAssertEqual(ui.helpTop, 0)
     }

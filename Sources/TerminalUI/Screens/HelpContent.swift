@@ -38,8 +38,12 @@ public enum HelpContent {
         albumField.tab = .albums
         albumField.albums.isEditing = true
         states.append(albumField)
+        // The viewer as it lists the most: an animation, from a list.
         var viewer = AppState()
-        viewer.viewer = ViewerState(photo: Photo(id: "x"))
+        var animation = Photo(id: "x")
+        animation.isAnimated = true
+        viewer.viewer = ViewerState(photo: animation)
+        viewer.viewer?.source = .feed
         states.append(viewer)
         var detail = AppState()
         detail.detail = PhotoDetail(photo: Photo(id: "x"), source: .feed)
@@ -128,7 +132,10 @@ struct HelpOverlay {
             }
         }
         let scrolls = rows.count > box.shown
-        let footer = scrolls ? "\(theme.unicode ? "↑↓" : "j/k") more, other keys close" : "any key closes this"
+        // Which way there is more: "↓ more" at the top, "↑ more" at the end, both between.
+        let above = first > 0, below = first + box.shown < rows.count
+        let arrows = theme.unicode ? (above ? "↑" : "") + (below ? "↓" : "") : (above ? "k" : "") + (above && below ? "/" : "") + (below ? "j" : "")
+        let footer = scrolls ? "\(arrows) more, other keys close" : "any key closes this"
         buffer.write(footer, x: rect.x + 2, y: rect.maxY - 1, style: theme.modal, maxWidth: box.width - 4, ellipsis: theme.ellipsis)
     }
 

@@ -202,7 +202,8 @@ public struct SearchScreen {
         let parts = PhotoParts(theme: theme)
         guard let query = search.submitted else {
             var lines: [(String, CellStyle)] = [("Search Unsplash's photos", theme.title),
-                                                ("Press \(key(.search)) and type a few words, then Enter.", theme.muted)]
+                                                (search.editing ? "Type a few words, then Enter."
+                                                    : "Press \(key(.search)) and type a few words, then Enter.", theme.muted)]
             if !search.history.isEmpty {
                 lines.append(("", .plain))
                 lines.append(("Earlier: " + search.history.map(UntrustedText.sanitize).joined(separator: ", "), theme.muted))

@@ -212,7 +212,9 @@ struct SheetScreen: Screen {
             let label = " \(title)\(count.map { " \($0)" } ?? "") "
             x += buffer.write(label, x: x, y: y, style: section == photographer.section ? theme.activeTab : theme.muted) + 1
         }
-        x += buffer.write(theme.unicode ? " [ ] " : " [ ] ", x: x, y: y, style: theme.muted)
+        // The keys that switch them, said as keys ("[ ]" alone reads as a box to tick).
+        x += buffer.write(" \(keys.hintKeys(.previousSection, in: .sheet)) and \(keys.hintKeys(.nextSection, in: .sheet)) switch ", x: x, y: y,
+                          style: theme.muted)
         if photographer.section == .photos {
             let order = "sort: \(photographer.order.rawValue) (\(keys.hintKeys(.sort, in: .sheet)))"
             if area.maxX - DisplayWidth.of(order) - 1 > x { buffer.write(order, x: area.maxX - DisplayWidth.of(order) - 1, y: y, style: theme.muted) }

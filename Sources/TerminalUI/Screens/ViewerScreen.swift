@@ -195,17 +195,24 @@ public struct ViewerScreen {
     /// Space says what it does now (play, pause), nothing is offered to play where nothing can, and `r` is offered
     /// where an animation could not be read (or was damaged) and can be tried again.
     func hints(_ viewer: ViewerState, motion: AnimationStatus? = nil, retries: Bool = false) -> [String] {
-        var hidden: Set<Intent> = [.quit, .nextPane, .search]
+        var hidden: Set<Intent> = Self.cannotAct(viewer, motion: motion).union([.quit, .nextPane, .search])
         if !viewer.imageUnavailable && !retries { hidden.insert(.reload) } else if viewer.imageUnavailable { hidden.insert(.rotate) }
+        var labels: [Intent: String] = [:]
+        if let motion, motion.frames > 0, !motion.paused, !motion.finished || motion.reading { labels[.play] = "pause" }
+        if retries, !viewer.imageUnavailable { labels[.reload] = "retry" }
+        return keys.hints(.viewer, labels: labels) { !hidden.contains($0) }
+    }
+
+    /// The viewer's keys that cannot act on the photo shown: no list to go through, an album's photo (Imgur: no
+    /// likes, details, photographer or collections), a photo that does not move. Neither hinted nor in the help.
+    static func cannotAct(_ viewer: ViewerState, motion: AnimationStatus? = nil) -> Set<Intent> {
+        var hidden: Set<Intent> = []
         if viewer.source == nil { hidden.formUnion([.next, .previous]) }
         if viewer.isFromAlbum { hidden.formUnion([.like, .details, .photographer, .collect]) }
         // Read and found not to move, or not readable: the status line says why, and Space is not offered.
         let cannotPlay = motion.map { $0.frames == 0 } ?? false
         if viewer.photo.isAnimated != true || cannotPlay { hidden.formUnion([.play, .nextFrame, .previousFrame]) }
-        var labels: [Intent: String] = [:]
-        if let motion, motion.frames > 0, !motion.paused, !motion.finished || motion.reading { labels[.play] = "pause" }
-        if retries, !viewer.imageUnavailable { labels[.reload] = "retry" }
-        return keys.hints(.viewer, labels: labels) { !hidden.contains($0) }
+        return hidden
     }
 
     /// Where an animation is: "▶ 3/20", "▶ 3/20 loop 2", "❚❚ 3/20", "▶ 3/5…" (the rest still being read), "paused: slow
@@ -330,6 +337,12 @@ extension ViewerScreen: Screen {
     func keyContext(_ app: AppState) -> KeyContext { .viewer }
     func title(_ app: AppState) -> String { "Keys: the photo, full screen" }
     func dialogIsOpen(_ app: AppState) -> Bool { app.viewer?.modal != nil }
+    /// The help lists what can act on the photo shown (an album's has no likes, details or photographer).
+    func helpShows(_ app: AppState) -> Set<Intent>? {
+        guard let viewer = app.viewer else { return nil }
+        let hidden = Self.cannotAct(viewer)
+        return Set(Self.keys.flatMap { $0.intents.map(\.intent) }).filter { !hidden.contains($0) }
+    }
     func dialogHints(_ app: AppState, ui: UIState) -> [String]? { PhotoParts.dialogHints(app.viewer?.modal, ui: ui) }
 
     func render(_ app: AppState, ui: UIState, area: Rect, pictures: PictureProvider, into buffer: inout CellBuffer) {
