@@ -136,14 +136,18 @@ public struct CachingImageSource: ImageSource {
     let cache: DiskImageCache
     /// Copies kept since then are served without asking; older ones only when the image cannot be had.
     let freshSince: Date
+    /// Told of each photo served from a kept copy (the service did not count that view).
+    let servedFromCache: (@Sendable (_ photoID: String, _ url: URL) -> Void)?
 
     /// `freshSince`: from when a kept copy stands for a view. Unsplash counts a photo's views when its image
     /// servers send it, so a photo shown again on a later day is fetched again (the session and the day
     /// reuse their copies; offline, any copy serves).
-    public init(upstream: any ImageSource, cache: DiskImageCache, freshSince: Date = .distantPast) {
+    public init(upstream: any ImageSource, cache: DiskImageCache, freshSince: Date = .distantPast,
+                servedFromCache: (@Sendable (_ photoID: String, _ url: URL) -> Void)? = nil) {
         self.upstream = upstream
         self.cache = cache
         self.freshSince = freshSince
+        self.servedFromCache = servedFromCache
     }
 
     /// The start of the day `now` is in: what the app passes as `freshSince`.
@@ -152,15 +156,23 @@ public struct CachingImageSource: ImageSource {
     }
 
     public func imageData(at url: URL) async throws(ServiceError) -> Data {
+        try await imageData(at: url, of: nil)
+    }
+
+    public func imageData(at url: URL, of photoID: String?) async throws(ServiceError) -> Data {
         let kept = cache.entry(for: url)
-        if let kept, kept.stored >= freshSince { return kept.data }
+        func served(_ data: Data) -> Data {
+            if let photoID { servedFromCache?(photoID, url) }
+            return data
+        }
+        if let kept, kept.stored >= freshSince { return served(kept.data) }
         do {
             let data = try await upstream.imageData(at: url)
             try? cache.store(data, for: url)
             return data
         } catch {
             // No network, or the service failing: the copy from an earlier day is better than none.
-            if let kept, error != .notFound { return kept.data }
+            if let kept, error != .notFound { return served(kept.data) }
             throw error
         }
     }

@@ -111,6 +111,25 @@ final class DiskImageCacheTests: XCTestCase {
         XCTAssertEqual(upstream.count, 1)
     }
 
+    /// A photo served from a kept copy is told (Unsplash did not count that view); one fetched is not, nor an image
+    /// whose photo is not known.
+    func test_aPhotoServedFromTheCache_isTold() async throws {
+        let cache = try DiskImageCache(folder: folder.url.appendingPathComponent("images"), store: store)
+        final class Told: @unchecked Sendable {
+            let lock = NSLock()
+            var ids: [String] = []
+        }
+        let told = Told()
+        let source = CachingImageSource(upstream: CountingSource(), cache: cache, freshSince: .distantPast) { photoID, _ in
+            told.lock.withLock { told.ids.append(photoID) }
+        }
+        _ = try await source.imageData(at: url("a"), of: "p1")
+        XCTAssertEqual(told.lock.withLock { told.ids }, [], "fetched: the service counted it")
+        _ = try await source.imageData(at: url("a"), of: "p1")
+        _ = try await source.imageData(at: url("a"))
+        XCTAssertEqual(told.lock.withLock { told.ids }, ["p1"])
+    }
+
     struct UnreachableSource: ImageSource {
         func imageData(at url: URL) async throws(ServiceError) -> Data { throw .noConnection("offline") }
     }

@@ -24,6 +24,8 @@ public final class CompositionRoot: Sendable {
     public let albums: (any AlbumService)?
     /// The demo's likes and collection changes, kept beside its token across runs.
     let demoMemory: DemoMemory?
+    /// Tells Unsplash of the photos shown from the image cache; none for the demo.
+    let viewBeacon: ViewBeacon?
 
     init(configuration: Settings, client: UnsplashClient, oauth: OAuthClient, tokenStore: FileTokenStore?,
          sandbox: RunningSandbox?, http: any HTTPClient, store: SQLiteStore? = nil, imageCache: DiskImageCache? = nil,
@@ -38,6 +40,7 @@ public final class CompositionRoot: Sendable {
         self.tokenStore = tokenStore
         self.sandbox = sandbox
         self.http = http
+        viewBeacon = sandbox == nil ? ViewBeacon(http: http) : nil
     }
 
     /// Builds the app on the configured service, or with `demo`, on a sandbox started in this process
@@ -118,7 +121,11 @@ public final class CompositionRoot: Sendable {
     public var imageSource: any ImageSource {
         let network = HTTPImageSource(http: http)
         guard let imageCache else { return network }
-        return CachingImageSource(upstream: network, cache: imageCache, freshSince: imageCacheFreshSince)
+        var told: (@Sendable (String, URL) -> Void)?
+        if let beacon = viewBeacon {
+            told = { photoID, url in beacon.served(photoID: photoID, url: url) }
+        }
+        return CachingImageSource(upstream: network, cache: imageCache, freshSince: imageCacheFreshSince, servedFromCache: told)
     }
 
     public var isDemo: Bool { sandbox != nil }

@@ -14,6 +14,8 @@ public final class ImagePipeline: PictureProvider {
         public var url: URL
         public var columns: Int
         public var rows: Int
+        /// The photo the image is of (for the views a cache serves).
+        public var photoID: String = ""
     }
 
     /// Finished work, for the terminal thread.
@@ -200,7 +202,7 @@ public final class ImagePipeline: PictureProvider {
 
     public func picture(for photo: Photo, url: URL?, columns: Int, rows: Int) -> PictureSlot {
         guard let url, columns > 0, rows > 0 else { return .failed }
-        let key = Key(url: url, columns: columns, rows: rows)
+        let key = Key(url: url, columns: columns, rows: rows, photoID: photo.id)
         wanted.insert(key)
         switch entries[key] {
         case let .ready(picture): return .ready(picture)
@@ -268,7 +270,7 @@ public final class ImagePipeline: PictureProvider {
             running[key] = Task.detached(priority: .userInitiated) {
                 let picture: CellPicture?
                 do {
-                    let data = try await source.imageData(at: key.url)
+                    let data = try await source.imageData(at: key.url, of: key.photoID.isEmpty ? nil : key.photoID)
                     try Task.checkCancellation()
                     let decoded: DecodedImage
                     do {
@@ -373,7 +375,7 @@ public final class ImagePipeline: PictureProvider {
         let post = self.post
         let photoID = photo.id
         viewerDetailLoad = Task.detached(priority: .utility) {
-            guard let data = try? await source.imageData(at: larger), !Task.isCancelled,
+            guard let data = try? await source.imageData(at: larger, of: photoID), !Task.isCancelled,
                   let decoded = try? await ImageCodec.decodeWhileWanted(data, minimumWidth: wantWidth, minimumHeight: wantHeight),
                   !decoded.isDamaged, !Task.isCancelled else { return }
             post(.viewerDetail(photoID: photoID, decoded.image))
@@ -395,9 +397,10 @@ public final class ImagePipeline: PictureProvider {
         let screen = drawer.pixelSize(columns: columns, rows: rows)
         let side = max(screen.width, screen.height)
         let oversampling = drawer.drawsPixels ? 1 : ImageCodec.cellsOversampling
+        let photoID = photo.id
         viewerLoad = Task.detached(priority: .userInitiated) {
             do {
-                let data = try await source.imageData(at: url)
+                let data = try await source.imageData(at: url, of: photoID)
                 try Task.checkCancellation()
                 let attempt = try? await ImageCodec.decodeWhileWanted(data, minimumWidth: side, minimumHeight: side, oversampling: oversampling)
                 // Stopped because the viewer moved on: the file is fine, and nobody is waiting for the answer.
@@ -568,7 +571,7 @@ public final class ImagePipeline: PictureProvider {
         let limits = animationLimits
         animationLoad = Task.detached(priority: .userInitiated) {
             do {
-                let data = try await source.imageData(at: url)
+                let data = try await source.imageData(at: url, of: photoID)
                 try Task.checkCancellation()
                 let stop = DecodeStop()
                 let format = AnimationFormat(sniffing: data) ?? .gif
