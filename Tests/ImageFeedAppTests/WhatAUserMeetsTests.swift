@@ -77,4 +77,60 @@ extension EndToEndTests {
         try tmux.send("Escape", "q")
         try assertTerminalRestored()
     }
+
+    /// The in-process demo sandbox's address, from the log the app writes (its requests are there).
+    func demoBase() throws -> URL {
+        let log = folder.url.appendingPathComponent("state/image-feed/image-feed.log")
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let found = try XCTUnwrap(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "no request in the log")
+        return try XCTUnwrap(URL(string: String(text[found])))
+    }
+
+    /// From the feed to the demo's album of animations (Imgur user nasa, "Moving pictures"), its first item selected.
+    func openTheAlbumOfAnimations() throws {
+        try tmux.send("4")
+        try tmux.waitFor(text: "Type a username and press Enter")
+        try tmux.type("nasa")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Moving pictures")
+        try tmux.send("j", "Enter")
+        try tmux.waitFor(text: "Falcon 9 lifting off (GIF)")
+    }
+
+    /// An animation the server damaged is not kept: at the next start it plays; and once the server has recovered,
+    /// `r` fetches a damaged one again and it plays. Both used to stay broken for the day, the damaged bytes kept in
+    /// the image cache and reused after restarts.
+    func test_aDamagedAnimation_isNotKept_andRFetchesItAgain() async throws {
+        try launchIntoTheFeed()
+        try openTheAlbumOfAnimations()
+        sandboxBase = try demoBase()
+        try await setFaults("image=corrupt")
+        try tmux.send("Enter")
+        var screen = try tmux.waitFor(text: "Photo unavailable")
+        XCTAssertFalse(screen.contains("Space play"), "nothing is offered to play\n\(screen)")
+        // The next item (the animated WebP) damaged too; the server recovers; r fetches it again, and it plays.
+        try tmux.send("n")
+        try tmux.waitFor("the WebP, damaged") { $0.contains("Across the cup") && $0.contains("Photo unavailable") }
+        try await setFaults("")
+        try tmux.send("r")
+        screen = try tmux.waitFor("the WebP playing") { $0.contains("Across the cup") && $0.contains("▶") }
+        XCTAssertFalse(screen.contains("Photo unavailable"), screen)
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Moving pictures  3 photos")
+        try tmux.send("Escape", "q")
+        try tmux.waitFor(text: "exit status 0")
+
+        // The next start (the demo's cache kept): the GIF damaged last time plays at once.
+        try tmux.type(command("--demo"))
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Eileen Collins")
+        try openTheAlbumOfAnimations()
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("the GIF playing") { $0.contains("Falcon 9 lifting off (GIF)") && $0.contains("▶") }
+        XCTAssertFalse(screen.contains("Photo unavailable"), screen)
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Moving pictures  3 photos")
+        try tmux.send("Escape", "q")
+        try assertTerminalRestored()
+    }
 }

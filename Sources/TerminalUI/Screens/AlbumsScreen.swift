@@ -288,8 +288,14 @@ extension AlbumsScreen: Screen {
 
     func hints(_ app: AppState, ui: UIState) -> [String] {
         if app.albums.isEditing { return keys.hints(.albumField) }
-        if app.albums.open != nil { return keys.hints(.albums, labels: [.open: "full screen"]) { ![.quit, .nextPane, .search].contains($0) } }
-        return keys.hints(.albums) { $0 != .back && $0 != .search }
+        // r retries what failed; where nothing did, it reloads, and says so.
+        var failed = app.albums.moreFailed != nil
+        if case .failed = app.albums.open?.phase ?? app.albums.phase { failed = true }
+        let reload = failed ? "retry" : "reload"
+        if app.albums.open != nil {
+            return keys.hints(.albums, labels: [.open: "full screen", .reload: reload]) { ![.quit, .nextPane, .search].contains($0) }
+        }
+        return keys.hints(.albums, labels: [.reload: reload]) { $0 != .back && $0 != .search }
     }
 
     func shownEnd(_ app: AppState, ui: UIState, area: Rect) -> (list: ShownList, lastIndex: Int)? {
