@@ -128,8 +128,13 @@ public struct ViewerScreen {
             var heartStyle = viewer.photo.likedByUser ? theme.likedHeart : theme.unlikedHeart
             heartStyle.background = theme.bar.background
             let heart = viewer.likeInFlight ? theme.spinner(tick) : (viewer.photo.likedByUser ? theme.heartFull : theme.heartEmpty)
-            x += buffer.write(heart, x: x, y: y, style: heartStyle)
-            x += buffer.write(" \(viewer.photo.likes)  ", x: x, y: y, style: theme.bar)
+            let likes = " \(viewer.photo.likes)  "
+            // The heart and its count give way where the way out ("Esc back") would not fit beside the attribution.
+            let first = (PhotoParts.dialogHints(viewer.modal, ui: ui) ?? hints(viewer, motion: motion, retries: retries)).first ?? ""
+            if x + DisplayWidth.of(heart) + DisplayWidth.of(likes) + 24 + 2 + DisplayWidth.of(first) + 2 <= width {
+                x += buffer.write(heart, x: x, y: y, style: heartStyle)
+                x += buffer.write(likes, x: x, y: y, style: theme.bar)
+            }
             // Attribution as Unsplash's guidelines ask, then the keys if there is room for them.
             attribution = viewer.photo.user.map { PhotoParts.attributionText($0) } ?? "Photo by an unknown photographer on Unsplash"
         }
