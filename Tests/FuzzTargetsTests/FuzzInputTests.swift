@@ -30,7 +30,7 @@ final class FuzzInputTests: XCTestCase {
         XCTAssertEqual(outcomes["seed-me"], "nasa")
         XCTAssertEqual(outcomes["seed-token"], "abc")
         XCTAssertEqual(outcomes["seed-download"]?.hasPrefix("http://127.0.0.1"), true)
-        XCTAssertEqual(outcomes["seed-rate-limit"]?.hasPrefix("error: Rate limit reached"), true)
+        XCTAssertEqual(outcomes["seed-rate-limit"]?.hasPrefix("error: Rate limited until"), true, outcomes["seed-rate-limit"] ?? "")
     }
 
     func test_imgurAnswers_replay() throws {
