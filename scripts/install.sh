@@ -5,19 +5,36 @@
 #                                 Swift toolchain is), its man page, completions for bash, zsh and fish, and the
 #                                 demo catalog (`image-feed --demo` works from anywhere)
 #   install.sh uninstall PREFIX   removes those files, then the folders the install made that are left empty
+#   install.sh build              only builds what an install places (the program, its man page generator), in
+#                                 .build/install: `make build` does this, and an install after it builds nothing again
 #
 # SWIFT names the toolchain's swift (default: swift on PATH).
 set -euo pipefail
 
 action=${1:-}
 prefix=${2:-}
-if [[ -z $action || -z $prefix ]]; then
-    echo "usage: $0 install|uninstall PREFIX" >&2
+if [[ -z $action || ( -z $prefix && $action != build ) ]]; then
+    echo "usage: $0 install|uninstall PREFIX, or $0 build" >&2
     exit 2
 fi
 swift=${SWIFT:-swift}
 root=$(cd "$(dirname "$0")/.." && pwd)
-prefix=$(realpath -m "$prefix")
+[[ -n $prefix ]] && prefix=$(realpath -m "$prefix")
+scratch="$root/.build/install"
+program="$scratch/release/image-feed"
+
+# The program as installed, and the man page generator; one command each, so that a second run (the install after
+# `make build`, or after the build CI starts beside the tests) finds them built and builds nothing.
+build() {
+    echo "Building image-feed (release, Swift runtime linked statically)..."
+    # Package.swift links a release build so already (the runtime in, lld, no symbol exported); the option says it
+    # for every module the build compiles.
+    "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch"
+    # ArgumentParser's own man page generator, built from the checkout SwiftPM already holds. A tool of the build,
+    # not shipped: a debug build does (it takes a fraction of a release one's time).
+    echo "Building the man page generator..."
+    "$swift" build --package-path "$scratch/checkouts/swift-argument-parser" --scratch-path "$scratch/tools" --product generate-manual
+}
 
 # The install writes down every file and folder it made, so that uninstall removes exactly those.
 manifest_path=share/image-feed/install-manifest
@@ -43,22 +60,16 @@ place() {
 }
 
 case $action in
+build)
+    build
+    echo "Built $program."
+    ;;
 install)
-    scratch="$root/.build/install"
-    echo "Building image-feed (release, Swift runtime linked statically)..."
-    # Package.swift links a release build so already (the runtime in, lld, no symbol exported); the option says it
-    # for every module the build compiles.
-    "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch"
-    program="$scratch/release/image-feed"
-
-    # ArgumentParser's own man page generator, built from the checkout SwiftPM already holds.
-    echo "Building the man page generator..."
-    parser="$scratch/checkouts/swift-argument-parser"
-    "$swift" build -c release --package-path "$parser" --scratch-path "$scratch/tools" --product generate-manual
+    build
     generated="$scratch/manual"
     rm -rf "$generated"
     mkdir -p "$generated"
-    "$scratch/tools/release/generate-manual" "$program" --output-directory "$generated" \
+    "$scratch/tools/debug/generate-manual" "$program" --output-directory "$generated" \
         --section 1 --authors "ImageFeed's developers"
 
     mkdir -p "$prefix"
@@ -112,7 +123,7 @@ uninstall)
     echo "Removed image-feed from $prefix."
     ;;
 *)
-    echo "usage: $0 install|uninstall PREFIX" >&2
+    echo "usage: $0 install|uninstall PREFIX, or $0 build" >&2
     exit 2
     ;;
 esac

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import UnsplashAPI
 import XCTest
 
@@ -278,6 +279,7 @@ extension EndToEndTests {
     /// no 24-bit colour whatever COLORTERM the outer terminal left, and quitting leaves no frame on screen's window (it has
     /// no alternate screen unless `altscreen on`).
     func test_insideGNUScreen_escGoesBack_no24BitColour_andNothingStays() throws {
+        try Tool.require("screen")
         let script = folder.url.appendingPathComponent("in-screen.sh")
         try Data(command("--demo", environment: ["COLORTERM": "truecolor"]).utf8).write(to: script)
         let session = "imagefeed-\(UUID().uuidString.prefix(8))"

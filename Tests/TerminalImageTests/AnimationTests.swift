@@ -1,5 +1,6 @@
 import Foundation
 import TerminalImage
+import TestSupport
 import XCTest
 
 /// Animations read a frame at a time: every frame, delay, loop count and disposal against ImageMagick's own
@@ -19,21 +20,13 @@ final class AnimationTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Runs a command line (ImageMagick, ffmpeg) in the test's folder; its output.
+    /// Runs a command line (ImageMagick, ffmpeg) in the test's folder; its output. A tool not installed skips the
+    /// test, naming it; one that fails throws what it said.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, arguments.joined(separator: " "))
-        return String(decoding: output, as: UTF8.self)
+        let (status, output) = try Tool.outcome(arguments, in: folder)
+        guard status == 0 else { throw Tool.Failed(arguments: arguments, status: status, said: output) }
+        return output
     }
 
     /// ImageMagick's frames of `file`, composed as a browser shows them, over black.

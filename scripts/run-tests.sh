@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs the whole built suite (make test builds it first) as two groups at once: the tests that photograph real
+# terminals under Xvfb, which mostly wait on a terminal drawing in software, beside all the others. Each group is
+# one XCTest process with its own log; both logs are printed whole when both have ended, and the run fails if
+# either group did. IMAGE_FEED_TEST_GROUPS=1 runs the suite as one group, as `swift test` would.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+swift=${SWIFT:-swift}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+run() { "$swift" test --skip-build --disable-swift-testing "$@"; }
+
+if [[ ${IMAGE_FEED_TEST_GROUPS:-2} == 1 ]]; then
+    run
+    exit $?
+fi
+
+# The real terminals' class (its tests live in RealTerminalTests.swift and RealTerminalPathTests.swift).
+slow='RealTerminalTests'
+start=$(date +%s)
+run --filter "$slow" >"$logs/terminals.log" 2>&1 &
+terminals=$!
+run --skip "$slow" >"$logs/others.log" 2>&1 &
+others=$!
+wait "$others"; others_status=$?
+others_end=$(date +%s)
+wait "$terminals"; terminals_status=$?
+end=$(date +%s)
+
+for group in others terminals; do
+    echo "=== $group ==="
+    cat "$logs/$group.log"
+done
+echo "=== the suite: the others in $((others_end - start)) s (status $others_status), the real terminals in $((end - start)) s (status $terminals_status) ==="
+# Every test failed or passed is counted once: what XCTest said of each group.
+grep -h "^[[:space:]]*Executed [0-9]* tests" "$logs/others.log" "$logs/terminals.log" | tail -n 2 || true
+[[ $others_status == 0 && $terminals_status == 0 ]]
