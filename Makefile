@@ -22,7 +22,7 @@ PREFIX ?= $(HOME)/.local
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
 PY_PACKAGES :=
 
-.PHONY: all deps build demo test bench fuzz sandbox install uninstall clean
+.PHONY: all deps build demo test check bench fuzz sandbox install uninstall clean
 
 all: build
 
@@ -49,6 +49,12 @@ test: deps
 	  while kill -0 $$pid 2>/dev/null; do sleep 2; done; tail -n 5 .build/install-build.log; exit $$status
 	# The installed program, built as `make install` builds it, run with no Swift on PATH. The guard is against a hang.
 	SWIFT="$(SWIFT)" timeout 2700 bash scripts/test-install.sh
+
+# The inner loop: every class but the ones that start the program in terminals (docs/dev/testing.md).
+check: deps
+	@bash scripts/install-deps.sh "$(TEST_PACKAGES)" ""
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-swift-testing --skip 'RealTerminalTests|EndToEndTests|MachineFaultTests'
 
 bench: deps
 	@bash scripts/install-deps.sh "$(BENCH_PACKAGES)" ""

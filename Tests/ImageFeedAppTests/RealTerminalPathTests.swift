@@ -203,7 +203,10 @@ extension RealTerminalTests {
             let viewer = try viewerPhotograph(in: .alacritty, through: path)
             try press(viewer.window, "Escape")
             try press(viewer.window, "q")
-            Thread.sleep(forTimeInterval: 1)
+            // Its title is read once the app has ended.
+            let ended = Date().addingTimeInterval(20)
+            while appCPUTicks() != nil, Date() < ended { Thread.sleep(forTimeInterval: 0.1) }
+            XCTAssertNil(appCPUTicks(), "the app ended after q")
             let paneTitle = try LoopbackSSH.run(["tmux", "-S", socket, "display-message", "-p", "#{pane_title}"])
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             XCTAssertEqual(paneTitle, title, "the pane's title after quitting")

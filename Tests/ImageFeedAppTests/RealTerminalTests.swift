@@ -259,6 +259,45 @@ final class RealTerminalTests: XCTestCase {
         return shot
     }
 
+    /// The window once it shows what was asked for and holds still: changed from `before` (nil: anything lit at all)
+    /// and two photographs in a row alike. It waits on what the screen shows, never for a set time.
+    @discardableResult
+    func settled(_ window: String, after before: RGBImage? = nil, _ what: String, seconds: Double = 30) throws -> RGBImage {
+        var previous: RGBImage?
+        return try photograph(window, until: what, seconds: seconds) { shot in
+            defer { previous = shot }
+            guard Self.alike(previous, shot) else { return false }
+            guard let before else { return Self.litRows(shot) > 0 }
+            return !Self.alike(before, shot)
+        }
+    }
+
+    /// The app of this test has asked the terminal its questions (its log says which theme it took, the last thing
+    /// it decides before drawing), and its first screen that takes keys (the login's, after the splash) is drawn
+    /// and holds still; that screen.
+    @discardableResult
+    func appStarted(_ window: String, seconds: Double = 30) throws -> RGBImage {
+        let log = folder.url.appendingPathComponent("state/image-feed/image-feed.log")
+        let deadline = Date().addingTimeInterval(seconds)
+        while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("theme: ") {
+            guard Date() < deadline else {
+                XCTFail("the app never started: its log says \(((try? String(contentsOf: log, encoding: .utf8)) ?? "nothing").suffix(800))")
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try settled(window, "the app's first screen", seconds: seconds)
+    }
+
+    /// From the first screen to the feed with the demo's own approval (`a` on the login screen): each key once the
+    /// screen before it has been drawn.
+    func logIntoTheDemo(_ window: String) throws {
+        let first = try appStarted(window)
+        try press(window, "Return")
+        try settled(window, after: first, "the login screen")
+        try press(window, "a")
+    }
+
     // MARK: Finding the photo in a photograph
 
     static func isDark(_ image: RGBImage, _ x: Int, _ y: Int) -> Bool {
@@ -325,16 +364,19 @@ final class RealTerminalTests: XCTestCase {
     /// is the test's folder, whichever way it was started: directly, over ssh, inside tmux, screen or mosh): unchanged
     /// between two photographs, the app has nothing left to draw. Another copy on the machine (an earlier test's that
     /// still plays an animation, a person's) is not this test's, and its work never kept this one waiting.
-    /// Nil while none runs (not started yet, or gone): then it is not idle, it is not there.
+    /// Nil while none runs (not started yet, or gone): then it is not idle, it is not there. A copy started by one of
+    /// this test's terminals is its own too, whatever home the terminal gave it (alacritty gives its child the user's).
     func appCPUTicks() -> Int? {
         let program = CommandLineTests.executable.resolvingSymlinksInPath().path
         let home = Data("HOME=\(folder.url.path)".utf8)
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let ours = Set(terminals.map(\.processIdentifier))
         var ticks: Int?
         for pid in entries where pid.allSatisfy(\.isNumber) {
             guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == program,
                   let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
-                  environment.split(separator: 0).contains(where: { $0.elementsEqual(home) }),
+                  environment.split(separator: 0).contains(where: { $0.elementsEqual(home) })
+                    || Self.descends(Int32(pid) ?? 0, from: ours),
                   let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let end = stat.lastIndex(of: ")") else { continue }
             // After the name in parentheses: state is field 3, utime and stime fields 14 and 15.
@@ -342,6 +384,21 @@ final class RealTerminalTests: XCTestCase {
             if fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) { ticks = (ticks ?? 0) + user + system }
         }
         return ticks
+    }
+
+    /// Whether `pid` is a child, grandchild… of one of `ancestors` (its parents read from /proc).
+    static func descends(_ pid: Int32, from ancestors: Set<Int32>) -> Bool {
+        var current = pid
+        for _ in 0..<64 where current > 1 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(current)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return false }
+            // After the name: state, then the parent's id.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { return false }
+            if ancestors.contains(parent) { return true }
+            current = parent
+        }
+        return false
     }
 
     /// The app of this test runs and used no CPU between two looks.
@@ -360,10 +417,7 @@ final class RealTerminalTests: XCTestCase {
         let source = try ImageCodec.decode(Data(contentsOf: Self.astronaut)).image
         let window = try open(terminal, command: path.map { ["sh", "-c", $0.wrap(appCommand) + "; sleep 60"] }
                                 ?? [CommandLineTests.executable.path, "--demo"])
-        Thread.sleep(forTimeInterval: 3)
-        try press(window, "Return")
-        Thread.sleep(forTimeInterval: 1.5)
-        try press(window, "a")
+        try logIntoTheDemo(window)
         // The feed's first card shows the astronaut, cropped to the card's shape; the viewer opens on it.
         // Photographed once it shows the photo as well as it will and has settled (two photographs alike): the
         // card may first show a smaller copy, a terminal drawing in software can be caught halfway through a
@@ -376,14 +430,23 @@ final class RealTerminalTests: XCTestCase {
         // The app idle too: on a loaded machine a later card's picture can still be on its way after two alike
         // photographs, and the feed photographed here is what the feed must look like after the viewer.
         var cpu = appCPUTicks()
-        let feed = try photograph(window, until: "the feed's first photo") { shot in
+        // What the last photograph lacked, for the failure's message.
+        var lacking = "a photograph"
+        // A debug build decoding the feed's pictures on two cores that also build the release program and run two
+        // busy loops takes its time: the wait is for the outcome, as long as that takes within a minute.
+        let feed = try photograph(window, until: "the feed's first photo", seconds: 60) { shot in
             defer { previous = shot }
             let busy = appCPUTicks()
             defer { cpu = busy }
-            guard let rect = Self.photoRect(in: shot), rect.height > 100 else { return false }
+            guard let rect = Self.photoRect(in: shot), rect.height > 100 else { lacking = "a photo on the card"; return false }
             card = Self.score(shot, against: AreaResampler.fill(source, width: rect.width, height: rect.height))
-            return (card?.psnr ?? 0) >= goal && Self.alike(previous, shot) && Self.idle(cpu, busy)
+            let sharp = (card?.psnr ?? 0) >= goal, still = Self.alike(previous, shot), idle = Self.idle(cpu, busy)
+            lacking = [sharp ? nil : "PSNR \(String(format: "%.1f", card?.psnr ?? 0)) dB under \(goal)", still ? nil : "two photographs alike",
+                       idle ? nil : "the app idle (\(cpu.map(String.init) ?? "-") -> \(busy.map(String.init) ?? "-") ticks)"]
+                .compactMap { $0 }.joined(separator: ", ")
+            return sharp && still && idle
         }
+        if card.map({ $0.psnr < goal }) ?? true || !lacking.isEmpty { print("\(terminal.rawValue): the feed's first photo lacked \(lacking)") }
         if let card {
             print("\(terminal.rawValue): feed card \(card.rect.width)x\(card.rect.height) px, PSNR \(String(format: "%.1f", card.psnr)) dB")
             XCTAssertGreaterThanOrEqual(card.psnr, goal, "the feed's first card against its source")
@@ -404,9 +467,20 @@ final class RealTerminalTests: XCTestCase {
     func test_kitty_attributionIsLinked_withTheReferral() throws {
         let socket = folder.url.appendingPathComponent("kitty.sock").path
         let window = try open(.kitty, command: [CommandLineTests.executable.path, "--demo"], listen: socket)
-        Thread.sleep(forTimeInterval: 3)
+        // kitty's own record of the screen says when each screen is there (no photograph needed).
+        func waitForText(_ text: String) throws {
+            let deadline = Date().addingTimeInterval(60)
+            var seen = ""
+            while Date() < deadline {
+                seen = (try? run(["kitty", "@", "--to", "unix:\(socket)", "get-text"])) ?? ""
+                if seen.contains(text) { return }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            XCTFail("kitty never showed \(text); it showed:\n\(seen)")
+        }
+        try waitForText("Unsplash photos, in your terminal")
         try press(window, "Return")
-        Thread.sleep(forTimeInterval: 1.5)
+        try waitForText("Log in to Unsplash")
         try press(window, "a")
         var links: Set<String> = []
         let deadline = Date().addingTimeInterval(30)
@@ -470,7 +544,8 @@ final class RealTerminalTests: XCTestCase {
     func test_urxvt_theStartUpQuestionsLeaveNothingBehind() throws {
         let script = "printf 'before\\n'; '\(CommandLineTests.executable.path)' --demo; printf 'after\\n'; sleep 60"
         let window = try open(.urxvt, command: ["sh", "-c", script])
-        Thread.sleep(forTimeInterval: 4)
+        // Its questions asked and answered, its first screen drawn: then q.
+        try appStarted(window)
         try press(window, "q")
         // Back on the shell's screen: "before" and "after" (6 and 5 characters) and the cursor, nothing wider.
         let shot = try photograph(window, until: "the shell's screen after quitting") { shot in
@@ -526,10 +601,7 @@ final class RealTerminalTests: XCTestCase {
     /// lines written whole.
     func test_xterm_twoCardsDownAndBack_leaveNoPixelsOfTheOthers() throws {
         let window = try open(.xterm, columns: 160, rows: 48, command: [CommandLineTests.executable.path, "--demo"])
-        Thread.sleep(forTimeInterval: 3)
-        try press(window, "Return")
-        Thread.sleep(forTimeInterval: 1.5)
-        try press(window, "a")
+        try logIntoTheDemo(window)
         var previous: RGBImage?
         var cpu = appCPUTicks()
         let top = try photograph(window, until: "the feed's first photos, settled") { shot in
@@ -623,15 +695,16 @@ final class RealTerminalTests: XCTestCase {
             let file = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif")
             let frames = try ImageCodec.decodeAnimation(Data(contentsOf: file)).frames.map(\.image)
             let window = try open(.kitty, command: [CommandLineTests.executable.path, "--demo"])
-            Thread.sleep(forTimeInterval: 3)
+            // Each key once the screen before it is drawn and holds still.
+            let first = try appStarted(window)
             try press(window, "Return")
-            Thread.sleep(forTimeInterval: 1.5)
+            let login = try settled(window, after: first, "the login screen")
             try press(window, "Return")
-            Thread.sleep(forTimeInterval: 2)
+            let feed = try settled(window, after: login, "the feed")
             try press(window, "4", "n", "a", "s", "a", "Return")
-            Thread.sleep(forTimeInterval: 2)
+            let albums = try settled(window, after: feed, "the albums of nasa")
             try press(window, "j", "Return")
-            Thread.sleep(forTimeInterval: 2)
+            try settled(window, after: albums, "the album of animations")
             try press(window, "Return")
             var seen: [Int: Double] = [:]
             let deadline = Date().addingTimeInterval(40)
@@ -727,8 +800,9 @@ final class RealTerminalTests: XCTestCase {
         let size = geometry.split(separator: "\n").first { $0.contains("Geometry:") }?.split(separator: " ").last
             .map { $0.split(separator: "x").compactMap { Int($0) } } ?? []
         guard size.count == 2 else { return XCTFail("no window size in \(geometry)") }
+        let before = try photograph(window)
         try run(["xdotool", "windowsize", "--sync", window, "\(size[0] * 3 / 4)", "\(size[1] * 3 / 4)"])
-        Thread.sleep(forTimeInterval: 1.5)
+        try settled(window, after: before, "the app drawn again at three quarters of the size")
         // Too small for the interface (under 40x12 cells): its message, and no picture left over it.
         try run(["xdotool", "windowsize", "--sync", window, "\(size[0] / 3)", "\(size[1] / 4)"])
         let small = try photograph(window, until: "no picture on the too-small screen") { shot in
