@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole built suite (make test builds it first) as two groups at once: the tests that photograph real
-# terminals under Xvfb, which mostly wait on a terminal drawing in software, beside all the others. Each group is
+# terminals under Xvfb, which mostly wait on a terminal drawing in software, with the machine's faults and render's
+# stops (which wait on processes of their own), beside all the others; the two take about as long. Each group is
 # one XCTest process with its own log; both logs are printed whole when both have ended, and the run fails if
 # either group did. IMAGE_FEED_TEST_GROUPS=1 runs the suite as one group, as `swift test` would.
 set -uo pipefail
@@ -18,8 +19,9 @@ if [[ ${IMAGE_FEED_TEST_GROUPS:-2} == 1 ]]; then
     exit $?
 fi
 
-# The real terminals' class (its tests live in RealTerminalTests.swift and RealTerminalPathTests.swift).
-slow='RealTerminalTests'
+# The real terminals' class (its tests live in RealTerminalTests.swift and RealTerminalPathTests.swift), and two
+# classes that wait on processes of their own.
+slow='RealTerminalTests|MachineFaultTests|RenderStopTests'
 start=$(date +%s)
 run --filter "$slow" >"$logs/terminals.log" 2>&1 &
 terminals=$!
@@ -37,7 +39,7 @@ for group in others terminals; do
     echo "=== $group ==="
     cat "$logs/$group.log"
 done
-echo "=== the suite: the others in $((others_end - start)) s (status $others_status), the real terminals in $((terminals_end - start)) s (status $terminals_status) ==="
+echo "=== the suite: the others in $((others_end - start)) s (status $others_status), the real terminals and the processes in $((terminals_end - start)) s (status $terminals_status) ==="
 # Every test failed or passed is counted once: what XCTest said of each group.
 grep -h "^[[:space:]]*Executed [0-9]* tests" "$logs/others.log" "$logs/terminals.log" | tail -n 2 || true
 [[ $others_status == 0 && $terminals_status == 0 ]]

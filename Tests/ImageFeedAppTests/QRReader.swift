@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Reads a QR code drawn with half blocks on a captured screen, with zbar (`zbarimg`, Debian's
 /// zbar-tools): the blocks become a grey-level image, which zbar decodes.
@@ -44,18 +45,10 @@ enum QRReader {
         data.append(contentsOf: pixels)
         try data.write(to: file)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // QR codes only: with every symbology on, zbar now and then also finds a one-dimensional barcode in the
         // QR code's own modules, and prints its text on a second line ("…&state=…\nD42B").
-        process.arguments = ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "zbarimg could not read the code (status \(process.terminationStatus))") }
-        return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let (status, text) = try Tool.outcome(["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path])
+        guard status == 0 else { throw Failure(description: "zbarimg could not read the code (status \(status))") }
+        return text.trimmingCharacters(in: .newlines)
     }
 }

@@ -23,13 +23,8 @@ final class ForeignStoreTests: XCTestCase {
 
     /// Runs SQL on the file with Python's sqlite3, as another program would.
     func sqlite(_ statements: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nfor s in sys.argv[2:]: c.execute(s)\nc.commit()\nc.close()"
-        process.arguments = ["python3", "-c", script, file.path] + statements
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "sqlite3 failed on \(statements)")
+        try Tool.run(["python3", "-c", script, file.path] + statements)
     }
 
     /// The image index as another program may make it, without its constraints: rows with no key, and sizes that are
