@@ -156,10 +156,13 @@ final class TmuxPlaceholderTests: XCTestCase {
         let found = Self.placeholders(Self.cells(try tmux.capture(escapes: true)))
         let first = try XCTUnwrap(found.min { ($0.value.map(\.y).min() ?? 0, $0.value.map(\.x).min() ?? 0) < ($1.value.map(\.y).min() ?? 0, $1.value.map(\.x).min() ?? 0) },
                                   "no placeholders in the pane:\n\(screen)")
-        // The placeholders are text, drawn at once; the picture follows them (on a busy machine, a while later).
+        // The placeholders are text, drawn at once; the picture follows them (on a busy machine, a while later: a debug
+        // build decoding and encoding it on two cores that also run two busy loops, the release build and the real
+        // terminals' group). The wait is for that outcome, for up to a minute, looking twice a second.
         var uploads = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "T" }
         let waitingSince = Date()
-        while !uploads.contains(where: { UInt32($0["i"] ?? "") == first.key }), Date().timeIntervalSince(waitingSince) < 20 {
+        while !uploads.contains(where: { UInt32($0["i"] ?? "") == first.key }), Date().timeIntervalSince(waitingSince) < 60 {
+            Thread.sleep(forTimeInterval: 0.4)
             uploads = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "T" }
         }
         XCTAssertFalse(uploads.isEmpty, "nothing reached the terminal through tmux")
