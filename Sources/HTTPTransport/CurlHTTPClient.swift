@@ -310,8 +310,8 @@ public struct FileWriteFailure: Error, Equatable, CustomStringConvertible {
         "\(folder.isEmpty ? "The file" : folder) could not be written" + (code == 0 ? "" : ": \(String(cString: strerror(code)))")
     }
 
-    /// The error number under a Foundation write error.
-    static func errno(of error: any Error) -> Int32 {
+    /// The error number under a Foundation write error (0 where it names none).
+    public static func errno(of error: any Error) -> Int32 {
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
@@ -321,6 +321,7 @@ public struct FileWriteFailure: Error, Equatable, CustomStringConvertible {
         case .fileWriteOutOfSpace: return ENOSPC
         case .fileWriteVolumeReadOnly: return EROFS
         case .fileWriteNoPermission: return EACCES
+        case .fileWriteFileExists: return EEXIST
         default: return 0
         }
     }

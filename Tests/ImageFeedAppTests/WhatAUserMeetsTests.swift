@@ -97,6 +97,13 @@ extension EndToEndTests {
         try tmux.waitFor(text: "Falcon 9 lifting off (GIF)")
     }
 
+    /// From the viewer over that album: back to the album, back to the albums, and quit.
+    func quitFromTheAlbumOfAnimations() throws {
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Moving pictures  3 photos")
+        try tmux.send("Escape", "q")
+    }
+
     /// An animation the server damaged is not kept: at the next start it plays; and once the server has recovered,
     /// `r` fetches a damaged one again and it plays. Both used to stay broken for the day, the damaged bytes kept in
     /// the image cache and reused after restarts.
@@ -115,9 +122,7 @@ extension EndToEndTests {
         try tmux.send("r")
         screen = try tmux.waitFor("the WebP playing") { $0.contains("Across the cup") && $0.contains("▶") }
         XCTAssertFalse(screen.contains("Photo unavailable"), screen)
-        try tmux.send("Escape")
-        try tmux.waitFor(text: "Moving pictures  3 photos")
-        try tmux.send("Escape", "q")
+        try quitFromTheAlbumOfAnimations()
         try tmux.waitFor(text: "exit status 0")
 
         // The next start (the demo's cache kept): the GIF damaged last time plays at once.
@@ -128,9 +133,7 @@ extension EndToEndTests {
         try tmux.send("Enter")
         screen = try tmux.waitFor("the GIF playing") { $0.contains("Falcon 9 lifting off (GIF)") && $0.contains("▶") }
         XCTAssertFalse(screen.contains("Photo unavailable"), screen)
-        try tmux.send("Escape")
-        try tmux.waitFor(text: "Moving pictures  3 photos")
-        try tmux.send("Escape", "q")
+        try quitFromTheAlbumOfAnimations()
         try assertTerminalRestored()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import HTTPTransport
 
 /// Why a file the user wanted kept could not be written, in their words rather than Foundation's ("You don't have
 /// permission to save the file “x” in the folder “y”") or the system's ("Read-only file system").
@@ -18,20 +19,11 @@ enum DiskWords {
         }
     }
 
-    /// The system's reason under a Foundation error, in the same words.
+    /// The system's reason under a Foundation error (the number the transport reads from it), in the same words;
+    /// Foundation's own sentence where it names no reason.
     static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return reason(errno: Int32(nsError.code)) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return reason(errno: Int32(underlying.code))
-        }
-        switch CocoaError.Code(rawValue: nsError.code) {
-        case .fileWriteOutOfSpace: return reason(errno: ENOSPC)
-        case .fileWriteVolumeReadOnly: return reason(errno: EROFS)
-        case .fileWriteNoPermission: return reason(errno: EACCES)
-        case .fileWriteFileExists: return reason(errno: EEXIST)
-        default: return nsError.localizedDescription
-        }
+        let code = FileWriteFailure.errno(of: error)
+        return code == 0 ? (error as NSError).localizedDescription : reason(errno: code)
     }
 
     /// Whether a folder can take a new file now: creates and removes one (a read-only or full disk says so here,

@@ -120,6 +120,8 @@ public struct ViewerScreen {
         let y = height - 1
         buffer.fill(Rect(x: 0, y: y, width: width, height: 1), with: Cell(" ", style: theme.bar))
         var x = 1
+        // The keys, most important first (under a dialog, the dialog's: the viewer's do nothing then).
+        let shown = PhotoParts.dialogHints(viewer.modal, ui: ui) ?? hints(viewer, motion: motion, retries: retries)
         let attribution: String
         if viewer.isFromAlbum {
             // An album photo (Imgur): no heart; its title, if it has one.
@@ -130,7 +132,7 @@ public struct ViewerScreen {
             let heart = viewer.likeInFlight ? theme.spinner(tick) : (viewer.photo.likedByUser ? theme.heartFull : theme.heartEmpty)
             let likes = " \(viewer.photo.likes)  "
             // The heart and its count give way where the way out ("Esc back") would not fit beside the attribution.
-            let first = (PhotoParts.dialogHints(viewer.modal, ui: ui) ?? hints(viewer, motion: motion, retries: retries)).first ?? ""
+            let first = shown.first ?? ""
             if x + DisplayWidth.of(heart) + DisplayWidth.of(likes) + 24 + 2 + DisplayWidth.of(first) + 2 <= width {
                 x += buffer.write(heart, x: x, y: y, style: heartStyle)
                 x += buffer.write(likes, x: x, y: y, style: theme.bar)
@@ -145,10 +147,8 @@ public struct ViewerScreen {
         if viewer.zoom != 1 { place.append(Self.zoomLabel(viewer.zoom, unicode: theme.unicode)) }
         if viewer.quarterTurns % 4 != 0 { place.append("\(viewer.quarterTurns % 4 * 90)\(theme.unicode ? "°" : " deg")") }
         if let blitter, blitter != .half, theme.unicode { place.append(blitter == .quadrant ? "quadrants" : blitter == .blocks ? "blocks" : "sextants") }
-        // The keys, most important first, each whole or not at all, in the room the attribution leaves
-        // (the attribution itself gives way, down to 24 columns, only to "Esc back" and "? help").
-        // Under a dialog, the dialog's keys: the viewer's do nothing then.
-        let shown = PhotoParts.dialogHints(viewer.modal, ui: ui) ?? hints(viewer, motion: motion, retries: retries)
+        // The keys, each whole or not at all, in the room the attribution leaves (the attribution itself gives way,
+        // down to 24 columns, only to "Esc back" and "? help").
         let essentials = shown.prefix(2).reduce(0) { $0 + DisplayWidth.of($1) + 2 }
         // Where the view is gives way to the way out ("Esc back", "? help"): the characters' name first, a detail.
         let fits = { (place: [String]) in x + min(DisplayWidth.of(attribution), 12) + 2 + DisplayWidth.of(place.joined(separator: "  ") + "  ") + essentials <= width }
