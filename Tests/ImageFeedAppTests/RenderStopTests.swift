@@ -27,6 +27,7 @@ final class RenderStopTests: XCTestCase {
         let process = Process()
         private let lock = NSLock()
         private var bytes: [UInt8] = []
+        private var ended = false
 
         init(_ arguments: [String], output: Pipe? = Pipe()) throws {
             process.executableURL = CommandLineTests.executable
@@ -36,13 +37,23 @@ final class RenderStopTests: XCTestCase {
                 process.standardError = output
                 output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                     let data = handle.availableData
-                    guard let self, !data.isEmpty else { return }
+                    guard let self else { return }
                     self.lock.lock()
-                    self.bytes += data
+                    // Nothing read: the end of the output (every writer has closed it).
+                    if data.isEmpty { self.ended = true } else { self.bytes += data }
                     self.lock.unlock()
+                    if data.isEmpty { handle.readabilityHandler = nil }
                 }
             }
             try process.run()
+        }
+
+        /// Whether all the process wrote has been read: its exit comes before the last bytes are (on a busy machine,
+        /// a while before).
+        var outputEnded: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return ended
         }
 
         var output: String {
@@ -154,6 +165,7 @@ final class RenderStopTests: XCTestCase {
         kill(render.process.processIdentifier, SIGINT)
         XCTAssertNotNil(render.secondsToEnd(within: 10))
         XCTAssertEqual(render.process.terminationStatus, 130)
+        XCTAssertTrue(render.wait(seconds: 10) { render.outputEnded }, "all it wrote is read")
         XCTAssertTrue(render.output.hasSuffix(show), "the cursor is back at the end")
     }
 
