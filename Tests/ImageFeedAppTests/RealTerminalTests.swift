@@ -18,7 +18,7 @@ final class RealTerminalTests: XCTestCase {
         case alacritty
     }
 
-    static let tools = ["Xvfb", "xdotool", "import", "kitty", "xterm", "img2sixel", "urxvt", "mlterm", "alacritty", "chafa"]
+    static let tools = ["Xvfb", "xdotool", "xwininfo", "kitty", "xterm", "img2sixel", "urxvt", "mlterm", "alacritty", "chafa"]
 
     static func which(_ tool: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
@@ -29,6 +29,8 @@ final class RealTerminalTests: XCTestCase {
     var folder: TemporaryFolder!
     var xvfb: Process?
     var display = ""
+    /// The folder the X server draws its screen into (`-fbdir`): photographs are read from it.
+    var screenFolder: TemporaryFolder?
     var terminals: [Process] = []
 
     override func setUpWithError() throws {
@@ -50,7 +52,10 @@ final class RealTerminalTests: XCTestCase {
             server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             // -noreset: without it the server starts over whenever its last client goes (an `xdotool search` that
             // ends before the terminal has connected), and a client connecting meanwhile is turned away.
-            server.arguments = ["Xvfb", ":\(number)", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"]
+            // -fbdir: the screen in a file, read for photographs without a request to the server (XvfbScreen).
+            let screen = try TemporaryFolder()
+            server.arguments = ["Xvfb", ":\(number)", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset",
+                                "-fbdir", screen.url.path]
             FileManager.default.createFile(atPath: xLog.path, contents: nil)
             let log = try FileHandle(forWritingTo: xLog)
             log.seekToEndOfFile()
@@ -62,6 +67,7 @@ final class RealTerminalTests: XCTestCase {
             while server.isRunning, Date() < deadline {
                 if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"), xAnswers() {
                     xvfb = server
+                    screenFolder = screen
                     return
                 }
                 Thread.sleep(forTimeInterval: 0.1)
@@ -85,6 +91,7 @@ final class RealTerminalTests: XCTestCase {
         terminals = []
         if let xvfb { Self.end(xvfb) }
         xvfb = nil
+        screenFolder = nil
         folder = nil
     }
 
@@ -171,8 +178,8 @@ final class RealTerminalTests: XCTestCase {
                        + "\(said.suffix(1500)); the X server \(display) is \(server)\(server == "answering" ? "" : ", and said: \(xSaid)")")
     }
 
-    /// Runs a tool to its end, or stops it after `timeout` seconds (ImageMagick's `import` has been seen to
-    /// hang on a window being redrawn).
+    /// Runs a tool to its end, or stops it after `timeout` seconds (a client of an X server busy with a terminal
+    /// drawing in software can wait long).
     @discardableResult
     func run(_ arguments: [String], timeout: Double = 20) throws -> String {
         String(decoding: try runToEnd(arguments, timeout: timeout).output, as: UTF8.self)
@@ -196,30 +203,31 @@ final class RealTerminalTests: XCTestCase {
         }
     }
 
-    /// The window as it looks now (tried again if `import` hung or wrote nothing; on a loaded machine, with
-    /// kitty drawing in software, it sometimes does several times in a row). Every other try photographs the
-    /// whole screen and cuts the window out of it, which does not ask the window itself.
+    /// The window as it looks now: its place from `xwininfo`, its pixels read from the file the X server draws the
+    /// screen into (`XvfbScreen`), so a server busy with a terminal drawing in software is asked nothing but where
+    /// the window is. Tried again if that answer does not come.
     func photograph(_ window: String) throws -> RGBImage {
+        var failures: [String] = []
         for attempt in 0..<8 {
-            let file = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
-            if attempt % 2 == 1, let area = try? geometry(of: window) {
-                try run(["import", "-window", "root", "-crop", "\(area.width)x\(area.height)+\(area.x)+\(area.y)", "+repage",
-                         file.path], timeout: 10)
-            } else {
-                try run(["import", "-window", window, file.path], timeout: 10)
+            do {
+                guard let screenFolder else { throw XvfbScreen.Unreadable(description: "no X server") }
+                let area = try geometry(of: window)
+                return try XvfbScreen(file: screenFolder.url.appendingPathComponent("Xvfb_screen0"))
+                    .photograph(x: area.x, y: area.y, width: area.width, height: area.height)
+            } catch {
+                failures.append("\(error)")
             }
-            if let data = try? Data(contentsOf: file), let decoded = try? ImageCodec.decode(data) { return decoded.image }
             Thread.sleep(forTimeInterval: 0.5 * Double(attempt + 1))
         }
         // What was running, for the failure: a photograph that never comes is the X server's or the terminal's.
         let processes = (try? run(["ps", "-eo", "pid,stat,pcpu,etime,wchan:16,args"])) ?? ""
-        let names = ["Xvfb", "image-feed", "import"] + [Terminal.kitty, .xterm, .urxvt, .mlterm, .alacritty].map(\.rawValue)
+        let names = ["Xvfb", "image-feed", "xwininfo"] + [Terminal.kitty, .xterm, .urxvt, .mlterm, .alacritty].map(\.rawValue)
         let relevant = processes.split(separator: "\n").filter { line in names.contains { line.contains($0) } }
         let server = xvfb?.isRunning == true ? (xAnswers() ? "answering" : "running, not answering") : "gone"
         let logs = ((try? FileManager.default.contentsOfDirectory(at: folder.url, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.pathExtension == "log" && $0.lastPathComponent != xLog.lastPathComponent }
             .map { "\($0.lastPathComponent): \(((try? String(contentsOf: $0, encoding: .utf8)) ?? "").suffix(600))" }
-        throw NoPhotograph(description: "no photograph of window \(window) in 8 tries; running:\n" + relevant.joined(separator: "\n")
+        throw NoPhotograph(description: "no photograph of window \(window) in 8 tries (\(Set(failures).sorted().joined(separator: "; "))); running:\n" + relevant.joined(separator: "\n")
                            + "\nthe X server \(display) is \(server), and said: \(xSaid)\n" + logs.joined(separator: "\n"))
     }
 
@@ -231,7 +239,7 @@ final class RealTerminalTests: XCTestCase {
 
     /// Where the window is on the screen, and its size, as `xwininfo` says.
     func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
-        let info = try run(["xwininfo", "-id", window])
+        let info = try run(["xwininfo", "-id", window], timeout: 10)
         func value(_ label: String) -> Int? {
             info.split(separator: "\n").first { $0.contains(label) }?.split(separator: ":").last
                 .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -506,10 +514,8 @@ final class RealTerminalTests: XCTestCase {
         }
     }
 
-    /// Runs `body`, and once more from a new terminal if no photograph of the window could be taken: kitty (and
-    /// alacritty) under Xvfb now and then stop answering ImageMagick's `import` (every try times out, a photograph of
-    /// the whole screen too) with the app and the X server idle; the cause is not known. So too if a terminal's window
-    /// never appeared (a new X server first if this one stopped answering). A second failure fails the test.
+    /// Runs `body`, and once more from a new terminal if no photograph of the window could be taken (the server
+    /// never said where the window is, eight times over). So too if a terminal's window never appeared (a new X server first if this one stopped answering). A second failure fails the test.
     /// The second try has a home of its own: the first may have logged in, and the keys that log in would then
     /// open the viewer on a feed that is already there (and the feed's photograph be the viewer's).
     func againIfNoPhotograph(_ body: () throws -> Void) throws {
@@ -535,6 +541,7 @@ final class RealTerminalTests: XCTestCase {
         if xvfb?.isRunning != true || !xAnswers() {
             if let xvfb { Self.end(xvfb) }
             xvfb = nil
+            screenFolder = nil
             try startX()
         }
     }
