@@ -19,9 +19,9 @@ if [[ ${IMAGE_FEED_TEST_GROUPS:-2} == 1 ]]; then
     exit $?
 fi
 
-# The real terminals' class (its tests live in RealTerminalTests.swift and RealTerminalPathTests.swift), and two
-# classes that wait on processes of their own.
-slow='RealTerminalTests|MachineFaultTests|RenderStopTests'
+# The real terminals' classes (RealTerminalTests, RealTerminalPathTests), two classes that wait on processes of their
+# own, and the longest of the tmux classes: the two groups then take about as long.
+slow='RealTerminalTests|RealTerminalPathTests|MachineFaultTests|RenderStopTests|FirstUseTests'
 start=$(date +%s)
 run --filter "$slow" >"$logs/terminals.log" 2>&1 &
 terminals=$!

@@ -10,7 +10,7 @@ final class AnimationPacingTests: XCTestCase {
     /// Sixel cut short by `--duration 0.5`: the rocket's 80 ms frames, each drawn when due, none once the half second
     /// is over.
     func test_sixel_aDurationOfHalfASecond_drawsTheFramesDueInIt() throws {
-        let gif = try Data(contentsOf: EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif"))
+        let gif = try Data(contentsOf: EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif"))
         var clock = 0.0
         var written: [UInt8] = []
         // A clock that moves a microsecond at each reading, as a real one does (a frame due at a time the sum of the

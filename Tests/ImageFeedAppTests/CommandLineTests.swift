@@ -51,29 +51,16 @@ final class CommandLineTests: XCTestCase {
     }
 
     func run(_ arguments: [String], environment: [String: String]) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read both pipes while the process runs, so a large output cannot block it.
-        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
-        let (stdout, stderr) = await (out, err)
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+        let outcome = try Tool.execute([Self.executable.path] + arguments, environment: environment.merging(
+            ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { own, _ in own }, timeout: 120)
+        return Outcome(status: outcome.status, stdout: outcome.text, stderr: outcome.errorText)
     }
 
     /// `render` for previewers in terminals that show pixels: the Kitty transmission shows the photo at the
     /// cursor over the cells asked for, and the Sixel decodes to a picture of those cells' pixels.
     /// An animation plays in place where asked (a terminal, or `--animate on`); a pipe gets its first frame.
     func test_render_playsAnAnimation_inEveryMode_andAPipeGetsTheFirstFrame() async throws {
-        let gif = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
+        let gif = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
         let still = try await run(["render", gif, "--cols", "40", "--rows", "10"], environment: [:])
         XCTAssertEqual(still.status, 0, still.stderr)
         XCTAssertFalse(still.stdout.contains("\u{1B}[?25l"), "a pipe: the first frame, as render draws a picture")
@@ -106,7 +93,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(ITerm2Images.files(in: Array(iterm.stdout.utf8)).first?.file,
                        try Data(contentsOf: URL(fileURLWithPath: gif)))
         // A video: its first frame in a pipe.
-        let video = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
+        let video = try await run(["render", EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
                                    "--cols", "40", "--rows", "10"], environment: [:])
         XCTAssertEqual(video.status, 0, video.stderr)
         XCTAssertEqual(video.stdout.components(separatedBy: "\n").count - 1, 10)
@@ -119,18 +106,18 @@ final class CommandLineTests: XCTestCase {
     /// when a video, a request or a TIFF needs them, never at the start; a video still plays, loading FFmpeg then,
     /// and a TIFF is drawn, loading libtiff then.
     func test_render_ofAPhoto_loadsNeitherFFmpegNorCurlNorLibtiff_andAVideoOrTIFFLoadsTheirs() async throws {
-        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
+        let photo = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
         let still = try await run(["render", photo, "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(still.status, 0, still.stderr)
         XCTAssertTrue(still.stderr.contains("libjpeg"), "the loader's list of libraries was read")
         XCTAssertFalse(still.stderr.contains("libavformat"), "FFmpeg was loaded for a photo")
         XCTAssertFalse(still.stderr.contains("libcurl"), "libcurl was loaded for a file")
         XCTAssertFalse(still.stderr.contains("libtiff"), "libtiff was loaded for a JPEG")
-        let video = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
+        let video = try await run(["render", EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/hubble.mp4").path,
                                    "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(video.status, 0, String(video.stderr.suffix(2_000)))
         XCTAssertTrue(video.stderr.contains("libavformat"), "a video loads FFmpeg")
-        let tiff = try await run(["render", EndToEndTests.repositoryRoot.appendingPathComponent("Tests/TerminalImageTests/Formats/lzw.tif").path,
+        let tiff = try await run(["render", EndToEndTestCase.repositoryRoot.appendingPathComponent("Tests/TerminalImageTests/Formats/lzw.tif").path,
                                   "--cols", "20", "--rows", "5"], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(tiff.status, 0, String(tiff.stderr.suffix(2_000)))
         XCTAssertTrue(tiff.stderr.contains("libtiff"), "a TIFF loads libtiff")
@@ -138,7 +125,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func test_render_inKittyGraphicsAndSixel() async throws {
-        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
+        let photo = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
         let kitty = try await run(["render", photo, "--cols", "30", "--rows", "10", "--graphics", "kitty", "--cell-size", "9x18"],
                                   environment: [:])
         XCTAssertEqual(kitty.status, 0, kitty.stderr)
@@ -171,7 +158,7 @@ final class CommandLineTests: XCTestCase {
     /// the picture); what it leaves to the library (an option given twice) draws the same bytes, and help and every
     /// mistake are the library's, with its usage line.
     func test_render_readsItsArgumentsItself_asTheLibraryWould() async throws {
-        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
+        let photo = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/photos/coffee.jpg").path
         let quick = try await run(["render", photo, "--cols=20", "--rows", "5", "--colors", "256"], environment: [:])
         XCTAssertEqual(quick.status, 0, quick.stderr)
         let library = try await run(["render", "--colors", "16", "--colors", "256", photo, "--rows", "5", "--cols", "20"], environment: [:])

@@ -10,96 +10,7 @@ import XCTest
 
 /// The real `image-feed` binary in a real terminal (tmux), against its own demo sandbox: what a person sees
 /// and types.
-final class EndToEndTests: XCTestCase {
-    var folder: TemporaryFolder!
-    var tmux: Tmux!
-    var redirectPort: Int!
-    /// The sandbox process's address, when a test runs one (`useSandboxProcess`).
-    var sandboxBase: URL?
-
-    /// A loopback port nobody listens on now (for the app's redirect listener).
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw Tmux.Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// From the login screen to the feed, with the demo's own stand-in browser (the `a` key).
-    func logInWithTheDemoKey() throws {
-        try tmux.waitFor(text: "Unsplash photos, in your terminal")
-        try tmux.send("Enter")
-        try tmux.waitFor(text: "Log in to Unsplash")
-        try tmux.send("a")
-    }
-
-    override func setUpWithError() throws {
-        TestWatchdog.install(current: self)
-        try XCTSkipUnless(Tmux.isAvailable, "tmux is not installed (make deps installs it)")
-        folder = try TemporaryFolder()
-        var environment = folder.environment
-        redirectPort = try Self.freePort()
-        environment["UNSPLASH_REDIRECT_URI"] = "http://127.0.0.1:\(redirectPort!)/callback"
-        tmux = Tmux(folder: folder.url, environment: environment)
-        // Teardown blocks run after async tests too; the server must go before its folder does.
-        addTeardownBlock { [weak self] in self?.tmux?.stop() }
-    }
-
-    override func tearDown() {
-        tmux?.stop() // kills the tmux server and everything in it
-        tmux = nil
-        folder = nil
-    }
-
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    /// Starts `image-feed ARGS` in a shell that reports its exit status and stays open, so the test can
-    /// see the screen the program leaves behind.
-    func launch(_ arguments: String = "--demo", width: Int = 100, height: Int = 30,
-                environment: [String: String] = [:]) throws {
-        try tmux.start(command(arguments, environment: environment), width: width, height: height,
-                       directory: Self.repositoryRoot)
-    }
-
-    /// The app, then the shell reports its status and keeps reading commands (so the test can check the
-    /// terminal's modes came back).
-    func command(_ arguments: String, environment: [String: String] = [:]) -> String {
-        let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
-        return "\(settings)'\(CommandLineTests.executable.path)' \(arguments); echo \"exit status $?\"; exec sh"
-    }
-
-    /// A line of the selected card or tile: the selection bar comes first, beside the picture.
-    static func isSelected(_ line: String) -> Bool {
-        line.drop { $0 == " " }.hasPrefix("▌")
-    }
-
-    /// The line of the screen that contains `text`.
-    func line(containing text: String, in screen: String) -> String? {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).first { $0.contains(text) }.map(String.init)
-    }
-
-    /// After the program ended: its status was 0 and the terminal is as it was (main screen, cursor shown,
-    /// mouse reporting off).
-    func assertTerminalRestored(file: StaticString = #filePath, line: UInt = #line) throws {
-        let screen = try tmux.waitFor(text: "exit status")
-        XCTAssertNotNil(self.line(containing: "exit status 0", in: screen), screen, file: file, line: line)
-        XCTAssertEqual(try tmux.format("#{alternate_on}"), "0", "still on the alternate screen", file: file, line: line)
-        XCTAssertEqual(try tmux.format("#{cursor_flag}"), "1", "the cursor is hidden", file: file, line: line)
-        XCTAssertEqual(try tmux.format("#{mouse_any_flag}"), "0", "mouse reporting is still on", file: file, line: line)
-    }
-
+final class EndToEndTests: EndToEndTestCase {
     func test_feed_scrollLikeOpenViewerAndQuit() throws {
         try launch()
         try logInWithTheDemoKey()
@@ -354,58 +265,6 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
-    /// `image-feed cache info` with the terminal's environment.
-    func cacheInfo() throws -> String {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = ["cache", "info"]
-        process.environment = tmux.environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// A sandbox in a process of its own (so a test can stop it), a token from it as a login would get,
-    /// and a terminal whose app talks to it with that token.
-    func useSandboxProcess(_ arguments: [String] = []) async throws -> Process {
-        let port = try Self.freePort()
-        let sandbox = Process()
-        sandbox.executableURL = CommandLineTests.executable.deletingLastPathComponent().appendingPathComponent("unsplash-sandbox")
-        sandbox.arguments = ["--port", "\(port)", "--auto-approve"] + arguments
-        sandbox.standardOutput = FileHandle.nullDevice
-        sandbox.standardError = FileHandle.nullDevice
-        try sandbox.run()
-        let base = "http://127.0.0.1:\(port)"
-        sandboxBase = URL(string: base)
-        let configuration = UnsplashConfiguration(apiBase: URL(string: base)!, oauthBase: URL(string: base)!,
-                                                  accessKey: "demo-access-key", secretKey: "demo-secret-key",
-                                                  redirectURI: "http://127.0.0.1:\(redirectPort!)/callback")
-        let http = CurlHTTPClient(followRedirects: false)
-        let oauth = OAuthClient(configuration: configuration, http: http)
-        var token: String?
-        for _ in 0..<50 where token == nil { // the sandbox takes a moment to start
-            let state = OAuthClient.makeState()
-            if let location = try? await DemoBrowser.approve(try oauth.authorizeURL(state: state), http: http),
-               let code = try? OAuthClient.code(fromRedirect: location, expectedState: state) {
-                token = try await oauth.exchange(code: code).accessToken
-            } else {
-                try await Task.sleep(nanoseconds: 100_000_000)
-            }
-        }
-        var environment = tmux.environment
-        environment["UNSPLASH_ACCESS_KEY"] = "demo-access-key"
-        environment["IMAGE_FEED_API_BASE"] = base
-        environment["IMAGE_FEED_OAUTH_BASE"] = base
-        environment["IMAGE_FEED_TOKEN"] = try XCTUnwrap(token, "no token from the sandbox")
-        tmux?.stop()
-        tmux = Tmux(folder: folder.url, environment: environment)
-        return sandbox
-    }
-
     /// Over SSH from inside a local tmux the program cannot tell tmux is there by its environment (no TMUX, TERM as the
     /// user's tmux.conf set it): the Kitty graphics query, an APC string, would become tmux's pane title and stay
     /// after quitting. tmux's XTVERSION answer keeps it from being sent.
@@ -515,11 +374,6 @@ final class EndToEndTests: XCTestCase {
         try assertTerminalRestored()
     }
 
-    /// The screen holds a photo drawn as characters: half blocks or quadrants (Block Elements).
-    static func drawsBlocks(_ screen: String) -> Bool {
-        screen.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) }
-    }
-
     /// Offline: browse with the service up (the feed and its photos are saved), stop the service, start
     /// again: the saved feed shows, photos and all, with a notice saying it is offline and from when.
     func test_offline_theSavedFeedShowsWhenTheServiceIsGone() async throws {
@@ -553,30 +407,5 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(Self.drawsBlocks(screen), screen)
         try tmux.send("q")
         try assertTerminalRestored()
-    }
-
-    /// The authorize address as the login screen shows it: the lines under "1. Open this link", each a
-    /// piece of it (the QR code may stand to their right).
-    static func authorizeURL(on screen: String) -> URL? {
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let start = lines.firstIndex(where: { $0.contains("Open this link") }) else { return nil }
-        var text = ""
-        for line in lines[(start + 1)...] {
-            if line.contains("y copies it") { break }
-            let trimmed = line.drop { $0 == " " }
-            guard let piece = trimmed.split(separator: " ").first, !piece.contains("other:") else { continue }
-            text += piece
-        }
-        return URL(string: text)
-    }
-
-    /// The first child of `parent`, from /proc.
-    func childProcess(of parent: Int32) -> Int32? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? []
-        for task in tasks {
-            let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? ""
-            if let first = children.split(separator: " ").first, let pid = Int32(first) { return pid }
-        }
-        return nil
     }
 }

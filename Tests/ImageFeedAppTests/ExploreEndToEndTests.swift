@@ -4,7 +4,7 @@ import XCTest
 /// Exploring as on the site, in tmux against the demo sandbox, all from the keyboard: from the feed to a
 /// photographer, one of their collections and back; a topic in the feed, kept for the next run; a search narrowed
 /// by orientation and colour; a tag of a photo searched from its detail.
-extension EndToEndTests {
+final class ExploreEndToEndTests: EndToEndTestCase {
     func test_explore_fromTheFeed_toAPhotographer_theirCollection_aTopic_andAFilteredSearch() throws {
         try launchIntoTheFeed(width: 110, height: 34)
         // The first card's photographer (NASA): the header, the sections and their photos.
@@ -78,7 +78,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension ExploreEndToEndTests {
     /// The detail of a photo shows how often it was seen and downloaded, its topics and tags; `#` picks a tag and
     /// Enter searches it. `u` in the viewer opens the photographer.
     func test_theDetail_searchesATag_andTheViewerOpensThePhotographer() throws {

@@ -5,28 +5,7 @@ import XCTest
 
 /// What a new user trips on, tried in tmux as they would: each test is one place where someone got stuck
 /// or was left guessing, kept fixed.
-extension EndToEndTests {
-    /// Sets the sandbox process's faults at run time (`photos=status:503`, `image=dropx1`; "" clears them).
-    func setFaults(_ rules: String) async throws {
-        let base = try XCTUnwrap(sandboxBase, "no sandbox process")
-        let request = HTTPRequest(method: rules.isEmpty ? .delete : .post, url: base.appendingPathComponent("_sandbox/faults"),
-                                  body: rules.isEmpty ? nil : Data(rules.utf8))
-        let answer = try await CurlHTTPClient().send(request)
-        XCTAssertTrue((200..<300).contains(answer.status), String(decoding: answer.body, as: UTF8.self))
-    }
-
-    /// The demo in tmux, logged in, its feed on screen.
-    func launchIntoTheFeed(width: Int = 100, height: Int = 30) throws {
-        try launch(width: width, height: height)
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Eileen Collins")
-    }
-
-    /// Sends bytes as a terminal would (an escape sequence in one piece).
-    func sendBytes(_ bytes: [UInt8]) throws {
-        try tmux.tmux(["send-keys", "-t", "e2e", "-H"] + bytes.map { String(format: "%02x", $0) })
-    }
-
+final class FirstUseTests: EndToEndTestCase {
     /// The Albums tab before anyone was looked up: Esc leaves the field, and then Tab, the digits and q
     /// work as everywhere else; Tab also leaves the field for the next pane.
     func test_albums_escLeavesTheEmptyField_andThePaneStaysUsable() throws {
@@ -154,7 +133,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// TERM=xterm and TERM=linux have eight colours: the bars are white on blue (not black on black),
     /// and photos mix the eight with shades instead of losing their colour.
     func test_eightColourTerminals_readableBarsAndColouredPhotos() throws {
@@ -185,13 +164,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
-    /// The status line of a pane.
-    func statusLine(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            .map(String.init) ?? ""
-    }
-
+extension FirstUseTests {
     /// At 80 columns the keys that matter most (help, quit, back) show first and whole on every pane and in
     /// the viewer; the quota gives way.
     func test_keyHints_theImportantOnesSurviveAt80Columns() throws {
@@ -272,7 +245,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// The demo's way in is said first and plainly, Enter is enough, and the next run remembers the login
     /// (until logging out), as a real login is remembered.
     /// Inside GNU screen: Esc goes back at once (screen holds a lone Esc while the mouse is reported, so none is),
@@ -340,7 +313,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// A feed photo's detail (i): its description, details and author, as for search results; Enter goes on
     /// to the viewer, Esc back to the feed. The caption uses the width beside a narrow picture.
     func test_feedPhotos_haveTheDetailScreen_andCaptionsUseTheWidth() throws {
@@ -366,7 +339,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// A TERM this machine's terminfo lacks (as over SSH from Ghostty) is drawn as xterm-256color with a
     /// notice, not refused; under vt100 (no alternate screen) the last frame is cleared on quit.
     func test_unknownTERM_fallsBack_andVT100IsClearedOnQuit() throws {
@@ -416,7 +389,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// Text fields edit as a shell's line does (← →, Home/End, Ctrl-A/E/U/W, Delete), `/` again selects the
     /// old query so typing replaces it, and a query with CJK and emoji shows whole in the header.
     func test_textFields_editLikeAShellLine_andWideCharactersShowWhole() throws {
@@ -453,7 +426,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// On a slow link (the sandbox's bandwidth fault) the download's progress bar shows and fills; the same
     /// photo downloaded again says it replaced the file.
     func test_download_showsItsProgress_andSaysWhenItReplacedTheFile() async throws {
@@ -481,7 +454,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension FirstUseTests {
     /// Moving card by card scrolls the terminal in steps and sends only the new rows: whatever it sent, the
     /// pane's text (every glyph of the pictures too) is what a full repaint (Ctrl-L) draws.
     func test_cardByCard_theScreenIsWhatARepaintDraws() throws {
@@ -500,11 +473,5 @@ extension EndToEndTests {
         }
         try tmux.send("q")
         try assertTerminalRestored()
-    }
-
-    /// The viewer with this attribution (cards and the detail screen say it too: the viewer has no tab bar and
-    /// no "Published").
-    static func isViewer(_ screen: String, showing attribution: String) -> Bool {
-        screen.contains(attribution) && !screen.contains("1 Feed") && !screen.contains("Published")
     }
 }

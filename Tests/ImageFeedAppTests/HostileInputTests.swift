@@ -169,7 +169,7 @@ final class HostileInputTests: XCTestCase {
     // MARK: The login's listener
 
     func test_theListener_answersAWrongStateWithAnError_andKeepsWaitingForTheLogins() async throws {
-        let port = try EndToEndTests.freePort()
+        let port = try EndToEndTestCase.freePort()
         let listener = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(port)/callback", expectedState: "right")
         let outcomes = LoginFlowTests.Outcomes()
         listener.start(timeout: 10) { outcomes.add($0) }

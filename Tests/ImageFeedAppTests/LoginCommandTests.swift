@@ -14,7 +14,7 @@ final class LoginCommandTests: XCTestCase {
     override func setUp() async throws {
         sandbox = try await RunningSandbox.start(try SandboxServer())
         folder = try TemporaryFolder()
-        port = try EndToEndTests.freePort()
+        port = try EndToEndTestCase.freePort()
     }
 
     override func tearDown() async throws {

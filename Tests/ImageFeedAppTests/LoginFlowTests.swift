@@ -33,7 +33,7 @@ final class LoginFlowTests: XCTestCase {
     }
 
     func test_listener_takesOneCallback_answersOtherPathsWith404_andCloses() async throws {
-        let port = try EndToEndTests.freePort()
+        let port = try EndToEndTestCase.freePort()
         let listener = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(port)/callback")
         let outcomes = Outcomes()
         listener.start(timeout: 10) { outcomes.add($0) }
@@ -53,7 +53,7 @@ final class LoginFlowTests: XCTestCase {
     }
 
     func test_listener_bindsToLoopbackOnly() throws {
-        let port = try EndToEndTests.freePort()
+        let port = try EndToEndTestCase.freePort()
         let listener = try LoopbackRedirectListener(redirectURI: "http://localhost:\(port)/callback")
         _ = listener
         let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
@@ -64,14 +64,14 @@ final class LoginFlowTests: XCTestCase {
     }
 
     func test_listener_timesOut_andStops() async throws {
-        let port = try EndToEndTests.freePort()
+        let port = try EndToEndTestCase.freePort()
         let slow = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(port)/callback")
         let outcomes = Outcomes()
         slow.start(timeout: 0.3) { outcomes.add($0) }
         let timedOut = await outcomes.first(within: 5)
         XCTAssertEqual(timedOut, .timedOut)
 
-        let stopped = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(try EndToEndTests.freePort())/cb")
+        let stopped = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(try EndToEndTestCase.freePort())/cb")
         let stoppedOutcomes = Outcomes()
         stopped.start(timeout: 30) { stoppedOutcomes.add($0) }
         stopped.stop()
@@ -80,7 +80,7 @@ final class LoginFlowTests: XCTestCase {
     }
 
     func test_listener_refusesATakenPortAndNonLoopbackAddresses() throws {
-        let port = try EndToEndTests.freePort()
+        let port = try EndToEndTestCase.freePort()
         let first = try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(port)/callback")
         XCTAssertThrowsError(try LoopbackRedirectListener(redirectURI: "http://127.0.0.1:\(port)/callback")) { error in
             XCTAssertTrue(String(describing: error).contains("paste the code"), "\(error)")
@@ -93,7 +93,7 @@ final class LoginFlowTests: XCTestCase {
         let sandbox = try await RunningSandbox.start(try SandboxServer())
         defer { Task { await sandbox.stop() } }
         let folder = try TemporaryFolder()
-        let port = try EndToEndTests.freePort()
+        let port = try EndToEndTestCase.freePort()
         var configuration = try Settings.load(environment: folder.environment)
         configuration.apiBase = sandbox.baseURL
         configuration.oauthBase = sandbox.baseURL

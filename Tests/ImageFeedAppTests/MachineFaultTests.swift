@@ -146,7 +146,7 @@ final class MachineFaultTests: XCTestCase {
     // MARK: Standard output
 
     func test_renderAndFeed_toAFullOrClosedOutput_sayItInOneLine_andFail() throws {
-        let photo = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/photos/astronaut.jpg").path
+        let photo = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/photos/astronaut.jpg").path
         let plain = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder.url.path]
         for (arguments, redirect, reason) in [
             (["render", photo, "--cols", "20", "--rows", "5"], ">/dev/full", "No space left on device"),

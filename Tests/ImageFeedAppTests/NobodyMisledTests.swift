@@ -3,15 +3,7 @@ import XCTest
 
 /// What the program tells the user is what happened: a copy says where it went (inside tmux too), a download stays
 /// in view wherever the user goes, the selection is on screen, the demo keeps what the user did.
-extension EndToEndTests {
-    /// The dialog's lines between its borders, joined: a link broken over lines reads whole again.
-    static func dialogText(_ screen: String) -> String {
-        screen.split(separator: "\n").compactMap { line -> String? in
-            guard let open = line.firstIndex(of: "│"), let close = line.lastIndex(of: "│"), open < close else { return nil }
-            return line[line.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-        }.joined()
-    }
-
+final class NobodyMisledTests: EndToEndTestCase {
     /// In a tmux as it comes (`set-clipboard external`, which ignores a program's OSC 52), `y` puts the link in tmux's
     /// paste buffer and says so, never "sent with OSC 52"; where it stops short of the clipboard (`set-clipboard off`)
     /// a dialog says why, gives the one-line fix and shows the whole link to select.
@@ -89,7 +81,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension NobodyMisledTests {
     /// At 80x15 (half of an 80x30 split) the Profile opens with its selected favorite in view, the header giving
     /// way: `f unlike` acts on the card the user sees.
     func test_profileAt80x15_opensWithTheSelectedFavoriteInView() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the program in a pseudo-terminal driven by a small Python script (the pty module), for what tmux hides:
@@ -107,18 +108,8 @@ struct PtyDriver {
             "answers": answers.map { ["when": $0.when, "answer": $0.answer] }, "cols": columns, "rows": rows,
             "deadline": deadline, "exitWait": exitWait, "stderr": folder.appendingPathComponent("pty-stderr.txt").path,
         ]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try Tool.execute(["python3", "-c", script], input: JSONSerialization.data(withJSONObject: spec),
+                                    timeout: deadline + exitWait + 60).output
         return try JSONDecoder().decode(Result.self, from: data)
     }
 }

@@ -110,7 +110,7 @@ final class RenderStopTests: XCTestCase {
     /// Standard output and standard error both gone (a closed terminal, a reader that quit): `render` ends with status
     /// 1, never a crash (the message about the failed write failed too, and `FileHandle.write` trapped on it).
     func test_aClosedOutput_andErrors_endRenderWithStatus1_notACrash() throws {
-        let gif = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
+        let gif = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
         for animate in ["on", "off"] {
             let gone = Pipe()
             try gone.fileHandleForReading.close()
@@ -129,7 +129,7 @@ final class RenderStopTests: XCTestCase {
     /// No command crashes on an output that is gone: each ends with a status (the login's prompt and every message to
     /// standard error were writes that trapped on a failure).
     func test_everyCommand_withItsOutputGone_endsWithAStatus_notACrash() throws {
-        let gif = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
+        let gif = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
         for arguments in [["render", gif, "--animate", "off"], ["render", "/nonexistent.gif"], ["doctor", "--offline"], ["--help"],
                           ["cache", "info"], ["login"], ["feed", "--json"], ["nonsense"]] {
             let gone = Pipe()
@@ -150,7 +150,7 @@ final class RenderStopTests: XCTestCase {
     /// Ctrl-Z while frames play gives the shell its cursor back; `fg` hides it again and the frames go on; Ctrl-C then
     /// ends it with the cursor shown.
     func test_ctrlZ_showsTheCursor_andFgHidesItAgain() throws {
-        let gif = EndToEndTests.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
+        let gif = EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif").path
         let render = try Running(["render", gif, "--animate", "on", "--cols", "40", "--rows", "10", "--loops", "0"])
         let hide = "\u{1B}[?25l", show = "\u{1B}[?25h"
         XCTAssertTrue(render.wait(seconds: 60) { render.output.contains("\u{1B}[10A") }, "frames play")

@@ -134,7 +134,7 @@ final class TmuxPlaceholderTests: XCTestCase {
         try tmux.waitFor("the client to attach as kitty") { _ in (try? self.tmux.format("#{client_termtype}")) == "kitty(0.35.2)" }
         let settings = folder.environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
         try tmux.respawn("\(settings)'\(CommandLineTests.executable.path)' --demo; echo \"exit status $?\"; exec sh",
-                         directory: EndToEndTests.repositoryRoot)
+                         directory: EndToEndTestCase.repositoryRoot)
         try tmux.waitFor(text: "Unsplash photos, in your terminal")
         try tmux.send("Enter")
         try tmux.waitFor(text: "Log in to Unsplash")
@@ -178,7 +178,7 @@ final class TmuxPlaceholderTests: XCTestCase {
             XCTAssertEqual(cell.row, cell.y - top)
         }
         let shown = try Self.shown(first.value, of: upload)
-        let source = try ImageCodec.decode(Data(contentsOf: RealTerminalTests.astronaut)).image
+        let source = try ImageCodec.decode(Data(contentsOf: RealTerminalTestCase.astronaut)).image
         let score = shown.psnr(AreaResampler.fill(source, width: shown.width, height: shown.height))
         print("tmux placeholders: first card \(columns)x\(rows) cells, \(shown.width)x\(shown.height) px, PSNR \(String(format: "%.1f", score)) dB")
         XCTAssertGreaterThanOrEqual(score, 30, "the card the terminal would draw, against its source")
@@ -195,7 +195,11 @@ final class TmuxPlaceholderTests: XCTestCase {
         // On the way out every picture is forgotten (virtual placements go only by id).
         try tmux.send("q")
         try tmux.waitFor(text: "exit status 0")
-        let deletes = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "d" && $0["d"] == "I" }
+        var deletes = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "d" && $0["d"] == "I" }
+        let quitAt = Date()
+        while !deletes.contains(where: { UInt32($0["i"] ?? "") == first.key }), Date().timeIntervalSince(quitAt) < 10 {
+            deletes = KittyGraphics.commands(in: terminal.received).filter { $0["a"] == "d" && $0["d"] == "I" }
+        }
         XCTAssertTrue(deletes.contains { UInt32($0["i"] ?? "") == first.key }, "the first card's photo was not deleted")
         XCTAssertEqual(try tmux.format("#{alternate_on}"), "0")
     }
@@ -253,9 +257,17 @@ final class RecordingTerminal: @unchecked Sendable {
         self.thread = thread
     }
 
-    /// Everything tmux sent the terminal so far.
+    /// Everything tmux sent the terminal so far, once it has gone quiet (nothing more for 0.2 s, waited for at most
+    /// 10 s): what was on its way has arrived.
     var received: [UInt8] {
-        usleep(100_000) // what is on its way
+        var seen = lock.withLock { bytes.count }
+        var quietSince = Date()
+        let deadline = Date().addingTimeInterval(10)
+        while Date().timeIntervalSince(quietSince) < 0.2, Date() < deadline {
+            usleep(20_000)
+            let now = lock.withLock { bytes.count }
+            if now != seen { seen = now; quietSince = Date() }
+        }
         return lock.withLock { bytes }
     }
 

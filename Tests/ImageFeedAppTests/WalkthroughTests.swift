@@ -3,14 +3,7 @@ import XCTest
 
 /// What a user meets at 80x24, the size most terminals open at, and on a new app's hourly budget: every part of
 /// a screen can be reached, nothing the user needs is cut off, a key costs at most the request it must.
-extension EndToEndTests {
-    /// The demo logged in at 80x24, its feed on screen (the first card's caption is cut at this width).
-    func launchAt80x24() throws {
-        try launch(width: 80, height: 24)
-        try logInWithTheDemoKey()
-        try tmux.waitFor(text: "Photo by NASA")
-    }
-
+final class WalkthroughTests: EndToEndTestCase {
     /// The detail at 80x24 scrolls to its camera, statistics, topics, tags and author; a picked tag is in sight
     /// and Enter searches it.
     func test_theDetailAt80x24_scrollsToEverything_andAPickedTagIsInSight() throws {
@@ -34,12 +27,6 @@ extension EndToEndTests {
         try tmux.waitFor(text: "for “space”")
         try tmux.send("q")
         try assertTerminalRestored()
-    }
-
-    /// The quota the status line shows ("quota 4996/5000"): the requests left.
-    static func quotaLeft(_ screen: String) -> Int? {
-        guard let range = screen.range(of: #"quota \d+/"#, options: .regularExpression) else { return nil }
-        return Int(screen[range].dropFirst(6).dropLast())
     }
 
     /// Letters typed on a Search pane with nothing searched start the query: the sort and filters stay as they were.

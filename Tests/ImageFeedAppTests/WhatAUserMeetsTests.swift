@@ -3,7 +3,7 @@ import XCTest
 
 /// What a user meets and must not be misled by: a habit (`f` twice) never deletes a second favorite, a new list opens
 /// at its top.
-extension EndToEndTests {
+final class WhatAUserMeetsTests: EndToEndTestCase {
     /// Three photos liked, then in the Profile's favorites `f` twice: the first unlikes the selected favorite, which
     /// stays in place with its heart empty and the status line saying so; the second likes the same photo again. It
     /// used to remove the card and move the selection on, so the second `f` unliked the next favorite: two gone.
@@ -51,7 +51,7 @@ extension EndToEndTests {
     }
 }
 
-extension EndToEndTests {
+extension WhatAUserMeetsTests {
     /// The keys the viewer's help lists work in the viewer as in a detail: `/` searches, the pane numbers, Tab and
     /// Shift-Tab go to a pane (they did nothing there).
     func test_theViewer_takesThePaneKeysItsHelpLists() throws {
@@ -76,32 +76,6 @@ extension EndToEndTests {
         // Out of its field, then out.
         try tmux.send("Escape", "q")
         try assertTerminalRestored()
-    }
-
-    /// The in-process demo sandbox's address, from the log the app writes (its requests are there).
-    func demoBase() throws -> URL {
-        let log = folder.url.appendingPathComponent("state/image-feed/image-feed.log")
-        let text = try String(contentsOf: log, encoding: .utf8)
-        let found = try XCTUnwrap(text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression), "no request in the log")
-        return try XCTUnwrap(URL(string: String(text[found])))
-    }
-
-    /// From the feed to the demo's album of animations (Imgur user nasa, "Moving pictures"), its first item selected.
-    func openTheAlbumOfAnimations() throws {
-        try tmux.send("4")
-        try tmux.waitFor(text: "Type a username and press Enter")
-        try tmux.type("nasa")
-        try tmux.send("Enter")
-        try tmux.waitFor(text: "Moving pictures")
-        try tmux.send("j", "Enter")
-        try tmux.waitFor(text: "Falcon 9 lifting off (GIF)")
-    }
-
-    /// From the viewer over that album: back to the album, back to the albums, and quit.
-    func quitFromTheAlbumOfAnimations() throws {
-        try tmux.send("Escape")
-        try tmux.waitFor(text: "Moving pictures  3 photos")
-        try tmux.send("Escape", "q")
     }
 
     /// An animation the server damaged is not kept: at the next start it plays; and once the server has recovered,

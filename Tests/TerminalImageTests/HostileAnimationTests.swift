@@ -256,20 +256,10 @@ enum SanitizedReader {
 @discardableResult
 func runTool(_ arguments: [String], in folder: URL, environment: [String: String] = [:], expectSuccess: Bool = true,
              file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (status, output) = try Tool.outcome(arguments, in: folder, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                            errors: true)
     if expectSuccess {
-        XCTAssertEqual(process.terminationStatus, 0, "\(arguments.prefix(3).joined(separator: " ")): \(output.suffix(2000))",
-                       file: file, line: line)
+        XCTAssertEqual(status, 0, "\(arguments.prefix(3).joined(separator: " ")): \(output.suffix(2000))", file: file, line: line)
     }
-    return (process.terminationStatus, output)
+    return (status, output)
 }

@@ -6,12 +6,7 @@ import XCTest
 /// Pictures as Kitty's Unicode placeholders (inside tmux): uploaded once through tmux's passthrough, then shown
 /// by text cells that name the picture and the cell of it each one is.
 final class KittyPlaceholderTests: XCTestCase {
-    func picture(columns: Int = 10, rows: Int = 5) -> CellPicture {
-        var pixels = [UInt8](repeating: 0, count: columns * 8 * rows * 16 * 3)
-        for index in pixels.indices { pixels[index] = UInt8(index % 251) }
-        return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * 8, height: rows * 16, pixels: pixels),
-                                                columns: columns, rows: rows))
-    }
+    func picture(columns: Int = 10, rows: Int = 5) -> CellPicture { pixelPicture(columns: columns, rows: rows) }
 
     /// The picture cell each screen cell names (nil: not a placeholder), and the image id.
     func named(_ buffer: CellBuffer, _ x: Int, _ y: Int) -> (id: UInt32, row: Int, column: Int)? {

@@ -63,12 +63,7 @@ final class KittyScrollTests: XCTestCase {
         }
     }
 
-    func picture(columns: Int = 20, rows: Int = 10) -> CellPicture {
-        var pixels = [UInt8](repeating: 0, count: columns * 8 * rows * 16 * 3)
-        for index in pixels.indices { pixels[index] = UInt8(index % 251) }
-        return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * 8, height: rows * 16, pixels: pixels),
-                                                columns: columns, rows: rows))
-    }
+    func picture(columns: Int = 20, rows: Int = 10) -> CellPicture { pixelPicture(columns: columns, rows: rows) }
 
     /// Lines of text beside a picture move up a row (a list scrolled beside a photo) while the photo stays: curses
     /// scrolls the rows, the picture's among them, and kitty moves the placement with them; the layer puts it back.

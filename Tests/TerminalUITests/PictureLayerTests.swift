@@ -5,12 +5,7 @@ import XCTest
 
 /// Where pictures in pixels go, frame after frame: what is uploaded, placed, taken away and drawn again.
 final class PictureLayerTests: XCTestCase {
-    func picture(columns: Int = 10, rows: Int = 5) -> CellPicture {
-        var pixels = [UInt8](repeating: 0, count: columns * 8 * rows * 16 * 3)
-        for index in pixels.indices { pixels[index] = UInt8(index % 251) }
-        return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * 8, height: rows * 16, pixels: pixels),
-                                                columns: columns, rows: rows))
-    }
+    func picture(columns: Int = 10, rows: Int = 5) -> CellPicture { pixelPicture(columns: columns, rows: rows) }
 
     func test_aPictureInPixels_leavesItsCellsToTheTerminal_andIsPlacedOnce() {
         var buffer = CellBuffer(width: 40, height: 12)

@@ -23,6 +23,15 @@ final class StubPictures: PictureProvider {
     }
 }
 
+/// A picture in pixels for the picture layers' tests: `columns` x `rows` cells of `cellWidth` x `cellHeight` pixels,
+/// each byte differing from the next, so any two parts of it differ.
+func pixelPicture(columns: Int, rows: Int, cellWidth: Int = 8, cellHeight: Int = 16) -> CellPicture {
+    var pixels = [UInt8](repeating: 0, count: columns * cellWidth * rows * cellHeight * 3)
+    for index in pixels.indices { pixels[index] = UInt8(index % 251) }
+    return CellPicture(pixels: PixelPicture(image: RGBImage(width: columns * cellWidth, height: rows * cellHeight, pixels: pixels),
+                                            columns: columns, rows: rows))
+}
+
 /// Plain ASCII and no colour, so goldens are readable text.
 let asciiTheme = Theme(colorMode: .none, unicode: false)
 let unicodeTheme = Theme(colorMode: .palette256, unicode: true)

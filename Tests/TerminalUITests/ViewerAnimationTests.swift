@@ -1,0 +1,141 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+@testable import TerminalUI
+import TestSupport
+import XCTest
+
+/// The viewer's animation through the pipeline: the still first, then the frames as the clock says; a slow link holds
+/// it as a still until Space; a terminal that plays it gets one picture with every frame.
+final class ViewerAnimationTests: XCTestCase {
+    /// The still (a JPEG) at `…/still`, the animation (the demo's GIF) at `…/moving.gif`.
+    final class Files: ImageSource, @unchecked Sendable {
+        /// What `moving.gif` is instead of the demo's GIF.
+        let animation: Data?
+
+        init(animation: Data? = nil) {
+            self.animation = animation
+        }
+
+        func imageData(at url: URL) async throws(ServiceError) -> Data {
+            let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Assets/animations")
+            if url.lastPathComponent == "moving.gif", let animation { return animation }
+            if url.lastPathComponent == "moving.gif", let data = try? Data(contentsOf: assets.appendingPathComponent("rocket.gif")) { return data }
+            guard let data = try? ImageCodec.encodeJPEG(RGBImage(width: 320, height: 180, red: 10, green: 20, blue: 30)) else { throw .other("no JPEG") }
+            return data
+        }
+    }
+
+    final class Clock: @unchecked Sendable {
+        var now = 100.0
+    }
+
+    let photo: Photo = {
+        var photo = Photo(id: "gif", width: 320, height: 180,
+                          urls: PhotoURLs(regular: URL(string: "http://127.0.0.1/still")!),
+                          links: PhotoLinks(download: URL(string: "http://127.0.0.1/moving.gif")!))
+        photo.isAnimated = true
+        return photo
+    }()
+
+    func pipeline(_ drawer: PictureDrawer, clock: Clock, files: Files = Files(),
+                  limits: AnimationLimits = .standard) -> (ImagePipeline, ImagePipelineTests.Mailbox) {
+        let mailbox = ImagePipelineTests.Mailbox()
+        let pipeline = ImagePipeline(source: files, drawer: drawer, animationLimits: limits, now: { clock.now }) { mailbox.post($0) }
+        return (pipeline, mailbox)
+    }
+
+    func frame(_ pipeline: ImagePipeline) -> PictureSlot {
+        pipeline.beginFrame()
+        defer { pipeline.endFrame() }
+        return pipeline.viewerPicture(for: photo, columns: 40, rows: 11, view: ViewTransform())
+    }
+
+    /// The viewer's pipeline for a terminal that plays the frames (Kitty graphics, cells of 8x16), and the picture it
+    /// gives that terminal once every frame is drawn.
+    func playedByKitty(clock: Clock, files: Files = Files(), limits: AnimationLimits = .standard) throws -> (pipeline: ImagePipeline, picture: CellPicture) {
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock, files: files, limits: limits)
+        _ = frame(pipeline)
+        var picture: CellPicture?
+        settle(pipeline, mailbox) {
+            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
+            return picture != nil
+        }
+        return (pipeline, try XCTUnwrap(picture))
+    }
+
+    func settle(_ pipeline: ImagePipeline, _ mailbox: ImagePipelineTests.Mailbox, until condition: () -> Bool) {
+        // Long enough for a busy machine; it ends as soon as the condition holds.
+        let deadline = Date().addingTimeInterval(90)
+        while !condition(), Date() < deadline {
+            for result in mailbox.take() { pipeline.deliver(result) }
+            _ = frame(pipeline)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    func test_characters_theFramesFollowTheClock_spacePauses_andAFrameIsDrawnOnce() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        _ = frame(pipeline)
+        // Every frame read (it plays while they are: see test_characters_playWhileTheRestAreRead).
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { !$0.reading } ?? false }
+        let status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertEqual(status.frames, 20)
+        XCTAssertEqual(status.frame, 0)
+        XCTAssertFalse(status.paused)
+        XCTAssertEqual(pipeline.nextAnimationFrame ?? 0, 100.08, accuracy: 0.001, "80 ms a frame")
+        guard case let .ready(first) = frame(pipeline) else { return XCTFail("the first frame") }
+        clock.now += 0.081
+        XCTAssertTrue(pipeline.advanceAnimation())
+        guard case let .ready(second) = frame(pipeline) else { return XCTFail("the second frame") }
+        XCTAssertFalse(first == second, "the second frame is another picture")
+        XCTAssertFalse(pipeline.advanceAnimation(), "not due yet: nothing to draw")
+        // Late by five frames: the one due now.
+        clock.now += 0.401
+        XCTAssertTrue(pipeline.advanceAnimation())
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, 6)
+        pipeline.control(.playPause)
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, true)
+        XCTAssertNil(pipeline.nextAnimationFrame, "paused: no frame is due, the loop sleeps")
+        clock.now += 10
+        XCTAssertFalse(pipeline.advanceAnimation())
+        pipeline.control(.step(1))
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, 7)
+        pipeline.closeViewer()
+        XCTAssertNil(pipeline.viewerAnimation, "leaving the viewer stops it at once")
+        XCTAssertNil(pipeline.nextAnimationFrame)
+    }
+
+    func test_aSlowLink_holdsTheStill_untilSpace() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        pipeline.linkRate = 125_000
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
+        XCTAssertEqual(pipeline.viewerAnimation?.heldForLink, true)
+        XCTAssertNil(pipeline.nextAnimationFrame)
+        XCTAssertEqual(ViewerScreen.motionLabel(pipeline.viewerAnimation, unicode: true), "paused: slow link, Space plays")
+        pipeline.control(.playPause)
+        XCTAssertEqual(pipeline.viewerAnimation?.heldForLink, false)
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, false)
+        XCTAssertNotNil(pipeline.nextAnimationFrame)
+    }
+
+    func test_kitty_getsOnePictureWithEveryFrame_andTheLoopAsksForNoFrames() throws {
+        let clock = Clock()
+        let (pipeline, picture) = try playedByKitty(clock: clock)
+        let motion = try XCTUnwrap(picture.pixels?.motion)
+        XCTAssertEqual(motion.frames.count, 20)
+        XCTAssertEqual(Set(motion.delays), [80])
+        XCTAssertEqual(motion.loops, 0)
+        XCTAssertEqual(motion.frames[0].width, picture.pixels?.image.width)
+        XCTAssertEqual(pipeline.viewerAnimation?.playedByTerminal, true)
+        XCTAssertNil(pipeline.nextAnimationFrame, "kitty plays it: the loop wakes for no frame")
+        clock.now += 1
+        XCTAssertFalse(pipeline.advanceAnimation(), "nothing to draw while kitty plays it")
+        XCTAssertEqual(ViewerScreen.motionLabel(pipeline.viewerAnimation, unicode: true), "▶ 20 frames")
+    }
+}
