@@ -637,14 +637,15 @@ struct RenderCommand: AsyncParsableCommand {
     static func perform(_ arguments: RenderArguments) async throws {
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalEnvironment.size()
-        let mode = arguments.colors.flatMap(ColorMode.init(rawValue:)) ?? TerminalEnvironment.colorMode(environment)
+        let decided = arguments.decide(environment: environment)
+        let mode = decided.colors
         // A previewer reads no config file; the environment can still raise or lower the pixel budget.
         if let megapixels = environment["IMAGE_FEED_MAX_IMAGE_MEGAPIXELS"].flatMap(Int.init).flatMap(Settings.megapixels) {
             ImageCodec.pixelBudget = megapixels * 1_000_000
         }
         do {
             let data = try await PictureCommand.load(arguments.source, http: { CurlHTTPClient() })
-            let chosen = arguments.graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:)) ?? guessGraphics(environment)
+            let chosen = decided.graphics
             let cell = arguments.cellSize.flatMap(RenderArguments.cellSize) ?? TerminalEnvironment.cellSize() ?? (10, 20)
             let columns = arguments.cols ?? terminal?.columns ?? 80
             let rows = arguments.rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24
@@ -719,12 +720,6 @@ extension RenderCommand {
         _ = Glibc.write(STDOUT_FILENO, sequence.utf8Start, sequence.utf8CodeUnitCount)
     }
 
-    /// Without asking the terminal (a previewer's output is often not the terminal's input): what the environment
-    /// names (`Terminals.graphicsByEnvironment`: Kitty graphics in kitty and Ghostty, iTerm2's images in iTerm2 and
-    /// WezTerm), characters elsewhere.
-    static func guessGraphics(_ environment: [String: String]) -> GraphicsMode {
-        Terminals.graphicsByEnvironment(environment) ?? .cells
-    }
 
 }
 

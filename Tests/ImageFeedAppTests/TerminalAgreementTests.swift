@@ -94,4 +94,39 @@ final class TerminalAgreementTests: XCTestCase {
         XCTAssertTrue(colours.detail.hasPrefix("256 colours"), colours.detail)
         XCTAssertTrue(colours.detail.contains("GNU screen"), colours.detail)
     }
+
+    /// `render` draws the colours the session would draw for the same environment and no answers (a previewer asks
+    /// the terminal nothing): one profile decides both. Inside GNU screen with an inherited COLORTERM it drew 24-bit
+    /// colour, which screen cannot pass, while the session and doctor drew and said 256.
+    func test_render_drawsTheSessionsColours() async throws {
+        guard Terminfo.knowsEntry("xterm-256color") else { throw XCTSkip("no terminfo here") }
+        for item in Self.cases where item.config.isEmpty {
+            let place = try TemporaryFolder()
+            let environment = place.environment.merging(["LANG": "C.UTF-8"]) { a, _ in a }.merging(item.environment) { _, b in b }
+            let decided = RenderArguments(source: "photo.jpg").decide(environment: environment)
+            let settings = try Settings.load(environment: environment)
+            let profile = InteractiveSession.profile(settings, environment: environment, abilities: nil, tmux: nil,
+                                                     colors: nil, graphics: decided.graphics)
+            let terminal = try PseudoTerminal(width: 80, height: 24)
+            let backend = try NcursesBackend(input: terminal.slave, output: terminal.slave, profile: profile)
+            let drawn = backend.colorMode
+            backend.restore()
+            terminal.close()
+            XCTAssertEqual(decided.colors, drawn, "\(item.name): render draws \(decided.colors), the session \(drawn)")
+        }
+        // Colours asked for are drawn as asked.
+        XCTAssertEqual(RenderArguments(source: "photo.jpg", colors: "truecolor").decide(environment: ["TERM": "screen", "STY": "1.x"]).colors,
+                       .truecolor)
+        // The program itself inside GNU screen's environment: 256-colour escapes, not one 24-bit one.
+        guard Terminfo.knowsEntry("screen-256color") else { return }
+        let photo = RealTerminalTestCase.astronaut.path
+        let environment = ["TERM": "screen", "STY": "99.pts-1.host", "COLORTERM": "truecolor", "LANG": "C.UTF-8",
+                           "HOME": folder.url.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let drawn = try Tool.execute([CommandLineTests.executable.path, "render", "--cols", "20", "--rows", "6", photo],
+                                     environment: environment, timeout: 60)
+        XCTAssertEqual(drawn.status, 0, drawn.errorText)
+        XCTAssertTrue(drawn.text.contains("8;5;"), "256-colour escapes: \(drawn.text.prefix(200).debugDescription)")
+        XCTAssertFalse(drawn.text.contains("8;2;"), "no 24-bit colour inside GNU screen")
+    }
 }
+

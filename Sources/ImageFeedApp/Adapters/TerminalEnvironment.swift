@@ -4,19 +4,6 @@ import TerminalUI
 
 /// What the environment says about the terminal, for output written without curses.
 public enum TerminalEnvironment {
-    /// `NO_COLOR` → none; `COLORTERM=truecolor|24bit` → truecolor; a `TERM` with 256 colours → 256;
-    /// `dumb`, `vt100` and the like → none; otherwise 16.
-    public static func colorMode(_ environment: [String: String]) -> ColorMode {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
-        let term = environment["TERM"] ?? ""
-        if ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") || term.hasSuffix("-direct") {
-            return .truecolor
-        }
-        if term.contains("256color") { return .palette256 }
-        if term.isEmpty || term == "dumb" || term.hasPrefix("vt") { return .none }
-        return .palette16
-    }
-
     /// Whether the locale is UTF-8 (`LC_ALL`, then `LC_CTYPE`, then `LANG`, as setlocale reads them).
     public static func isUTF8(_ environment: [String: String]) -> Bool {
         let locale = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]

@@ -1,4 +1,5 @@
 import TerminalImage
+import TerminalUI
 
 /// What `image-feed render` was asked for, as plain values.
 ///
@@ -109,5 +110,20 @@ public struct RenderArguments: Equatable, Sendable {
         let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, GraphicsMode.cellWidths.contains(parts[0]), GraphicsMode.cellHeights.contains(parts[1]) else { return nil }
         return (parts[0], parts[1])
+    }
+
+    /// How the picture is drawn: the protocol and colours asked for (`--graphics`, `--colors`), else as the session
+    /// and doctor decide (`TerminalProfile.decide`, with no answers: a previewer's output is often not the terminal's
+    /// input). The pictures are what the environment names (Kitty graphics in kitty and Ghostty, iTerm2's images in
+    /// iTerm2 and WezTerm; characters elsewhere, and inside tmux or GNU screen); the colours are the session's (256
+    /// inside GNU screen, whatever an inherited COLORTERM says).
+    public func decide(environment: [String: String]) -> (graphics: GraphicsMode, colors: ColorMode, profile: TerminalProfile) {
+        let graphics = self.graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:))
+            ?? Terminals.graphicsByEnvironment(environment) ?? .cells
+        let asked = colors.flatMap(ColorMode.init(rawValue:))
+        let profile = TerminalProfile.decide(environment: environment, abilities: nil, tmux: nil,
+                                             settings: TerminalProfile.Settings(colors: asked, graphics: graphics),
+                                             unicode: TerminalEnvironment.isUTF8(environment))
+        return (graphics, asked ?? profile.colors.value, profile)
     }
 }
