@@ -172,6 +172,45 @@ final class RenderStopTests: XCTestCase {
     /// Kitty graphics: one 400x300 frame and 149 tiny ones at 200x60 cells. Each frame is made at the cells' pixels
     /// as it is sent, one write a frame, and let go; they were all enlarged to the cells' 1600x1200 pixels first and
     /// put in one write (gigabytes for a thousand frames).
+    /// An animation of at most half the cells' pixels goes at its own size, the terminal scaling it to its placement:
+    /// an 8-frame 240x160 GIF at 80x24 cells of 10x20 pixels sent 4.25 MB, each frame enlarged to 720x480; a larger one
+    /// is brought down to the cells' pixels, and one near their size made at them.
+    func test_kitty_aSmallAnimation_goesAtItsOwnSize_aLargeOneAtTheCells() throws {
+        /// `count` frames of noise (which compresses to nothing), or of stripes when not `noisy`.
+        func gif(width: Int, height: Int, count: Int = 8, noisy: Bool = true) -> Data {
+            var gif = GIFWriter(width: width, height: height, colors: (0..<256).map { (UInt8($0), UInt8(255 - $0), UInt8($0 / 2)) })
+            var generator = SeededGenerator(seed: 61)
+            for frame in 0..<count {
+                gif.frame(left: 0, top: 0, width: width, height: height,
+                          pixels: (0..<width * height).map { noisy ? UInt8.random(in: 0...255, using: &generator) : UInt8(($0 / 16 + frame) % 256) },
+                          delay: 10)
+            }
+            return gif.data
+        }
+        func sent(_ data: Data, frames: Int = 8) throws -> (bytes: Int, commands: [KittyGraphics.Command]) {
+            var bytes: [UInt8] = []
+            let drawn = try AnimationCommand.play(data, columns: 80, rows: 24, graphics: .kitty, cellWidth: 10, cellHeight: 20,
+                                                  mode: .truecolor, unicode: true, output: AnimationCommand.Output(write: { bytes += $0 }))
+            XCTAssertEqual(drawn, frames)
+            return (bytes.count, KittyGraphics.commands(in: bytes).filter { $0["a"] == "T" || $0["a"] == "f" })
+        }
+        let small = try sent(gif(width: 240, height: 160))
+        XCTAssertEqual(small.commands.count, 8)
+        XCTAssertEqual(Set(small.commands.compactMap { $0.int("s") }), [240])
+        XCTAssertEqual(Set(small.commands.compactMap { $0.int("v") }), [160])
+        XCTAssertEqual(small.commands.first?["c"], "72", "placed over the cells its shape takes")
+        XCTAssertEqual(small.commands.first?["r"], "24")
+        XCTAssertLessThanOrEqual(small.bytes, 1_300_000)
+        print("render --graphics kitty, an 8-frame 240x160 GIF at 80x24: \(small.bytes) bytes")
+        // Wider than the cells' shape allows at this height: brought down to the cells' pixels (720x480 for 72x24).
+        let large = try sent(gif(width: 960, height: 640, count: 2, noisy: false), frames: 2)
+        XCTAssertEqual(Set(large.commands.compactMap { $0.int("s") }), [720])
+        XCTAssertEqual(Set(large.commands.compactMap { $0.int("v") }), [480])
+        // Two thirds of the cells' pixels: made at them (720x480), as sharp as the still.
+        let near = try sent(gif(width: 600, height: 400, count: 2, noisy: false), frames: 2)
+        XCTAssertEqual(Set(near.commands.compactMap { $0.int("s") }), [720])
+    }
+
     func test_kitty_sendsEachFrameAsItIsMade_oneWriteAFrame() throws {
         var gif = GIFWriter(width: 400, height: 300, colors: [(0, 0, 0), (255, 255, 255)])
         gif.frame(left: 0, top: 0, width: 400, height: 300, pixels: [UInt8](repeating: 1, count: 400 * 300), delay: 10)
@@ -185,11 +224,12 @@ final class RenderStopTests: XCTestCase {
         let commands = KittyGraphics.commands(in: writes.flatMap { $0 })
         let sent = commands.filter { $0["a"] == "T" || $0["a"] == "f" }
         XCTAssertEqual(sent.count, 150)
-        XCTAssertEqual(Set(sent.compactMap { $0.int("s") }), [1600], "at the cells' pixels")
-        XCTAssertEqual(commands.first?["c"], "160", "shown over the cells its shape takes")
+        XCTAssertEqual(Set(sent.compactMap { $0.int("s") }), [400], "at its own size, smaller than the cells' 1600x1200 pixels")
+        XCTAssertEqual(Set(sent.compactMap { $0.int("v") }), [300])
+        XCTAssertEqual(commands.first?["c"], "160", "shown over the cells its shape takes (the terminal scales it)")
         XCTAssertEqual(commands.first?["r"], "60")
         // A frame's bytes (a plain frame compresses to little): never all of them in one write.
-        XCTAssertLessThan(writes.map(\.count).max() ?? 0, 1600 * 1200 * 3 / 10, "no write holds more than a frame")
+        XCTAssertLessThan(writes.map(\.count).max() ?? 0, 400 * 300 * 3 / 10, "no write holds more than a frame")
         XCTAssertGreaterThanOrEqual(writes.count, 150)
     }
 }
