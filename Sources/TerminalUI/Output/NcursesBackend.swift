@@ -258,7 +258,7 @@ public final class NcursesBackend: TerminalBackend {
         var buffer = frame
         // When the screen last changed matters to pictures in pixels only (the link's state they are planned by).
         // (Not for pictures in characters, which do not wait for the link to be idle.)
-        if pictures != nil, !(pictures is CellPictureLayer),
+        if pictures?.drawsPixels == true,
            lastFrame.map({ $0.cells != frame.cells || $0.placements.map(\.picture.id) != frame.placements.map(\.picture.id) }) ?? true {
             lastChange = OutputQueue.clock()
         }
@@ -314,7 +314,7 @@ public final class NcursesBackend: TerminalBackend {
                 read(scrollWindow(top: move.top, bottom: move.bottom, by: move.shift > 0 ? size : -size, showing: shown))
                 moved += size
             }
-            if (pictures as? InlinePictureLayer)?.followsScrolls == true {
+            if pictures?.leavesPixelsInRowsScrolledIn == true {
                 // The rows the move brought in are written whole with the frame: xterm copies a picture's Sixel pixels
                 // with a scroll but leaves them in the lines the scroll brings in too, which curses takes for blank
                 // and would not write (a picture scrolled down showed again above itself, beside a narrower one drawn
@@ -347,7 +347,7 @@ public final class NcursesBackend: TerminalBackend {
             pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
             // Pictures in characters are part of the frame: on a fast link their rows go with it.
-            (pictures as? CellPictureLayer)?.sendFrameBytes(output.queue)
+            pictures.sendFrameBytes(output.queue)
         }
         queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
         output.askBehindPictures()
@@ -415,9 +415,9 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     /// What the terminal has been found to take, for the help overlay (and the log).
-    public var linkSummary: String? { pictures == nil || pictures is CellPictureLayer ? nil : output.meter.summary }
+    public var linkSummary: String? { pictures?.drawsPixels == true ? output.meter.summary : nil }
     /// Pictures in characters are placed, and their rows sent by `CellPictureLayer`.
-    public var placesCellPictures: Bool { pictures is CellPictureLayer }
+    public var placesCellPictures: Bool { pictures?.drawsPixels == false }
     public var linkRate: Double? { output.meter.rate }
 
     /// The mouse is reported (everywhere but GNU screen): taken up again after a suspend.

@@ -57,6 +57,8 @@ final class CellPictureLayer: QueuedPictureLayer {
     var usesBottomRow: Bool { true }
     /// The terminal moves text with the rows it scrolls.
     var followsScrolls: Bool { true }
+    /// Characters, sent by the program with the frame.
+    var drawsPixels: Bool { false }
 
     /// Cell rows in a band on a slow link.
     static let bandRows = 4

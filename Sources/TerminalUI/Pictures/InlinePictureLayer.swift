@@ -22,6 +22,9 @@ final class InlinePictureLayer: QueuedPictureLayer {
     /// Sixel pictures move with the rows when the terminal scrolls, within its scrolling region (xterm, mlterm).
     let followsScrolls: Bool
 
+    /// xterm copies a picture's Sixel pixels with a scroll and leaves them in the rows it brings in too.
+    var leavesPixelsInRowsScrolledIn: Bool { followsScrolls }
+
     init(format: Format, followsScrolls: Bool = false) {
         self.format = format
         self.followsScrolls = followsScrolls && format == .sixel

@@ -173,6 +173,15 @@ protocol PictureLayer: AnyObject {
     var isPreparing: Bool { get }
     /// A frame will be wanted shortly without a key (an animation waits to be told to play): the loop looks again soon.
     var wantsFrameSoon: Bool { get }
+    /// Pictures are pixels the terminal holds (false: characters sent by the program, part of the frame): the link's
+    /// meter and the time the screen last changed are theirs.
+    var drawsPixels: Bool { get }
+    /// The terminal leaves a picture's pixels in the rows a scroll brings in (xterm's Sixel), which curses takes for
+    /// blank: those rows are written whole with the frame.
+    var leavesPixelsInRowsScrolledIn: Bool { get }
+    /// What the last `plan` made to go with curses' frame on a fast link, handed to `send` and forgotten (pictures in
+    /// characters: their rows are part of the frame).
+    func sendFrameBytes(_ send: ([UInt8]) -> Void)
 }
 
 /// A layer whose bytes wait in a `ChunkQueue` (every layer here): the queue hands out the chunks.
@@ -193,6 +202,9 @@ extension PictureLayer {
     func moved(_ moves: RowMoves) {}
     var isPreparing: Bool { false }
     var wantsFrameSoon: Bool { false }
+    var drawsPixels: Bool { true }
+    var leavesPixelsInRowsScrolledIn: Bool { false }
+    func sendFrameBytes(_ send: ([UInt8]) -> Void) {}
 
     /// Everything a frame needs at once, as on a fast link: the frame as curses draws it and every byte (tests).
     func prepare(_ buffer: CellBuffer, repainted: Bool) -> (CellBuffer, [UInt8]) {
