@@ -1,0 +1,224 @@
+import Foundation
+import ImageFeedCore
+import TerminalImage
+
+/// The viewer's animation: read while it plays, its frames drawn as they are due (or handed to the terminal that plays
+/// them), held while the link cannot carry it.
+extension ImagePipeline {
+    /// Whether the terminal plays the viewer's animation itself (every frame sent once).
+    var terminalPlays: Bool {
+        guard !heldForLink else { return false }
+        switch drawer.playback {
+        case .paced: return false
+        case .terminalFrames: return true
+        case .terminalGIF: return animationFile != nil && viewIsWhole
+        }
+    }
+
+    /// Where the viewer's animation is, for its status line.
+    public var viewerAnimation: AnimationStatus? {
+        guard let clock else {
+            // Read and found not to move (or not readable): a status of no frames, with why.
+            guard animationLoad == nil, viewerPhotoID != nil, let why = animationCut else { return nil }
+            return AnimationStatus(frame: 0, frames: 0, loop: 1, loops: 1, paused: true, cut: why)
+        }
+        return AnimationStatus(frame: clock.frame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
+                               paused: clock.paused, finished: clock.finished, playedByTerminal: terminalPlays,
+                               heldForLink: heldForLink, cut: animationCut, reading: animationReading)
+    }
+
+    /// When the next frame is due (seconds on `now`'s clock), where the program paces the frames.
+    public var nextAnimationFrame: Double? {
+        terminalPlays ? nil : clock?.nextChange
+    }
+
+    /// Moves the animation to the frame due now. Returns whether the screen shows something else.
+    public func advanceAnimation() -> Bool {
+        guard clock != nil else { return false }
+        let changed = clock!.advance(to: now())
+        return changed && !terminalPlays
+    }
+
+    /// Whether `r` has an animation to read again: it could not be read, or only the frames before damage were.
+    public var animationRetries: Bool {
+        guard animationLoad == nil, viewerPhotoID != nil else { return false }
+        return (clock == nil && animationCut != nil) || animation?.damaged == true
+    }
+
+    /// `r` in the viewer over an animation that could not be read (or was damaged): it is fetched and read again.
+    func retryAnimation() {
+        guard animationRetries else { return }
+        forgetAnimation()
+        // Read when the frame that shows the viewer ends (it knows the view's size).
+        animationRetryWanted = true
+    }
+
+    /// The clock for `animation`'s frames: a new one, or, when it played while it was read, the same one with the
+    /// frames read since (it plays on from where it is).
+    func play(_ animation: AnimatedImage, loops: Int) {
+        let delays = animation.frames.map(\.delay)
+        if clock != nil {
+            clock!.extend(delays: delays, loops: loops, now: now())
+        } else {
+            // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
+            heldForLink = linkRate != nil
+            clock = AnimationClock(delays: delays, loops: loops, now: now(), paused: heldForLink)
+        }
+    }
+
+    /// The viewer's animation and its reading given up: the still stays.
+    func forgetAnimation() {
+        animationLoad?.cancel()
+        motionRender?.task.cancel()
+        animationLoad = nil
+        motionRender = nil
+        animation = nil
+        animationFile = nil
+        clock = nil
+        heldForLink = false
+        animationCut = nil
+        animationReading = false
+        frameShown = nil
+        framesDrawn = nil
+        motionShown = nil
+    }
+
+    /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.
+    public func control(_ request: PlaybackRequest) {
+        if request == .retry { return retryAnimation() }
+        guard clock != nil else { return }
+        if heldForLink {
+            // The first Space plays it, slow link or not: frames that cannot cross in time are skipped.
+            heldForLink = false
+            if case .playPause = request {
+                clock!.togglePause(now: now())
+                return
+            }
+        }
+        switch request {
+        case .playPause: clock!.togglePause(now: now())
+        case let .step(offset): clock!.step(by: offset, now: now())
+        case .retry: break
+        }
+    }
+
+    /// The animation's frames are read as soon as the viewer opens, fitted to the view's pixels (the still shows
+    /// meanwhile).
+    func openAnimation(_ photo: Photo, columns: Int, rows: Int, turns: Int) {
+        guard let url = photo.links.download ?? photo.urls.regular else { return }
+        let source = self.source
+        let post = self.post
+        var box = drawer.pixelSize(columns: columns, rows: rows)
+        if turns % 2 == 1 { box = (box.height, box.width) }
+        let photoID = photo.id
+        // Where the program paces the frames, they play while the rest are read (a terminal that plays them is given
+        // them all at once).
+        let streams = drawer.playback == .paced
+        let limits = animationLimits
+        animationLoad = Task.detached(priority: .userInitiated) {
+            do {
+                let data = try await source.imageData(at: url, of: photoID)
+                try Task.checkCancellation()
+                let stop = DecodeStop()
+                let format = AnimationFormat(sniffing: data) ?? .gif
+                var soFar: [AnimatedImage.Frame] = []
+                var posted = 0.0
+                let animation = try await withTaskCancellationHandler {
+                    // Exactly the view's pixels: the viewer's box has the photo's shape, and a frame drawn as it is
+                    // is not resized again on the loop.
+                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, limits: limits, stop: stop) { frame, index in
+                        guard streams, soFar.count == index else { return }
+                        // Frames halved under the budget since the first: the rest come whole at the end.
+                        if let first = soFar.first, first.image.width != frame.image.width { soFar = []; return }
+                        soFar.append(frame)
+                        // The frames so far from the second on, then at most four times a second.
+                        let clock = ProcessInfo.processInfo.systemUptime
+                        guard index >= 1, index == 1 || clock - posted >= 0.25 else { return }
+                        posted = clock
+                        post(.viewerFrames(photoID: photoID, AnimatedImage(frames: soFar, loops: 1, width: frame.image.width,
+                                                                          height: frame.image.height, format: format)))
+                    }
+                } onCancel: {
+                    stop.stop()
+                }
+                try Task.checkCancellation()
+                // A damaged file is not kept: `r` (or the next time) fetches it anew, whatever of it played now.
+                if animation.damaged { source.discard(url) }
+                post(.viewerAnimation(photoID: photoID, animation, file: data, note: nil))
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                if error is ImageDecodingError { source.discard(url) }
+                let note = (error as? ServiceError)?.message ?? String(describing: error)
+                post(.viewerAnimation(photoID: photoID, nil, file: nil, note: "the animation could not be played: \(note); r tries again"))
+            }
+        }
+    }
+
+    /// Frame `index` drawn for the view, on the run loop (a frame is as large as the view's pixels already: a
+    /// millisecond or two). A frame in pixels names the one before it and the cell rows they share, which need not
+    /// be sent again.
+    func animationFrame(_ animation: AnimatedImage, index: Int, key: ViewerKey) -> CellPicture {
+        if let shown = frameShown, shown.key == key, shown.frame == index { return shown.picture }
+        if framesDrawn?.key != key { framesDrawn = (key, [:], 0) }
+        var picture: CellPicture
+        if let drawn = framesDrawn?.pictures[index] {
+            picture = drawn
+        } else {
+            let image = animation.frames[min(index, animation.frames.count - 1)].image
+            let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
+            picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
+            let bytes = picture.pixels?.image.pixels.count ?? picture.cells.count * MemoryLayout<CellPicture.Cell>.stride
+            if let kept = framesDrawn, kept.bytes + bytes <= AnimationLimits.drawnFrameBytes {
+                framesDrawn?.pictures[index] = picture
+                framesDrawn?.bytes = kept.bytes + bytes
+            }
+        }
+        if let pixels = picture.pixels, let shown = frameShown, shown.key == key, let before = shown.picture.pixels {
+            picture = CellPicture(pixels: PixelPicture(image: pixels.image, columns: pixels.columns, rows: pixels.rows,
+                                                       follows: .init(pictureID: before.id, unchangedRows: pixels.unchangedRows(since: before))))
+        }
+        frameShown = (key, index, picture)
+        return picture
+    }
+
+    /// Every frame drawn for the view, off the run loop, as one picture the terminal plays.
+    func startMotionRender(_ animation: AnimatedImage, key: ViewerKey) {
+        motionRender?.task.cancel()
+        let drawer = self.drawer
+        let post = self.post
+        let file = animationFile
+        let budget = animationLimits.bytes
+        let task = Task.detached(priority: .userInitiated) {
+            var frames: [RGBImage] = []
+            // iTerm2 plays the GIF itself, as it came, when the whole of it is in view upright.
+            let whole = key.view.zoom <= 1 && key.view.quarterTurns % 4 == 0
+            let sources = file != nil && whole ? Array(animation.frames.prefix(1)) : animation.frames
+            // The frames drawn for the view are held under the same budget as the frames read: past it they are made
+            // smaller (the terminal scales them to the cells), never held all at the view's size.
+            var scale = 1.0
+            for frame in sources {
+                if Task.isCancelled { return }
+                let rotated = ViewerRendering.rotate(frame.image, quarterTurns: key.view.quarterTurns)
+                guard var image = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels?.image else { return }
+                if frames.isEmpty {
+                    let all = Double(image.pixels.count) * Double(sources.count)
+                    if all > Double(budget) { scale = (Double(budget) / all).squareRoot() }
+                }
+                if scale < 1 {
+                    image = AreaResampler.resize(image, width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale)))
+                }
+                frames.append(image)
+            }
+            guard let first = frames.first else { return }
+            // Kitty's payloads are made here, off the loop: compressing twenty frames there kept keys waiting.
+            let payloads = drawer.playback == .terminalFrames ? frames.map { KittyGraphics.payload(of: $0) } : []
+            if Task.isCancelled { return }
+            let motion = PixelMotion(frames: frames, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) },
+                                     loops: animation.loops, file: whole ? file : nil, kittyPayloads: payloads)
+            post(.viewerMotion(key, CellPicture(pixels: PixelPicture(image: first, columns: key.columns, rows: key.rows, motion: motion))))
+        }
+        motionRender = (key, task)
+    }
+}
