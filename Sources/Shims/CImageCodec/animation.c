@@ -5,6 +5,7 @@
 // canvas (and what a GIF frame that is "restored" covered) is held: a long animation is never kept whole here. The
 // work a GIF or WebP frame costs follows the rectangle it covers, not the canvas, and the reader says which part of
 // the canvas changed (ifc_animation_changed), so that what is made of the canvas can follow it too.
+// A still GIF is this reader's first frame (ifc_gif_decode): the program walks GIF's records in one place.
 #include "CImageCodec.h"
 #include "internal.h"
 
@@ -131,6 +132,60 @@ static int ifc_reserve_buffer(uint8_t **buffer, size_t *capacity, size_t bytes) 
 }
 
 // MARK: - GIF
+
+static int ifc_gif_read(GifFileType *gif, GifByteType *bytes, int count) {
+    struct ifc_memory *memory = (struct ifc_memory *)gif->UserData;
+    if (count <= 0) return 0;
+    size_t left = memory->length - memory->offset;
+    size_t taken = (size_t)count < left ? (size_t)count : left;
+    memcpy(bytes, memory->data + memory->offset, taken);
+    memory->offset += taken;
+    return (int)taken;
+}
+
+static void ifc_gif_message(char *message, size_t capacity, const char *what, int error) {
+    const char *reason = GifErrorString(error);
+    if (message && capacity > 0) snprintf(message, capacity, "%s (%s)", what, reason ? reason : "giflib error");
+}
+
+// The image the reader stands at, drawn over the canvas (RGBA, width x height) with its colour table, leaving the
+// transparent index and whatever lies outside the canvas. Interlaced images come in four passes; the rows of each
+// are put where they belong. IFC_OK, IFC_PARTIAL when a line could not be read (what was read is drawn), or IFC_ERROR when the
+// decode was stopped.
+static int ifc_gif_draw_frame(GifFileType *gif, GifByteType *line, uint8_t *canvas, int canvas_width, int canvas_height,
+                       const ColorMapObject *colors, int transparent, char *message, size_t capacity) {
+    const GifImageDesc *frame = &gif->Image;
+    static const int starts[] = { 0, 4, 2, 1 }, steps[] = { 8, 8, 4, 2 };
+    int passes = frame->Interlace ? 4 : 1;
+    for (int pass = 0; pass < passes; pass++) {
+        int start = frame->Interlace ? starts[pass] : 0, step = frame->Interlace ? steps[pass] : 1;
+        for (int row = start; row < frame->Height; row += step) {
+            // A frame can be 50 million pixels of a few bytes: a stop is seen within a line.
+            if (ifc_decode_stopped()) {
+                ifc_set_message(message, capacity, IFC_STOPPED_MESSAGE);
+                return IFC_ERROR;
+            }
+            if (DGifGetLine(gif, line, frame->Width) == GIF_ERROR) {
+                ifc_gif_message(message, capacity, "damaged GIF", gif->Error);
+                return IFC_PARTIAL;
+            }
+            int y = frame->Top + row;
+            if (y >= canvas_height) continue;
+            for (int column = 0; column < frame->Width; column++) {
+                int x = frame->Left + column;
+                int index = line[column];
+                if (x >= canvas_width || index == transparent || index >= colors->ColorCount) continue;
+                uint8_t *pixel = canvas + ((size_t)y * (size_t)canvas_width + (size_t)x) * 4;
+                pixel[0] = colors->Colors[index].Red;
+                pixel[1] = colors->Colors[index].Green;
+                pixel[2] = colors->Colors[index].Blue;
+                pixel[3] = 255;
+            }
+        }
+    }
+    return IFC_OK;
+}
+
 
 static int ifc_anim_gif_open(struct ifc_animation *animation, const uint8_t *data, size_t length,
                              char *message, size_t capacity) {
@@ -733,4 +788,30 @@ void ifc_animation_close(ifc_animation *animation) {
     if (animation->kind == IFC_KIND_VIDEO) ifc_anim_video_close(&animation->video);
     free(animation->canvas);
     free(animation);
+}
+
+// A still GIF: the first frame, through the same reader as the frames of an animation (one walk of GIF's records),
+// over a transparent canvas the caller owns (freed with ifc_free).
+int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                   uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
+    *pixels = NULL;
+    if (!data || length < 6 || (memcmp(data, "GIF87a", 6) != 0 && memcmp(data, "GIF89a", 6) != 0)) {
+        ifc_set_message(message, message_capacity, "not a GIF");
+        return IFC_ERROR;
+    }
+    ifc_animation *animation = ifc_animation_open(data, length, max_pixels, message, message_capacity);
+    if (!animation) return IFC_ERROR;
+    const uint8_t *canvas = NULL;
+    int delay_ms = 0;
+    int status = ifc_animation_next(animation, &canvas, &delay_ms, message, message_capacity);
+    if (status != IFC_ERROR && canvas) {
+        *pixels = animation->canvas;
+        *width = animation->width;
+        *height = animation->height;
+        animation->canvas = NULL; // the caller's now
+    } else {
+        status = IFC_ERROR;
+    }
+    ifc_animation_close(animation);
+    return status;
 }

@@ -20,16 +20,6 @@ struct ifc_memory {
     size_t length;
     size_t offset;
 };
-// giflib's input function over a struct ifc_memory, and its error in words ("damaged GIF (…)"); formats.c.
-struct GifFileType;
-int ifc_gif_read(struct GifFileType *gif, unsigned char *bytes, int count);
-void ifc_gif_message(char *message, size_t capacity, const char *what, int error);
-// The image giflib's reader stands at, drawn over an RGBA canvas (interlacing, the transparent index, clipping to the
-// canvas); IFC_OK, IFC_PARTIAL after a line that could not be read, or IFC_ERROR when the decode was stopped. Both GIF decoders draw through it; formats.c.
-struct ColorMapObject;
-int ifc_gif_draw_frame(struct GifFileType *gif, unsigned char *line, uint8_t *canvas, int canvas_width, int canvas_height,
-                       const struct ColorMapObject *colors, int transparent, char *message, size_t capacity);
-
 #define IFC_STOPPED_MESSAGE "the decode was stopped: the picture is no longer wanted"
 
 #endif
