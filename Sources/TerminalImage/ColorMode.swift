@@ -195,6 +195,19 @@ extension GraphicsMode {
     /// Whether its pictures are drawn for the cell's size in pixels (iTerm2 stretches a picture over its cells).
     public var drawsForCellSize: Bool { ![.iterm2, .cells].contains(self) }
 
+    /// What `render` draws: every mode but Kitty's placeholders (they need a screen of text kept around them, which a
+    /// previewer's output is not).
+    public static var renderModes: [GraphicsMode] { allCases.filter { $0 != .kittyPlaceholders } }
+
+    /// Whether `render` sends its pictures in pixels (characters otherwise).
+    public var rendersPixels: Bool { Self.renderModes.contains(self) && self != .cells }
+
+    /// The names a choice takes, "auto" first: "auto, kitty, sixel, iterm2 or cells" (`last` before the final one).
+    public static func spoken(_ modes: [GraphicsMode] = allCases, last: String = " or ") -> String {
+        let names = ["auto"] + modes.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + last + (names.last ?? "")
+    }
+
     /// The cell sizes in pixels taken as real; a terminal that says otherwise is mistaken.
     public static let cellWidths = 2...200
     public static let cellHeights = 4...400

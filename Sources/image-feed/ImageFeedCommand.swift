@@ -190,7 +190,7 @@ struct Browse: AsyncParsableCommand {
 
     func validate() throws {
         if let graphics, graphics.lowercased() != "auto", GraphicsMode(rawValue: graphics.lowercased()) == nil {
-            throw ValidationError("--graphics is auto, kitty, kitty-placeholders, sixel, iterm2 or cells.")
+            throw ValidationError("--graphics is \(GraphicsMode.spoken()).")
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil {
             throw ValidationError("--blitter is half, quadrant, sextant or blocks.")

@@ -54,7 +54,7 @@ public enum AnimationCommand {
     public static func play(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
                             mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half, plan: Plan = Plan(),
                             output: Output) throws -> Int {
-        let pixels = [.kitty, .sixel, .iterm2].contains(graphics) && cellWidth > 0 && cellHeight > 0
+        let pixels = graphics.rendersPixels && cellWidth > 0 && cellHeight > 0
         let cell = pixels ? (width: cellWidth, height: cellHeight) : blitter.cellPixels
         let still = {
             // A still (or a first frame only): as render draws it.

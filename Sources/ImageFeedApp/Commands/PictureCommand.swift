@@ -50,7 +50,7 @@ public enum PictureCommand {
     /// cursor, then the line under it. Anything else is drawn as characters.
     public static func render(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
                               mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half) throws -> [UInt8] {
-        guard [.kitty, .sixel, .iterm2].contains(graphics), cellWidth > 0, cellHeight > 0 else {
+        guard graphics.rendersPixels, cellWidth > 0, cellHeight > 0 else {
             return Array(try render(data, columns: columns, rows: rows, mode: mode, unicode: unicode, blitter: blitter).utf8)
         }
         guard ImageFormat(sniffing: data) != nil else { throw ImageDecodingError.unknownFormat }

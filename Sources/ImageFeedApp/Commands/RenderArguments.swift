@@ -94,8 +94,8 @@ public struct RenderArguments: Equatable, Sendable {
         if let loops, !(0...1_000_000).contains(loops) { return "--loops must be 0 to 1000000." }
         if let duration, !(duration > 0 && duration <= 86_400) { return "--duration must be more than 0 and at most 86400 seconds." }
         if let graphics, graphics.lowercased() != "auto",
-           ![.kitty, .sixel, .iterm2, .cells].contains(GraphicsMode(rawValue: graphics.lowercased())) {
-            return "--graphics is auto, kitty, sixel, iterm2 or cells."
+           !GraphicsMode.renderModes.contains(where: { $0.rawValue == graphics.lowercased() }) {
+            return "--graphics is \(GraphicsMode.spoken(GraphicsMode.renderModes))."
         }
         if let blitter, BlitterKind(rawValue: blitter.lowercased()) == nil { return "--blitter is half, quadrant, sextant or blocks." }
         if let cellSize, Self.cellSize(cellSize) == nil { return "--cell-size is WxH in pixels, for example 9x18." }

@@ -85,7 +85,7 @@ public struct Settings: Sendable, Equatable {
         "colors": "auto, truecolor, 256, 16, 8 or none; or a [colors] table with mode and colours by role",
         "theme": "dark, light or high-contrast",
         "keys": "a [keys] table: intent = \"key …\" (like = \"x\", \"viewer.zoom-in\" = \"+ =\")",
-        "graphics": "auto, kitty, kitty-placeholders, sixel, iterm2 or cells",
+        "graphics": GraphicsMode.spoken(),
         "blitter": "half, quadrant, sextant or blocks (unset: the richest the terminal draws)",
         "link": "auto, fast or slow: how pictures are sized for the link to the terminal",
         "write_collections": "true to ask, at the next login, to add photos to your collections and take them out",
@@ -96,7 +96,7 @@ public struct Settings: Sendable, Equatable {
         let lowered = text.lowercased()
         if lowered == "auto" { return nil }
         guard let mode = GraphicsMode(rawValue: lowered) else {
-            throw ConfigurationError(message: "\(source): \(text) is not one of auto, kitty, kitty-placeholders, sixel, iterm2, cells.")
+            throw ConfigurationError(message: "\(source): \(text) is not one of \(GraphicsMode.spoken(last: ", ")).")
         }
         return mode
     }
