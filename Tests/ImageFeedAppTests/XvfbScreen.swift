@@ -11,7 +11,7 @@ struct XvfbScreen {
 
     /// The layout of the file, read from its header (XWD version 7: 25 big-endian 32-bit fields, then the window's
     /// name, then `ncolors` colour entries of 12 bytes, then the pixels).
-    struct Layout: Equatable {
+    struct Layout {
         var width: Int
         var height: Int
         var bytesPerLine: Int
@@ -19,12 +19,6 @@ struct XvfbScreen {
         var littleEndian: Bool
         var masks: (red: UInt32, green: UInt32, blue: UInt32)
         var pixelsAt: Int
-
-        static func == (left: Layout, right: Layout) -> Bool {
-            left.width == right.width && left.height == right.height && left.bytesPerLine == right.bytesPerLine
-                && left.bitsPerPixel == right.bitsPerPixel && left.littleEndian == right.littleEndian
-                && left.masks == right.masks && left.pixelsAt == right.pixelsAt
-        }
     }
 
     struct Unreadable: Error, CustomStringConvertible { var description: String }
