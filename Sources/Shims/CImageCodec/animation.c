@@ -5,7 +5,7 @@
 // canvas (and what a GIF frame that is "restored" covered) is held: a long animation is never kept whole here. The
 // work a GIF or WebP frame costs follows the rectangle it covers, not the canvas, and the reader says which part of
 // the canvas changed (ifc_animation_changed), so that what is made of the canvas can follow it too.
-// A still GIF is this reader's first frame (ifc_gif_decode): the program walks GIF's records in one place.
+// A still GIF or WebP is this reader's first frame (ifc_gif_decode, ifc_webp_decode): each format is read in one place.
 #include "CImageCodec.h"
 #include "internal.h"
 
@@ -790,20 +790,19 @@ void ifc_animation_close(ifc_animation *animation) {
     free(animation);
 }
 
-// A still GIF: the first frame, through the same reader as the frames of an animation (one walk of GIF's records),
-// over a transparent canvas the caller owns (freed with ifc_free).
-int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
-                   uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
-    *pixels = NULL;
-    if (!data || length < 6 || (memcmp(data, "GIF87a", 6) != 0 && memcmp(data, "GIF89a", 6) != 0)) {
-        ifc_set_message(message, message_capacity, "not a GIF");
-        return IFC_ERROR;
-    }
+// A still picture of a format the animation reader reads: its first frame over a transparent canvas the caller owns
+// (freed with ifc_free), through the same reader as the frames of an animation (one walk of the format's records).
+static int ifc_first_frame(const uint8_t *data, size_t length, uint64_t max_pixels,
+                           uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
     ifc_animation *animation = ifc_animation_open(data, length, max_pixels, message, message_capacity);
     if (!animation) return IFC_ERROR;
     const uint8_t *canvas = NULL;
     int delay_ms = 0;
     int status = ifc_animation_next(animation, &canvas, &delay_ms, message, message_capacity);
+    if (status == IFC_ANIMATION_END) {
+        ifc_set_message(message, message_capacity, "the file holds no picture");
+        status = IFC_ERROR;
+    }
     if (status != IFC_ERROR && canvas) {
         *pixels = animation->canvas;
         *width = animation->width;
@@ -814,4 +813,24 @@ int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
     }
     ifc_animation_close(animation);
     return status;
+}
+
+int ifc_gif_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                   uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
+    *pixels = NULL;
+    if (!data || length < 6 || (memcmp(data, "GIF87a", 6) != 0 && memcmp(data, "GIF89a", 6) != 0)) {
+        ifc_set_message(message, message_capacity, "not a GIF");
+        return IFC_ERROR;
+    }
+    return ifc_first_frame(data, length, max_pixels, pixels, width, height, message, message_capacity);
+}
+
+int ifc_webp_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
+                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
+    *pixels = NULL;
+    if (!data || length < 12 || memcmp(data, "RIFF", 4) != 0 || memcmp(data + 8, "WEBP", 4) != 0) {
+        ifc_set_message(message, message_capacity, "not a WebP, or a damaged one");
+        return IFC_ERROR;
+    }
+    return ifc_first_frame(data, length, max_pixels, pixels, width, height, message, message_capacity);
 }

@@ -1,6 +1,6 @@
-// The formats beyond JPEG and PNG that `image-feed render` is handed as a file manager's previewer: WebP through
-// libwebp (and its demuxer, for the first frame of an animation), TIFF through libtiff (loaded at the first TIFF:
-// tiff.h), and BMP read here. (A GIF, still or not, is read by the one GIF reader, animation.c's.) Each decodes
+// The formats beyond JPEG and PNG that `image-feed render` is handed as a file manager's previewer: TIFF through
+// libtiff (loaded at the first TIFF: tiff.h), and BMP read here. (A GIF or a WebP, still or not, is read by the one
+// reader of its format, animation.c's.) Each decodes
 // to packed RGBA after the size its header claims has been checked against the budget, and none writes to stderr.
 #include "CImageCodec.h"
 #include "internal.h"
@@ -12,71 +12,6 @@
 #include <string.h>
 
 #include <stdint.h>
-#include <webp/decode.h>
-#include <webp/demux.h>
-
-// MARK: - WebP
-
-int ifc_webp_decode(const uint8_t *data, size_t length, uint64_t max_pixels,
-                    uint8_t **pixels, int *width, int *height, char *message, size_t message_capacity) {
-    *pixels = NULL;
-    WebPData whole = { data, length };
-    WebPDemuxer *demux = (data && length > 0) ? WebPDemux(&whole) : NULL;
-    if (!demux) {
-        ifc_set_message(message, message_capacity, "not a WebP, or a damaged one");
-        return IFC_ERROR;
-    }
-    uint32_t canvas_width = WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH);
-    uint32_t canvas_height = WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
-    if (ifc_over_budget(canvas_width, canvas_height, max_pixels, "WebP", message, message_capacity)) {
-        WebPDemuxDelete(demux);
-        return IFC_ERROR;
-    }
-    WebPIterator frame;
-    if (!WebPDemuxGetFrame(demux, 1, &frame)) {
-        ifc_set_message(message, message_capacity, "the WebP holds no picture");
-        WebPDemuxDelete(demux);
-        return IFC_ERROR;
-    }
-    int frame_width = 0, frame_height = 0;
-    int status = IFC_ERROR;
-    uint8_t *canvas = NULL;
-    if (!WebPGetInfo(frame.fragment.bytes, frame.fragment.size, &frame_width, &frame_height) ||
-        frame.x_offset < 0 || frame.y_offset < 0) {
-        ifc_set_message(message, message_capacity, "damaged WebP");
-    } else if (!ifc_over_budget((unsigned long)frame_width, (unsigned long)frame_height, max_pixels, "WebP frame",
-                                message, message_capacity)) {
-        uint8_t *decoded = WebPDecodeRGBA(frame.fragment.bytes, frame.fragment.size, &frame_width, &frame_height);
-        canvas = decoded ? (uint8_t *)calloc((size_t)canvas_width * (size_t)canvas_height, 4) : NULL;
-        if (!decoded) {
-            ifc_set_message(message, message_capacity, "damaged WebP");
-        } else if (!canvas) {
-            ifc_set_message(message, message_capacity, "out of memory decoding WebP");
-        } else {
-            // The first frame at its place on the canvas (a still picture fills it).
-            for (int row = 0; row < frame_height; row++) {
-                uint32_t y = (uint32_t)frame.y_offset + (uint32_t)row;
-                if (y >= canvas_height || (uint32_t)frame.x_offset >= canvas_width) continue;
-                uint32_t columns = (uint32_t)frame_width;
-                if (frame.x_offset + columns > canvas_width) columns = canvas_width - (uint32_t)frame.x_offset;
-                memcpy(canvas + ((size_t)y * canvas_width + (size_t)frame.x_offset) * 4,
-                       decoded + (size_t)row * (size_t)frame_width * 4, (size_t)columns * 4);
-            }
-            status = IFC_OK;
-        }
-        if (decoded) WebPFree(decoded);
-    }
-    WebPDemuxReleaseIterator(&frame);
-    WebPDemuxDelete(demux);
-    if (status == IFC_ERROR) {
-        free(canvas);
-        return IFC_ERROR;
-    }
-    *pixels = canvas;
-    *width = (int)canvas_width;
-    *height = (int)canvas_height;
-    return status;
-}
 
 // MARK: - TIFF
 
