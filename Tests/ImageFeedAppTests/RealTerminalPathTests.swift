@@ -23,7 +23,7 @@ final class RealTerminalPathTests: RealTerminalTestCase {
     /// the same mosh.
     func test_throughMosh_alacritty_charactersIn24BitColour_asWellAsChafa() throws {
         try againIfNoPhotograph {
-            try XCTSkipUnless(Self.which("mosh"), "mosh is not installed (make test installs it)")
+            try Tool.require("mosh")
             let path = try loopbackSSH().mosh
             let viewer = try viewerPhotograph(in: .alacritty, through: path)
             let log = try String(contentsOf: folder.url.appendingPathComponent("state/image-feed/image-feed.log"), encoding: .utf8)
@@ -36,7 +36,7 @@ final class RealTerminalPathTests: RealTerminalTestCase {
     /// after quitting, the pane's title is tmux's own.
     func test_insideTmux_alacritty_asWellAsChafa_andThePaneTitleStays() throws {
         try againIfNoPhotograph {
-            try XCTSkipUnless(Self.which("tmux"), "tmux is not installed (make test installs it)")
+            try Tool.require("tmux")
             let socket = folder.url.appendingPathComponent("tmux.sock").path
             let path = TerminalPath(name: "tmux") { command in
                 "tmux -S \(LoopbackSSH.quoted(socket)) -f /dev/null new-session \(LoopbackSSH.quoted(command + "; sleep 60"))"
@@ -61,7 +61,7 @@ final class RealTerminalPathTests: RealTerminalTestCase {
     /// Inside GNU screen in alacritty: 256 colours (screen 4 has no 24-bit), as good as chafa in the same screen.
     func test_insideGNUScreen_alacritty_asWellAsChafa() throws {
         try againIfNoPhotograph {
-            try XCTSkipUnless(Self.which("screen"), "screen is not installed (make test installs it)")
+            try Tool.require("screen")
             // Each window its own session, told to quit at the end (screen detaches when its terminal goes, and would stay).
             var sessions: [String] = []
             let path = TerminalPath(name: "GNU screen") { command in

@@ -19,12 +19,6 @@ class RealTerminalTestCase: XCTestCase {
 
     static let tools = ["Xvfb", "xdotool", "xwininfo", "kitty", "xterm", "img2sixel", "urxvt", "mlterm", "alacritty", "chafa"]
 
-    static func which(_ tool: String) -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
-        }
-    }
-
     var folder: TemporaryFolder!
     var xvfb: Process?
     var display = ""
@@ -33,7 +27,7 @@ class RealTerminalTestCase: XCTestCase {
     var terminals: [Process] = []
 
     override func setUpWithError() throws {
-        let missing = Self.tools.filter { !Self.which($0) }
+        let missing = Self.tools.filter { !Tool.isInstalled($0) }
         try XCTSkipUnless(missing.isEmpty, "not installed: \(missing.joined(separator: ", ")) (make test installs them)")
         TestWatchdog.install(current: self)
         folder = try TemporaryFolder()
@@ -525,7 +519,7 @@ class RealTerminalTestCase: XCTestCase {
         let size = "\(viewer.rect.width)x\(viewer.rect.height)"
         var peers: [String: String] = [:]
         if sixel { peers["img2sixel"] = "img2sixel -w \(viewer.rect.width) -h \(viewer.rect.height) '\(Self.astronaut.path)'" }
-        if Self.which("chafa") {
+        if Tool.isInstalled("chafa") {
             // chafa sizes in cells: the same cells as the viewer's photo (its own choice of symbols and colours where
             // there are no pixels).
             let cell = (width: viewer.shot.width / 100, height: viewer.shot.height / 32)
@@ -661,7 +655,7 @@ class RealTerminalTestCase: XCTestCase {
     }
 
     func loopbackSSH() throws -> LoopbackSSH {
-        for tool in ["ssh", "ssh-keygen"] where !Self.which(tool) { throw XCTSkip("\(tool) is not installed (make test installs it)") }
+        try Tool.require("ssh", "ssh-keygen")
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else { throw XCTSkip("sshd is not installed (make test installs it)") }
         let ssh = try LoopbackSSH(folder: folder.url)
         addTeardownBlock { ssh.stop() }

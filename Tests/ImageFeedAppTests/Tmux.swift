@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 import XCTest
 
 /// Drives a program in a real terminal, as a person would: a private tmux server, keys sent to its pane,
@@ -20,10 +21,7 @@ final class Tmux {
     }
 
     /// Whether tmux is installed (`make deps` installs it; a bare `swift test` may not have it).
-    static var isAvailable: Bool {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/tmux") }
-    }
+    static var isAvailable: Bool { Tool.isInstalled("tmux") }
 
     init(folder: URL, environment: [String: String]) {
         self.folder = folder

@@ -153,7 +153,7 @@ static void ifc_gif_message(char *message, size_t capacity, const char *what, in
 // are put where they belong. IFC_OK, IFC_PARTIAL when a line could not be read (what was read is drawn), or IFC_ERROR when the
 // decode was stopped.
 static int ifc_gif_draw_frame(GifFileType *gif, GifByteType *line, uint8_t *canvas, int canvas_width, int canvas_height,
-                       const ColorMapObject *colors, int transparent, char *message, size_t capacity) {
+                              const ColorMapObject *colors, int transparent, char *message, size_t capacity) {
     const GifImageDesc *frame = &gif->Image;
     static const int starts[] = { 0, 4, 2, 1 }, steps[] = { 8, 8, 4, 2 };
     int passes = frame->Interlace ? 4 : 1;
@@ -185,7 +185,6 @@ static int ifc_gif_draw_frame(GifFileType *gif, GifByteType *line, uint8_t *canv
     }
     return IFC_OK;
 }
-
 
 static int ifc_anim_gif_open(struct ifc_animation *animation, const uint8_t *data, size_t length,
                              char *message, size_t capacity) {
