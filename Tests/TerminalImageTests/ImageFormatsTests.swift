@@ -98,4 +98,16 @@ final class ImageFormatsTests: XCTestCase {
             }
         }
     }
+
+    /// A still GIF or WebP is refused in its own format's words, however short: a GIF of a few bytes said "not an
+    /// animation" once the still was read by the animation reader.
+    func test_aShortStill_isRefusedAsItsFormat() throws {
+        let file = try file("still.gif")
+        for length in 6..<12 {
+            XCTAssertThrowsError(try ImageCodec.decode(file.prefix(length))) { error in
+                XCTAssertTrue("\(error)".contains("GIF"), "\(length) bytes: \(error)")
+                XCTAssertFalse("\(error)".contains("animation"), "\(length) bytes: \(error)")
+            }
+        }
+    }
 }

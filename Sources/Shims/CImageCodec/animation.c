@@ -694,7 +694,9 @@ int ifc_is_video(const uint8_t *data, size_t length) {
 
 ifc_animation *ifc_animation_open(const uint8_t *data, size_t length, uint64_t max_pixels,
                                   char *message, size_t capacity) {
-    if (!data || length < 12) {
+    // Six bytes name a GIF; a WebP and a video need twelve (their kinds check). A short GIF is giflib's to refuse,
+    // in its words.
+    if (!data || length < 6) {
         ifc_set_message(message, capacity, "not an animation");
         return NULL;
     }
@@ -708,7 +710,7 @@ ifc_animation *ifc_animation_open(const uint8_t *data, size_t length, uint64_t m
     if (memcmp(data, "GIF87a", 6) == 0 || memcmp(data, "GIF89a", 6) == 0) {
         animation->kind = IFC_KIND_GIF;
         status = ifc_anim_gif_open(animation, data, length, message, capacity);
-    } else if (memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) {
+    } else if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) {
         animation->kind = IFC_KIND_WEBP;
         status = ifc_anim_webp_open(animation, data, length, message, capacity);
     } else if (ifc_is_video(data, length)) {
