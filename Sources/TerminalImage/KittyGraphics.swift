@@ -71,7 +71,12 @@ public enum KittyGraphics {
     /// its pixels replaced by a single one under the same id (sending an image under an id already held replaces it).
     /// The id may then carry another picture.
     public static func retire(id: UInt32) -> String {
-        "\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\\u{1B}_Ga=t,f=24,s=1,v=1,i=\(id),q=2;AAAA\u{1B}\\"
+        deletePlacements(id: id) + "\u{1B}_Ga=t,f=24,s=1,v=1,i=\(id),q=2;AAAA\u{1B}\\"
+    }
+
+    /// Takes every placement of picture `id` off the screen, freeing nothing.
+    public static func deletePlacements(id: UInt32) -> String {
+        "\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\"
     }
 
     /// A picture's pixels as they travel: zlib-compressed (when that is smaller) and in base64.
@@ -145,6 +150,26 @@ public enum KittyGraphics {
     /// Asks whether the terminal speaks the protocol: one pixel, queried and not kept. A terminal that does
     /// answers `ESC _ G i=31;OK ESC \`.
     public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+
+    /// Asks whether the terminal plays an animation's frames: a one-pixel picture kept under `animationQueryID`
+    /// (quietly), one frame added to it with the answer asked for, then the picture retired. kitty answers
+    /// `ESC _ G i=32,r=2;OK ESC \`; a terminal that keeps pictures but not frames answers with an error (Zellij
+    /// `ENOTSUPPORTED`, xterm.js `EINVAL`, Contour `ENOTSUP`) or not at all (Ghostty, Konsole, Warp).
+    public static let animationQuery = "\u{1B}_Ga=t,i=\(animationQueryID),s=1,v=1,t=d,f=24,q=2;AAAA\u{1B}\\"
+        + "\u{1B}_Ga=f,i=\(animationQueryID),s=1,v=1,t=d,f=24,z=100;AAAA\u{1B}\\"
+        + retire(id: animationQueryID)
+
+    /// The picture id the animation question uses (any later picture under it replaces what it left).
+    public static let animationQueryID: UInt32 = 32
+
+    /// What a terminal's answer (an APC body, `G` first) says of picture `id`: nil when it is not about it, "OK", or
+    /// the error it gave ("ENOTSUPPORTED", "EINVAL:unsupported action").
+    public static func answer(_ body: String, about id: UInt32) -> String? {
+        guard body.hasPrefix("G"), let semicolon = body.firstIndex(of: ";") else { return nil }
+        let keys = body[body.index(after: body.startIndex)..<semicolon].split(separator: ",")
+        guard keys.contains(where: { $0 == "i=\(id)" }) else { return nil }
+        return String(body[body.index(after: semicolon)...])
+    }
 
     // MARK: Reading it back (tests, and the benchmark's byte counts)
 

@@ -656,7 +656,7 @@ struct RenderCommand: AsyncParsableCommand {
             if animate != "off", isatty(STDOUT_FILENO) == 1 || animate == "on", AnimationFormat(sniffing: data) != nil {
                 trapInterrupt()
                 try AnimationCommand.play(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
-                                          mode: mode, unicode: unicode, blitter: kind,
+                                          mode: mode, unicode: unicode, blitter: kind, kittyPlays: decided.playback != .framesInPlace,
                                           plan: AnimationCommand.Plan(loops: arguments.loops, duration: arguments.duration),
                                           output: AnimationCommand.Output(write: { try StandardOutput.write($0) },
                                                                           stopped: { signalled.pointee != 0 }, stop: decodeStop))

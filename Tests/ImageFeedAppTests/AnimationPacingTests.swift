@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedApp
 import TerminalImage
+import TerminalUI
 import TestSupport
 import XCTest
 
@@ -26,6 +27,45 @@ final class AnimationPacingTests: XCTestCase {
         XCTAssertLessThanOrEqual(sixels, 8, "80 ms frames for half a second")
         XCTAssertEqual(sixels, 7, "frames due at 0, 80, ..., 480 ms")
         XCTAssertLessThanOrEqual(clock, 0.51, "no wait past the duration")
+    }
+}
+
+extension AnimationPacingTests {
+    /// Kitty graphics in a terminal that plays no frames (Ghostty, Konsole, VS Code, Zellij): paced here as Sixel is,
+    /// each frame due going up at the cursor under one of two ids, the one before taken off; no animation commands,
+    /// and what the terminal holds at the end is the last frame and one pixel.
+    func test_kitty_thatPlaysNoFrames_isPacedHere_underTwoIds() throws {
+        let gif = try Data(contentsOf: EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif"))
+        var clock = 0.0
+        var written: [UInt8] = []
+        let output = AnimationCommand.Output(write: { written += $0 }, now: { clock += 0.000_001; return clock }, sleep: { clock += $0 })
+        let drawn = try AnimationCommand.play(gif, columns: 40, rows: 10, graphics: .kitty, cellWidth: 9, cellHeight: 18,
+                                              mode: .truecolor, unicode: true, kittyPlays: false,
+                                              plan: AnimationCommand.Plan(duration: 2.5), output: output)
+        let commands = KittyGraphics.commands(in: written)
+        let shown = commands.filter { $0["a"] == "T" }
+        XCTAssertEqual(shown.count, drawn)
+        XCTAssertGreaterThan(drawn, 20, "the rocket's 20 frames and into the next loop, each when due")
+        XCTAssertLessThanOrEqual(drawn, 32, "80 ms frames for 2.5 seconds")
+        XCTAssertFalse(commands.contains { $0["a"] == "f" || $0["a"] == "a" }, "no animation commands")
+        XCTAssertEqual(Set(shown.compactMap { $0["i"] }).count, 2, "two ids, alternating")
+        let deletes = commands.filter { $0["a"] == "d" }
+        XCTAssertGreaterThanOrEqual(deletes.count, drawn - 1, "each frame takes the one before off")
+        XCTAssertTrue(deletes.allSatisfy { $0["d"] == "i" }, "placements only: nothing freed that another picture needs")
+        XCTAssertEqual(commands.last?["a"], "t", "the frame before the last retired to one pixel at the end")
+        XCTAssertEqual(commands.last?["s"], "1")
+        XCTAssertTrue(String(decoding: written, as: UTF8.self).hasSuffix("\u{1B}[?25h"), "the cursor shown again")
+    }
+
+    /// What `render` decides to do with an animation in Kitty graphics: kitty plays it; Ghostty, VS Code and Zellij are
+    /// paced (render cannot ask: its output is often not the terminal's input).
+    func test_render_pacesKittyAnimations_whereTheTerminalPlaysNone() {
+        let arguments = RenderArguments(source: "a.gif", graphics: "kitty")
+        XCTAssertEqual(arguments.decide(environment: ["TERM": "xterm-kitty"]).playback, .terminalFrames)
+        XCTAssertEqual(arguments.decide(environment: ["TERM": "xterm-ghostty", "TERM_PROGRAM": "ghostty"]).playback, .framesInPlace)
+        XCTAssertEqual(arguments.decide(environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"]).playback, .framesInPlace)
+        XCTAssertEqual(arguments.decide(environment: ["TERM": "xterm-256color", "ZELLIJ": "0"]).playback, .framesInPlace)
+        XCTAssertEqual(RenderArguments(source: "a.gif").decide(environment: ["TERM": "xterm-ghostty", "TERM_PROGRAM": "ghostty"]).graphics, .kitty)
     }
 }
 

@@ -96,6 +96,80 @@ final class AnimationPlaybackTests: XCTestCase {
         XCTAssertTrue(layer.prepare(buffer, repainted: false).1.isEmpty, "nothing per loop")
     }
 
+    /// A Kitty terminal that plays no frames (Ghostty, Konsole, Zellij, xterm.js): the program paces them. Each frame
+    /// due goes up whole under one of two ids, is placed, and the placement of the one before goes after it: what
+    /// the terminal holds stays two frames, and the picture never leaves the screen between them.
+    func test_kitty_thatPlaysNoFrames_getsEachFrameDue_underTwoIdsAtMost() {
+        let picture = moving(4)
+        let layer = KittyPictureLayer(pacesAnimations: true)
+        func showing(_ frame: Int) -> CellBuffer {
+            var buffer = CellBuffer(width: 40, height: 12)
+            buffer.draw(picture, x: 2, y: 1, playback: .paused(frame: frame))
+            return buffer
+        }
+        let first = KittyGraphics.commands(in: layer.frame(showing(0), repainted: true))
+        XCTAssertEqual(first.map { $0["a"] }, ["t", "p"], "the first frame alone: no frames for the terminal to play")
+        XCTAssertTrue(first[0].payload == Self.frames(4)[0].pixels)
+        XCTAssertTrue(layer.frame(showing(0), repainted: false).isEmpty, "the same frame: nothing")
+        var ids = Set<String>()
+        ids.insert(first[0]["i"] ?? "")
+        for (step, frame) in [1, 2, 3, 0, 1].enumerated() {
+            let commands = KittyGraphics.commands(in: layer.frame(showing(frame), repainted: false))
+            XCTAssertEqual(commands.map { $0["a"] }, ["t", "p", "d"], "frame \(frame): up, placed, the last one's placement gone")
+            XCTAssertTrue(commands[0].payload == Self.frames(4)[frame].pixels, "frame \(frame) whole")
+            XCTAssertEqual(commands[1]["i"], commands[0]["i"], "placed as it went")
+            XCTAssertNotEqual(commands[2]["i"], commands[0]["i"], "the frame before is taken off")
+            XCTAssertEqual(commands[2]["d"], "i", "its placements only: nothing freed, its id goes again next")
+            XCTAssertTrue(commands.allSatisfy { $0["a"] != "a" && $0["a"] != "f" }, "no animation commands at step \(step)")
+            ids.insert(commands[0]["i"] ?? "")
+        }
+        XCTAssertEqual(ids.count, 2, "two ids, alternating, whatever the number of frames shown")
+    }
+
+    /// A frame due while the one before is still on its way is skipped, never queued behind it.
+    func test_kitty_pacedFrames_areSkipped_whileTheLastIsOnItsWay() {
+        let picture = moving(4)
+        let layer = KittyPictureLayer(pacesAnimations: true)
+        var buffer = CellBuffer(width: 40, height: 12)
+        buffer.draw(picture, x: 2, y: 1, playback: .paused(frame: 0))
+        _ = layer.frame(buffer, repainted: true)
+        var next = CellBuffer(width: 40, height: 12)
+        next.draw(picture, x: 2, y: 1, playback: .paused(frame: 1))
+        layer.plan(next, repainted: false, link: .fast)
+        // Frame 1 not yet written (a slow link), and frame 2 is due.
+        var later = CellBuffer(width: 40, height: 12)
+        later.draw(picture, x: 2, y: 1, playback: .paused(frame: 2))
+        layer.plan(later, repainted: false, link: .fast)
+        let rest = KittyGraphics.commands(in: layer.drain()).filter { $0["a"] == "t" }
+        XCTAssertEqual(rest.count, 1, "one frame went")
+        XCTAssertTrue(rest.first?.payload == Self.frames(4)[1].pixels, "frame 1, which was on its way; frame 2 was not queued behind it")
+        let then = KittyGraphics.commands(in: layer.frame(later, repainted: false))
+        XCTAssertTrue(then.first?.payload == Self.frames(4)[2].pixels, "once frame 1 is through, the frame due goes")
+    }
+
+    /// Placeholders in a terminal that plays no frames: each frame due goes up under the picture's one id, with its
+    /// virtual placement, so the placeholder text never changes.
+    func test_placeholders_thatPlayNoFrames_replaceTheFrameUnderOneID() {
+        let picture = moving(3)
+        let layer = KittyPlaceholderLayer(tmux: false, pacesAnimations: true)
+        func showing(_ frame: Int) -> CellBuffer {
+            var buffer = CellBuffer(width: 40, height: 12)
+            buffer.draw(picture, x: 2, y: 1, playback: .paused(frame: frame))
+            return buffer
+        }
+        let (firstText, firstBytes) = layer.prepare(showing(0), repainted: true)
+        let unwrapped = { (bytes: [UInt8]) in KittyGraphics.commands(in: bytes) }
+        let first = unwrapped(firstBytes)
+        XCTAssertEqual(first.map { $0["a"] }, ["T"])
+        let (secondText, secondBytes) = layer.prepare(showing(1), repainted: false)
+        let second = unwrapped(secondBytes)
+        XCTAssertEqual(second.map { $0["a"] }, ["T"], "frame 1 in place of frame 0")
+        XCTAssertEqual(second[0]["i"], first[0]["i"], "under the same id")
+        XCTAssertEqual(second[0]["U"], "1", "with its virtual placement")
+        XCTAssertTrue(second[0].payload == Self.frames(3)[1].pixels)
+        XCTAssertEqual(firstText.cells, secondText.cells, "the placeholder text is the same")
+    }
+
     /// Sixel: the next frame names the one on screen and the cell rows they share; only the others are drawn.
     func test_sixel_nextFrame_sendsOnlyTheRowsThatChanged() {
         let first = PixelPicture(image: Self.frames(1)[0], columns: 10, rows: 5)

@@ -111,6 +111,39 @@ final class TerminalTableTests: XCTestCase {
         }
     }
 
+    /// An animation in Kitty graphics: played by the terminal where it played the test frame (kitty), paced by the
+    /// program where it refused it (Zellij's ENOTSUPPORTED, xterm.js's EINVAL) or said nothing (Ghostty 1.3); not asked
+    /// (render, inside tmux), by the terminal's row.
+    func test_kittyAnimation_isPlayedOnlyWhereTheTerminalPlaysTheTestFrame() {
+        let framesOK = "\u{1B}_Gi=32,r=2;OK\u{1B}\\"
+        let cases: [(name: String, answers: String?, environment: [String: String], tmux: String?, frames: TerminalAbilities.KittyFrames?,
+                     playback: PictureDrawer.AnimationPlayback)] = [
+            ("kitty", Self.kittyOK + framesOK + Self.version("kitty(0.42.1)") + Self.cell(10, 21) + Self.da1("62;"),
+             ["TERM": "xterm-kitty"], nil, nil, .terminalFrames),
+            ("Zellij 0.45", Self.kittyOK + "\u{1B}_Gi=32;ENOTSUPPORTED\u{1B}\\" + Self.version("Zellij(0.45.0)") + Self.cell(10, 20) + Self.da1("62;"),
+             ["TERM": "xterm-256color", "ZELLIJ": "0"], nil, nil, .framesInPlace),
+            ("xterm.js", Self.kittyOK + "\u{1B}_Gi=32;EINVAL:unsupported action\u{1B}\\" + Self.version("xterm.js(6.0.0)") + Self.cell(8, 16)
+                + Self.da1("62;4;9;22"), ["TERM": "xterm-256color"], nil, nil, .framesInPlace),
+            ("Ghostty 1.3, silent", Self.kittyOK + Self.version("ghostty 1.3.0") + Self.cell(9, 18) + Self.da1("62;4;22"),
+             ["TERM": "xterm-ghostty"], nil, .unanswered, .framesInPlace),
+            ("kitty, not asked in time", nil, ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"], nil, nil, .terminalFrames),
+            ("Ghostty, not asked in time", nil, ["TERM": "xterm-ghostty", "TERM_PROGRAM": "ghostty"], nil, nil, .framesInPlace),
+            ("kitty around tmux", Self.version("tmux 3.4") + Self.da1("62;22"), ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
+             "1|xterm-kitty|kitty(0.42.1)|10|21|RGB", nil, .terminalFrames),
+            ("Ghostty around tmux", Self.version("tmux 3.4") + Self.da1("62;22"), ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
+             "1|xterm-ghostty|ghostty 1.3.0|9|18|RGB", nil, .framesInPlace),
+        ]
+        for place in cases {
+            var abilities = place.answers.map { TerminalProbe.parse(Array($0.utf8)) }
+            if let frames = place.frames { abilities?.kittyFrames = frames }
+            let decided = TerminalProfile.decide(environment: place.environment, abilities: abilities, tmux: place.tmux.flatMap(TmuxClient.parse),
+                                                 settings: .init(), unicode: true)
+            XCTAssertTrue([.kitty, .kittyPlaceholders].contains(decided.graphics.mode), "\(place.name): \(decided.graphics.reason)")
+            XCTAssertEqual(decided.graphics.playback, place.playback, "\(place.name): \(decided.graphics.playbackReason)")
+            XCTAssertTrue(decided.summary.contains("animations: \(decided.graphics.playbackReason)"), place.name)
+        }
+    }
+
     func test_zellij_isBetween_andTheKittyQueryMayBeSentThere() {
         XCTAssertEqual(Terminals.between(["ZELLIJ": "0", "TERM": "xterm-256color"]), .zellij)
         XCTAssertFalse(Terminals.isMultiplexed(["ZELLIJ": "0"]), "Zellij answers as a terminal")

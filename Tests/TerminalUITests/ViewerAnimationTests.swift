@@ -124,6 +124,43 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertNotNil(pipeline.nextAnimationFrame)
     }
 
+    /// A Kitty terminal that plays no frames: the same one picture with every frame (their payloads made off the loop),
+    /// but the program's clock paces it, and the placement names the frame due.
+    func test_kittyThatPlaysNoFrames_getsThePicture_andTheClockPacesIt() throws {
+        let clock = Clock()
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .framesInPlace)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
+        _ = frame(pipeline)
+        var picture: CellPicture?
+        settle(pipeline, mailbox) {
+            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
+            return picture != nil
+        }
+        let motion = try XCTUnwrap(picture?.pixels?.motion)
+        XCTAssertEqual(motion.frames.count, 20)
+        XCTAssertEqual(motion.kittyPayloads.count, 20, "every frame's payload made off the loop")
+        XCTAssertEqual(pipeline.viewerAnimation?.playedByTerminal, false)
+        XCTAssertEqual(pipeline.nextAnimationFrame ?? 0, clock.now + 0.08, accuracy: 0.09, "the loop wakes for the next frame")
+        clock.now += 0.081
+        XCTAssertTrue(pipeline.advanceAnimation(), "a frame is due: the screen changes")
+        guard case let .ready(next) = frame(pipeline) else { return XCTFail("the picture") }
+        XCTAssertEqual(next.pixels?.id, picture?.pixels?.id, "the same picture: the frame is the placement's")
+        let screen = ViewerScreen(theme: Theme(colorMode: .truecolor, unicode: true), cellAspect: 2)
+        var buffer = CellBuffer(width: 60, height: 20)
+        var viewer = ViewerState(photo: photo)
+        viewer.barHidden = true
+        // The screen's own view of it (its size), drawn once the frames are made for it.
+        settle(pipeline, mailbox) {
+            buffer = CellBuffer(width: 60, height: 20)
+            pipeline.beginFrame()
+            screen.render(viewer, app: AppState(), ui: UIState(), pictures: pipeline, into: &buffer)
+            pipeline.endFrame()
+            return buffer.placements.first?.picture.motion != nil
+        }
+        XCTAssertEqual(buffer.placements.first?.playback, .paused(frame: pipeline.viewerAnimation?.frame ?? -1),
+                       "the layer is told the frame the clock is at")
+    }
+
     func test_kitty_getsOnePictureWithEveryFrame_andTheLoopAsksForNoFrames() throws {
         let clock = Clock()
         let (pipeline, picture) = try playedByKitty(clock: clock)

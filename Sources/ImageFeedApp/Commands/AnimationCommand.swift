@@ -3,9 +3,11 @@ import TerminalImage
 import TerminalUI
 
 /// `image-feed render --animate`: an animation (GIF, WebP, MP4) played in place, as chafa and timg do for file
-/// managers and scripts. Kitty graphics is given every frame once and plays them itself (nothing is sent per loop);
-/// iTerm2's images play a GIF sent as it came; Sixel and characters are paced here, a frame when it is due, frames
-/// skipped rather than queued when the terminal drains slowly, and characters send only the rows that changed.
+/// managers and scripts. Kitty graphics is given every frame once and plays them itself (nothing is sent per loop),
+/// or, in a terminal that plays no frames (`kittyPlays` false: Ghostty, Konsole, VS Code, Zellij), each frame goes up
+/// when due under one of two ids, over the last; iTerm2's images play a GIF sent as it came; Sixel and characters are
+/// paced here, a frame when it is due, frames skipped rather than queued when the terminal drains slowly, and
+/// characters send only the rows that changed.
 public enum AnimationCommand {
     /// How long and how often it plays.
     public struct Plan: Sendable {
@@ -52,8 +54,8 @@ public enum AnimationCommand {
     /// frames are read (from the second frame read on: one frame is a still); the next loops go by the clock.
     @discardableResult
     public static func play(_ data: Data, columns: Int, rows: Int, graphics: GraphicsMode, cellWidth: Int, cellHeight: Int,
-                            mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half, plan: Plan = Plan(),
-                            output: Output) throws -> Int {
+                            mode: ColorMode, unicode: Bool, blitter: BlitterKind = .half, kittyPlays: Bool = true,
+                            plan: Plan = Plan(), output: Output) throws -> Int {
         let pixels = graphics.rendersPixels && cellWidth > 0 && cellHeight > 0
         let cell = pixels ? (width: cellWidth, height: cellHeight) : blitter.cellPixels
         let still = {
@@ -82,8 +84,8 @@ public enum AnimationCommand {
                 }
                 if player == nil, let first {
                     // It moves: the first frame now, then each as it comes.
-                    player = Player(cells: fitted(first.image), graphics: pixels ? graphics : .cells, cell: cell, mode: mode, unicode: unicode,
-                                    blitter: blitter, duration: plan.duration, output: output)
+                    player = Player(cells: fitted(first.image), graphics: pixels ? graphics : .cells, kittyPlays: kittyPlays, cell: cell,
+                                    mode: mode, unicode: unicode, blitter: blitter, duration: plan.duration, output: output)
                     try player?.firstLoop(first, index: 0)
                 }
                 try player?.firstLoop(frame, index: index)
@@ -115,6 +117,10 @@ public enum AnimationCommand {
     private final class Player {
         let cells: (columns: Int, rows: Int)
         let graphics: GraphicsMode
+        /// Kitty graphics, played by the terminal (false: paced here, frames replacing each other).
+        let kittyPlays: Bool
+        /// Whether the terminal is given every frame and plays them.
+        private var terminalPlays: Bool { graphics == .kitty && kittyPlays }
         let cell: (width: Int, height: Int)
         let drawer: MosaicBlitter
         let duration: Double?
@@ -126,14 +132,16 @@ public enum AnimationCommand {
         private var previousRows: [Substring] = []
         private var made: [Int: [UInt8]] = [:]
         private var madeBytes = 0
-        /// Kitty: the picture's id.
-        private let kittyID = UInt32.random(in: 1_000_000...UInt32.max)
+        /// Kitty: the picture's id (and, where frames are paced, the other id they alternate with).
+        private let kittyID = UInt32.random(in: 1_000_000...(UInt32.max - 1))
+        private var kittyPayloads: [Int: KittyGraphics.Payload] = [:]
         private var finished = false
 
-        init(cells: (columns: Int, rows: Int), graphics: GraphicsMode, cell: (width: Int, height: Int), mode: ColorMode, unicode: Bool,
-             blitter: BlitterKind, duration: Double?, output: Output) {
+        init(cells: (columns: Int, rows: Int), graphics: GraphicsMode, kittyPlays: Bool, cell: (width: Int, height: Int), mode: ColorMode,
+             unicode: Bool, blitter: BlitterKind, duration: Double?, output: Output) {
             self.cells = cells
             self.graphics = graphics
+            self.kittyPlays = kittyPlays
             self.cell = cell
             drawer = MosaicBlitter(kind: blitter, mode: mode, unicode: unicode)
             self.duration = duration
@@ -160,7 +168,7 @@ public enum AnimationCommand {
         /// Frame `index` of the first loop, as it is read: when it is due (or at once, when reading is slower).
         /// Throws `CancellationError` when stopped or the duration is over, which ends the reading.
         func firstLoop(_ frame: AnimatedImage.Frame, index: Int) throws {
-            if graphics == .kitty {
+            if terminalPlays {
                 if over { throw CancellationError() }
                 try sendKitty(frame, index: index)
                 return
@@ -174,7 +182,7 @@ public enum AnimationCommand {
 
         /// The loops after the first, once every frame is read.
         func rest(of animation: AnimatedImage, loops: Int) throws -> Int {
-            if graphics == .kitty {
+            if terminalPlays {
                 try output.write(Array(KittyGraphics.play(id: kittyID, loops: loops).utf8) + Array(String(repeating: "\n", count: cells.rows).utf8))
                 finished = true
                 // The terminal plays it; a duration stops it where it is then.
@@ -208,28 +216,36 @@ public enum AnimationCommand {
         func end() throws -> Int {
             guard !finished else { return drawn }
             finished = true
-            if graphics == .kitty {
+            if terminalPlays {
                 // Stopped while the frames went: the frames sent stay, the cursor under them.
                 if drawn > 0 { try output.write(Array(String(repeating: "\n", count: cells.rows).utf8)) }
                 return drawn
             }
             if drawn > 0 {
                 cursorHidden.pointee = 0
-                try output.write(Array("\u{1B}[?25h".utf8))
+                // Paced Kitty frames: the id of the frame before the last lets its pixels go.
+                let spare = graphics == .kitty && drawn > 1 ? KittyGraphics.retire(id: kittyIDs[drawn % 2]) : ""
+                try output.write(Array((spare + "\u{1B}[?25h").utf8))
             }
             return drawn
         }
 
-        /// Each frame as it is read, made into its bytes and let go. A frame of at most half the cells' pixels goes at
-        /// its own size, and the terminal scales it to the cells it is placed over (an 8-frame 240x160 GIF at 80x24 sent
-        /// 4.25 MB enlarged to 720x480); one nearer their size is made at the cells' pixels, as sharp as the still
-        /// `render` draws (the terminal's scaling of a few pixels would blur it for little gain).
-        private func sendKitty(_ frame: AnimatedImage.Frame, index: Int) throws {
+        private var kittyIDs: [UInt32] { [kittyID, kittyID + 1] }
+
+        /// The frame as it goes up in Kitty graphics: at its own size when that is at most half the cells' pixels (the
+        /// terminal scales it to the cells it is placed over: an 8-frame 240x160 GIF at 80x24 sent 4.25 MB enlarged to
+        /// 720x480), else at the cells' pixels, as sharp as the still `render` draws (the terminal's scaling of a few
+        /// pixels would blur it for little gain).
+        private func kittyImage(_ image: RGBImage) -> RGBImage {
             let size = pixelSize
-            let ownSize = frame.image.width <= size.width && frame.image.height <= size.height
-                && frame.image.width * frame.image.height * 2 <= size.width * size.height
-            let image = ownSize || (frame.image.width == size.width && frame.image.height == size.height)
-                ? frame.image : AreaResampler.resize(frame.image, width: size.width, height: size.height)
+            let ownSize = image.width <= size.width && image.height <= size.height && image.width * image.height * 2 <= size.width * size.height
+            return ownSize || (image.width == size.width && image.height == size.height)
+                ? image : AreaResampler.resize(image, width: size.width, height: size.height)
+        }
+
+        /// Each frame as it is read, made into its bytes (`kittyImage`) and let go: the terminal keeps and plays them.
+        private func sendKitty(_ frame: AnimatedImage.Frame, index: Int) throws {
+            let image = kittyImage(frame.image)
             let delay = Int((frame.delay * 1000).rounded())
             if drawn == 0 {
                 try output.write(KittyGraphics.transmit(image, id: kittyID, display: (cells.columns, cells.rows))
@@ -265,6 +281,23 @@ public enum AnimationCommand {
                     madeBytes += frame.count
                 }
                 bytes += frame
+            case .kitty:
+                // The terminal plays no frames: each goes up under one of two ids at the cursor, over the last, whose
+                // placement then goes (what the terminal holds stays two frames); its payload is made once.
+                let payload: KittyGraphics.Payload
+                let image = kittyImage(image)
+                if let kept = kittyPayloads[index] {
+                    payload = kept
+                } else {
+                    payload = KittyGraphics.payload(of: image)
+                    if madeBytes + payload.base64.count <= AnimationLimits.drawnFrameBytes {
+                        kittyPayloads[index] = payload
+                        madeBytes += payload.base64.count
+                    }
+                }
+                bytes += KittyGraphics.transmit(image, id: kittyIDs[drawn % 2], display: (cells.columns, cells.rows), prepared: payload)
+                if drawn > 0 { bytes += Array(KittyGraphics.deletePlacements(id: kittyIDs[(drawn + 1) % 2]).utf8) }
+                bytes += Array(String(repeating: "\n", count: cells.rows).utf8)
             case .iterm2:
                 guard let inline = ITerm2Images.inline(image, columns: cells.columns, rows: cells.rows) else {
                     throw PictureCommand.Failure.unreadable("the frame could not be turned into an iTerm2 image")

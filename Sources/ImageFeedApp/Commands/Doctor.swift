@@ -254,6 +254,9 @@ public enum Doctor {
             add("Blitter", .info, "\(profile.blitter.value.rawValue): \(profile.blitter.reason)")
         }
         if choice.mode != .cells {
+            add("Animation", .info, choice.playbackReason)
+        }
+        if choice.mode != .cells {
             let setting = configuration?.link ?? .auto
             let origin = configuration?.origins["link"].map { " (set by \($0))" } ?? ""
             var detail: String

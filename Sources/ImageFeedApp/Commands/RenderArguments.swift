@@ -117,13 +117,15 @@ public struct RenderArguments: Equatable, Sendable {
     /// input). The pictures are what the environment names (Kitty graphics in kitty and Ghostty, iTerm2's images in
     /// iTerm2 and WezTerm; characters elsewhere, and inside tmux or GNU screen); the colours are the session's (256
     /// inside GNU screen, whatever an inherited COLORTERM says).
-    public func decide(environment: [String: String]) -> (graphics: GraphicsMode, colors: ColorMode) {
+    /// An animation in Kitty graphics is played by the terminal, or paced here where the terminal is one that plays no
+    /// frames (`playback`, as the session decides it when it cannot ask).
+    public func decide(environment: [String: String]) -> (graphics: GraphicsMode, colors: ColorMode, playback: PictureDrawer.AnimationPlayback) {
         let graphics = self.graphics.map { $0.lowercased() }.flatMap(GraphicsMode.init(rawValue:))
             ?? Terminals.graphicsByEnvironment(environment) ?? .cells
         let asked = colors.flatMap(ColorMode.init(rawValue:))
         let profile = TerminalProfile.decide(environment: environment, abilities: nil, tmux: nil,
                                              settings: TerminalProfile.Settings(colors: asked, graphics: graphics),
                                              unicode: TerminalEnvironment.isUTF8(environment))
-        return (graphics, asked ?? profile.colors.value)
+        return (graphics, asked ?? profile.colors.value, profile.graphics.playback)
     }
 }

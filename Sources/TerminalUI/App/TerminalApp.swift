@@ -67,7 +67,7 @@ public final class TerminalApp {
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
         let pixels = graphics.mode != .cells
         let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight,
-                                            playback: graphics.mode.playsAnimations)
+                                            playback: graphics.playback)
             : PictureDrawer(blitter: blitter, kind: kind)
         // Photos are laid out with the cell's real shape (the viewer, cards, tiles, the detail): the pixels' cells, or,
         // for characters, the cell the terminal (or tmux) said it has (9x19 in xterm's DejaVu Sans Mono: a box 1:2

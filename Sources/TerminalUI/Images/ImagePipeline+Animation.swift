@@ -9,11 +9,15 @@ extension ImagePipeline {
     var terminalPlays: Bool {
         guard !heldForLink else { return false }
         switch drawer.playback {
-        case .paced: return false
+        case .paced, .framesInPlace: return false
         case .terminalFrames: return true
         case .terminalGIF: return animationFile != nil && viewIsWhole
         }
     }
+
+    /// Whether the viewer's animation goes to the terminal as one picture holding every frame, drawn off the loop: the
+    /// terminal plays it, or the program paces the frames' uploads (`framesInPlace`: the placement names the frame due).
+    var sendsMotionPicture: Bool { terminalPlays || drawer.playback == .framesInPlace }
 
     /// Where the viewer's animation is, for its status line.
     public var viewerAnimation: AnimationStatus? {
@@ -213,7 +217,7 @@ extension ImagePipeline {
             }
             guard let first = frames.first else { return }
             // Kitty's payloads are made here, off the loop: compressing twenty frames there kept keys waiting.
-            let payloads = drawer.playback == .terminalFrames ? frames.map { KittyGraphics.payload(of: $0) } : []
+            let payloads = [.terminalFrames, .framesInPlace].contains(drawer.playback) ? frames.map { KittyGraphics.payload(of: $0) } : []
             if Task.isCancelled { return }
             let motion = PixelMotion(frames: frames, delays: animation.frames.map { Int(($0.delay * 1000).rounded()) },
                                      loops: animation.loops, file: whole ? file : nil, kittyPayloads: payloads)

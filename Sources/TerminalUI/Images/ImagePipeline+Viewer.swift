@@ -15,8 +15,9 @@ extension ImagePipeline {
         guard viewerPhotoID == photo.id else { return .loading(placeholder()) }
         viewIsWhole = view.zoom <= 1 && view.quarterTurns % 4 == 0
         if let animation, let clock {
-            if terminalPlays {
-                if let shown = motionShown, shown.key == key { return .ready(shown.picture) }
+            if sendsMotionPicture {
+                // Held for the link at its first frame, the still shows (as where frames are drawn on the loop).
+                if terminalPlays || !heldForLink || clock.frame != 0, let shown = motionShown, shown.key == key { return .ready(shown.picture) }
             } else if !heldForLink || clock.frame != 0 {
                 return .ready(animationFrame(animation, index: clock.frame, key: key))
             }
@@ -35,7 +36,7 @@ extension ImagePipeline {
             animationRetryWanted = false
             openAnimation(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns)
         }
-        if let animation, terminalPlays, motionShown?.key != key, motionRender?.key != key { startMotionRender(animation, key: key) }
+        if let animation, sendsMotionPicture, motionShown?.key != key, motionRender?.key != key { startMotionRender(animation, key: key) }
         if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return }
         guard !viewerFailed, let image = viewerSource else { return }
         askForDetailIfZoomedPast(image, photo: photo, columns: key.columns, rows: key.rows, view: key.view)

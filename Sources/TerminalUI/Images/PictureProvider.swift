@@ -131,6 +131,10 @@ public struct PictureDrawer: Sendable {
         case paced
         /// The terminal is given every frame once and plays them (Kitty graphics' animation).
         case terminalFrames
+        /// The program paces the frames, each sent whole when it is due and shown in place of the last (Kitty graphics in
+        /// a terminal that keeps pictures but plays no frames: Ghostty, Konsole, Zellij, xterm.js): made off the loop
+        /// once, under at most two picture ids, so what the terminal holds stays flat.
+        case framesInPlace
         /// The terminal plays a GIF file sent as it is (iTerm2's images); other animations are paced.
         case terminalGIF
     }

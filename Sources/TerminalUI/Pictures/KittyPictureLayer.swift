@@ -22,9 +22,13 @@ final class KittyPictureLayer: QueuedPictureLayer {
     /// one-pixel picture under a retired id, so the ids are reused and what it holds stays bounded. Whatever
     /// retired an id is queued ahead of the upload that reuses it.
     private var freeKittyIDs: [UInt32] = []
+    /// The terminal keeps pictures but plays no animation: the program paces an animation's frames, each going up
+    /// whole under one of two ids and placed over the last (`showFrame`).
+    let pacesAnimations: Bool
 
-    init(budget: Int = 96 << 20) {
+    init(budget: Int = 96 << 20, pacesAnimations: Bool = false) {
         book = UploadBook(budget: budget)
+        self.pacesAnimations = pacesAnimations
     }
 
     var usesBottomRow: Bool { true }
@@ -54,7 +58,7 @@ final class KittyPictureLayer: QueuedPictureLayer {
         }) {
             switch key {
             case let .upload(id):
-                if let picture = book.picture(withID: id) { book.forget(picture) }
+                if let picture = book.picture(withID: id), let spare = book.forget(picture)?.spareID { retire(spare) }
                 freeKittyIDs.append(id)
             case let .place(tile, id):
                 if shown[tile]?.kittyID == id { shown[tile] = nil }
@@ -66,14 +70,23 @@ final class KittyPictureLayer: QueuedPictureLayer {
             control(KittyGraphics.deletePlacement(id: entry.kittyID, placement: entry.placement))
             shown[tile] = nil
         }
+        // Ids an animation's frame was shown under until this plan: their placements go once the next frame's are made.
+        var replaced: [UInt32] = []
+        var advanced = Set<UInt32>()
         for (placement, tile) in wanted {
             let picture = placement.picture
-            if book[picture.id] == nil { upload(picture, scale: linkScale(picture, link: link)) }
+            let frame = pacesAnimations ? pacedFrame(placement) : nil
+            if book[picture.id] == nil { upload(picture, scale: linkScale(picture, link: link), frame: frame) }
             book.touch(picture.id)
+            if let frame, let entry = book[picture.id], entry.frame != frame, advanced.insert(picture.id).inserted,
+               let old = showFrame(frame, of: picture, entry) {
+                replaced.append(old)
+            }
             guard let entry = book[picture.id] else { continue }
             if shown[tile]?.kittyID != entry.id { place(tile, of: picture, entry) }
-            if let command = book.playbackCommand(for: picture, wanted: placement.playback) { control(command) }
+            if !pacesAnimations, let command = book.playbackCommand(for: picture, wanted: placement.playback) { control(command) }
         }
+        for id in replaced { control(KittyGraphics.deletePlacements(id: id)) }
         // The link has been idle: the largest picture in view that went small goes again in full.
         if let picture = book.fullAgain(inView: wanted.map(\.0.picture), link: link, queueEmpty: queue.isEmpty),
            let old = book.forget(picture.id) {
@@ -91,6 +104,7 @@ final class KittyPictureLayer: QueuedPictureLayer {
             } else {
                 freeKittyIDs.append(entry.id)
             }
+            if let spare = entry.spareID { retire(spare) }
         }
     }
 
@@ -135,19 +149,41 @@ final class KittyPictureLayer: QueuedPictureLayer {
         freeKittyIDs.append(id)
     }
 
-    private func upload(_ picture: PixelPicture, scale: Double) {
+    /// An id for a picture: one let go of, else a new one.
+    private func takeID() -> UInt32 {
+        guard freeKittyIDs.isEmpty else { return freeKittyIDs.removeFirst() }
+        let id = nextKittyID
+        nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
+        return id
+    }
+
+    /// `frame`: for an animation the program paces, the frame to send (the others go when they are due).
+    private func upload(_ picture: PixelPicture, scale: Double, frame: Int? = nil) {
         let image = picture.scaled(scale)
-        let id: UInt32
-        if freeKittyIDs.isEmpty {
-            id = nextKittyID
-            nextKittyID = nextKittyID == UInt32.max ? 1 : nextKittyID + 1
+        let id = takeID()
+        let bytes: [UInt8]
+        if let frame {
+            let made = kittyFrame(picture, frame, width: image.width, height: image.height)
+            bytes = KittyGraphics.transmit(made.image, id: id, prepared: made.prepared)
         } else {
-            id = freeKittyIDs.removeFirst()
+            bytes = KittyGraphics.transmit(image, id: id, prepared: preparedPayload(picture, sentAs: image)) + kittyMotion(picture, sentAs: image, id: id)
         }
-        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(image, id: id, prepared: preparedPayload(picture, sentAs: image))
-                                                        + kittyMotion(picture, sentAs: image, id: id)),
+        queue.append(.upload(id), chunks: escapeSequences(bytes), abort: kittyAbort(id: id, retiring: true))
+        book.record(picture, image: image, id: id, paced: frame)
+    }
+
+    /// Frame `index` of an animation the program paces goes up under the id the frame before the last was shown under
+    /// (or a new one the first time), to be placed over the one shown: the terminal holds two frames at most, and the
+    /// picture never leaves the screen between them. Returns the id shown until now, whose placements then go. Nothing
+    /// while the frame before is still on its way: frames are skipped, never queued.
+    private func showFrame(_ index: Int, of picture: PixelPicture, _ entry: UploadBook.Entry) -> UInt32? {
+        guard !queue.contains(.upload(entry.id)) else { return nil }
+        let id = entry.spareID ?? takeID()
+        let made = kittyFrame(picture, index, width: entry.width, height: entry.height)
+        queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(made.image, id: id, prepared: made.prepared)),
                      abort: kittyAbort(id: id, retiring: true))
-        book.record(picture, image: image, id: id)
+        book.showFrame(index, of: picture.id, id: id)
+        return entry.id
     }
 
     private func place(_ tile: PictureTile, of picture: PixelPicture, _ entry: UploadBook.Entry) {

@@ -27,9 +27,14 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
     /// Each placeholder's text, made once (its diacritics take a lookup each).
     private var texts: [Int: CellText] = [:]
 
-    init(tmux: Bool, budget: Int = 96 << 20) {
+    /// The terminal keeps pictures but plays no animation: the program paces an animation's frames, each going up
+    /// whole in place of the last under the picture's one id (its placeholders stay as they are).
+    let pacesAnimations: Bool
+
+    init(tmux: Bool, budget: Int = 96 << 20, pacesAnimations: Bool = false) {
         self.tmux = tmux
         book = UploadBook(budget: budget)
+        self.pacesAnimations = pacesAnimations
     }
 
     var usesBottomRow: Bool { true }
@@ -67,15 +72,20 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
             let picture = placement.picture
             guard picture.columns <= KittyPlaceholders.maximumCells, picture.rows <= KittyPlaceholders.maximumCells else { continue }
             let id: UInt32
+            let frame = pacesAnimations ? pacedFrame(placement) : nil
             if let known = book[picture.id] {
                 id = known.id
                 book.touch(picture.id)
+                // The frame due, once the one before has gone (frames are skipped, never queued).
+                if let frame, known.frame != frame, !queue.contains(.upload(picture.id)) {
+                    upload(picture, id: id, scale: 1, frame: frame)
+                }
             } else {
                 id = Self.imageID(nextID)
                 nextID += 1
-                upload(picture, id: id, scale: linkScale(picture, link: link))
+                upload(picture, id: id, scale: linkScale(picture, link: link), frame: frame)
             }
-            if let command = book.playbackCommand(for: picture, wanted: placement.playback) { control(command) }
+            if !pacesAnimations, let command = book.playbackCommand(for: picture, wanted: placement.playback) { control(command) }
             let style = CellStyle(foreground: .indexed(UInt8(id & 0xFF)))
             let high = UInt8(id >> 24)
             let area = placement.visible
@@ -105,13 +115,20 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
         return drawn
     }
 
-    private func upload(_ picture: PixelPicture, id: UInt32, scale: Double) {
+    /// `frame`: for an animation the program paces, the frame to send (the others go when they are due).
+    private func upload(_ picture: PixelPicture, id: UInt32, scale: Double, frame: Int? = nil) {
         let image = picture.scaled(scale)
-        let chunks = escapeSequences(KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows,
-                                                                prepared: preparedPayload(picture, sentAs: image))
-                                     + kittyMotion(picture, sentAs: image, id: id)).map(wrapped)
-        queue.append(.upload(picture.id), chunks: chunks, abort: wrapped(kittyAbort(id: id)))
-        book.record(picture, image: image, id: id)
+        let bytes: [UInt8]
+        if let frame {
+            let made = kittyFrame(picture, frame, width: image.width, height: image.height)
+            bytes = KittyPlaceholders.transmit(made.image, id: id, columns: picture.columns, rows: picture.rows, prepared: made.prepared)
+        } else {
+            bytes = KittyPlaceholders.transmit(image, id: id, columns: picture.columns, rows: picture.rows,
+                                               prepared: preparedPayload(picture, sentAs: image))
+                + kittyMotion(picture, sentAs: image, id: id)
+        }
+        queue.append(.upload(picture.id), chunks: escapeSequences(bytes).map(wrapped), abort: wrapped(kittyAbort(id: id)))
+        book.record(picture, image: image, id: id, paced: frame)
     }
 
     func plan(_ buffer: CellBuffer, repainted: Bool, link: LinkState) {}

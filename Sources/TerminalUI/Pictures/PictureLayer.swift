@@ -103,9 +103,10 @@ func makePictureLayer(_ mode: GraphicsMode, profile: TerminalProfile, colorMode:
                       wake: @escaping @Sendable () -> Void) -> PictureLayer? {
     switch mode {
     case .kitty:
-        return KittyPictureLayer()
+        return KittyPictureLayer(pacesAnimations: profile.graphics.playback == .framesInPlace)
     case .kittyPlaceholders:
-        return KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(profile.between))
+        return KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(profile.between),
+                                     pacesAnimations: profile.graphics.playback == .framesInPlace)
     case .sixel, .iterm2:
         let layer = InlinePictureLayer(format: mode == .sixel ? .sixel : .iterm2, followsScrolls: profile.sixelScrolls)
         if mode == .sixel { layer.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode) }
@@ -121,8 +122,9 @@ func makePictureLayer(_ mode: GraphicsMode, profile: TerminalProfile, colorMode:
 }
 
 extension GraphicsMode {
-    /// How the mode's terminal plays an animation: Kitty graphics keeps every frame and plays them (placeholders too),
-    /// iTerm2's images play a GIF file, Sixel and characters are paced by the program.
+    /// How the mode's terminal plays an animation: Kitty graphics keeps every frame and plays them (placeholders too;
+    /// where the terminal answers otherwise, `GraphicsChoice` paces them), iTerm2's images play a GIF file, Sixel and
+    /// characters are paced by the program.
     var playsAnimations: PictureDrawer.AnimationPlayback {
         switch self {
         case .kitty, .kittyPlaceholders: .terminalFrames

@@ -21,6 +21,10 @@ struct UploadBook {
         var playback: PicturePlacement.Playback?
         /// The frame it was sent in.
         var sentIn: Int
+        /// For an animation the program paces: the frame the terminal holds under `id`, and the other id it alternates
+        /// with (the frame before, still shown while the next goes), if one was taken.
+        var frame = 0
+        var spareID: UInt32?
     }
 
     /// Raw pixels kept uploaded before the least recently shown are let go (kitty's own quota is 320 MB).
@@ -45,11 +49,14 @@ struct UploadBook {
     }
 
     /// `image` sent for `picture` under `id`, replacing what was recorded for it.
-    mutating func record(_ picture: PixelPicture, image: RGBImage, id: UInt32) {
+    /// `paced`: the animation's frames go one at a time (`frame` first), under two ids at most.
+    mutating func record(_ picture: PixelPicture, image: RGBImage, id: UInt32, paced: Int? = nil) {
         forget(picture.id)
-        // An animation's frames are all kept there.
-        let entry = Entry(id: id, width: image.width, height: image.height, bytes: image.pixels.count * max(1, picture.motion?.frames.count ?? 1),
+        // An animation the terminal plays keeps all its frames there; one the program paces, two at most.
+        let frames = paced == nil ? max(1, picture.motion?.frames.count ?? 1) : 2
+        var entry = Entry(id: id, width: image.width, height: image.height, bytes: image.pixels.count * frames,
                           full: image.width == picture.image.width, lastUsed: frame, sentIn: frame)
+        entry.frame = paced ?? 0
         entries[picture.id] = entry
         bytes += entry.bytes
     }
@@ -71,6 +78,14 @@ struct UploadBook {
         case .playing: return KittyGraphics.play(id: entry.id, loops: motion.loops)
         case let .paused(frame): return KittyGraphics.stop(id: entry.id, atFrame: frame)
         }
+    }
+
+    /// Frame `index` of the paced animation `picture` went up under `id`; the id it was shown under becomes the spare.
+    mutating func showFrame(_ index: Int, of picture: UInt32, id: UInt32) {
+        guard let entry = entries[picture] else { return }
+        entries[picture]?.spareID = entry.id
+        entries[picture]?.id = id
+        entries[picture]?.frame = index
     }
 
     /// The picture is shown in this frame.
@@ -151,6 +166,28 @@ func kittyMotion(_ picture: PixelPicture, sentAs image: RGBImage, id: UInt32) ->
         return (sized, prepared?[index])
     }, emit: { output += $0 })
     return output
+}
+
+/// The frame of an animation the program paces that `placement` asks for (it stands at the frame the clock is at).
+func pacedFrame(_ placement: PicturePlacement) -> Int? {
+    guard let motion = placement.picture.motion, motion.frames.count > 1 else { return nil }
+    guard case let .paused(frame)? = placement.playback else { return 0 }
+    return min(max(0, frame), motion.frames.count - 1)
+}
+
+/// Frame `index` of `picture`'s animation as it goes up at the size of `image` (the picture sent whole or smaller),
+/// with its payload made off the loop where the sizes agree.
+func kittyFrame(_ picture: PixelPicture, _ index: Int, width: Int, height: Int) -> (image: RGBImage, prepared: KittyGraphics.Payload?) {
+    guard let motion = picture.motion, motion.frames.indices.contains(index) else {
+        let image = width == picture.image.width && height == picture.image.height
+            ? picture.image : AreaResampler.resize(picture.image, width: width, height: height)
+        return (image, preparedPayload(picture, sentAs: image))
+    }
+    let frame = motion.frames[index]
+    guard frame.width == width, frame.height == height else {
+        return (AreaResampler.resize(frame, width: width, height: height), nil)
+    }
+    return (frame, motion.kittyPayloads.indices.contains(index) ? motion.kittyPayloads[index] : nil)
 }
 
 /// The first frame's payload made off the loop, for an animation sent at its own size.

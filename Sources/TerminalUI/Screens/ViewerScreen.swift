@@ -76,8 +76,11 @@ public struct ViewerScreen {
         let motion = pictures.viewerAnimation
         switch pictures.viewerPicture(for: viewer.photo, columns: rect.width, rows: rect.height, view: view) {
         case let .ready(picture):
-            // An animation the terminal plays is told whether to play or to stand at a frame.
-            let playback: PicturePlacement.Playback? = motion.map { $0.paused || $0.heldForLink ? .paused(frame: $0.frame) : .playing }
+            // An animation the terminal plays is told whether to play or to stand at a frame; one the program paces stands
+            // at the frame the clock is at.
+            let playback: PicturePlacement.Playback? = motion.map {
+                $0.paused || $0.heldForLink || !$0.playedByTerminal ? .paused(frame: $0.frame) : .playing
+            }
             buffer.draw(picture, x: rect.x + (rect.width - picture.columns) / 2, y: rect.y + (rect.height - picture.rows) / 2,
                         playback: playback)
         case let .loading(placeholder):

@@ -8,12 +8,43 @@ public struct GraphicsChoice: Equatable, Sendable {
     /// One cell in pixels (what the pictures are drawn for).
     public var cellWidth: Int
     public var cellHeight: Int
+    /// How an animation plays in this mode (the terminal plays it, or the program paces its frames), and why.
+    public var playback: PictureDrawer.AnimationPlayback
+    public var playbackReason: String
 
-    public init(mode: GraphicsMode, reason: String, cellWidth: Int = 10, cellHeight: Int = 20) {
+    public init(mode: GraphicsMode, reason: String, cellWidth: Int = 10, cellHeight: Int = 20,
+                playback: (PictureDrawer.AnimationPlayback, String)? = nil) {
         self.mode = mode
         self.reason = reason
         self.cellWidth = cellWidth
         self.cellHeight = cellHeight
+        (self.playback, playbackReason) = playback ?? Self.playback(of: mode)
+    }
+
+    /// How `mode` plays an animation where nothing more is known of the terminal.
+    static func playback(of mode: GraphicsMode) -> (PictureDrawer.AnimationPlayback, String) {
+        switch mode.playsAnimations {
+        case .terminalFrames: (.terminalFrames, "the terminal plays the frames it is given")
+        case .terminalGIF: (.terminalGIF, "the terminal plays a GIF; other animations are paced by the program")
+        case .paced, .framesInPlace: (.paced, "the program draws each frame when it is due")
+        }
+    }
+
+    /// For Kitty graphics, whether the terminal plays an animation's frames: what it answered when asked (kitty: OK;
+    /// Zellij: ENOTSUPPORTED; xterm.js: EINVAL; Ghostty, Konsole: nothing), else what its row says; where they stand,
+    /// the program paces them.
+    static func kittyPlayback(abilities: TerminalAbilities?, row: Terminals.Row?,
+                              between: Terminals.Between) -> (PictureDrawer.AnimationPlayback, String) {
+        let paced = PictureDrawer.AnimationPlayback.framesInPlace
+        switch abilities?.kittyFrames {
+        case .played?: return (.terminalFrames, "the terminal played a test frame: it plays the frames it is given")
+        case let .refused(error)?: return (paced, "the terminal refused a test frame (\(error)): the program paces the frames")
+        case .unanswered?: return (paced, "the terminal did not answer a test frame: the program paces the frames")
+        case nil: break
+        }
+        if between == .zellij { return (paced, "Zellij refuses animation frames: the program paces them") }
+        if row?.kittyFramesStand == true { return (paced, "\(row!.name) plays no animation frames: the program paces them") }
+        return (.terminalFrames, "the terminal plays the frames it is given (\(row.map { "\($0.name)" } ?? "not asked"))")
     }
 
     public static let cells = GraphicsChoice(mode: .cells, reason: "coloured characters")
@@ -35,6 +66,16 @@ public struct GraphicsChoice: Equatable, Sendable {
     /// could not be asked).
     public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?,
                               tmux: TmuxClient? = nil) -> GraphicsChoice {
+        var choice = chooseMode(setting: setting, environment: environment, abilities: abilities, tmux: tmux)
+        if [.kitty, .kittyPlaceholders].contains(choice.mode) {
+            let row = Terminals.row(Terminals.Seen(environment: environment, abilities: abilities, tmux: tmux))
+            (choice.playback, choice.playbackReason) = kittyPlayback(abilities: abilities, row: row, between: Terminals.between(environment))
+        }
+        return choice
+    }
+
+    private static func chooseMode(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?,
+                                   tmux: TmuxClient?) -> GraphicsChoice {
         let seen = Terminals.Seen(environment: environment, abilities: abilities, tmux: tmux)
         let row = Terminals.row(seen)
         // Inside tmux, its client's cell (the pane's pixels may be tmux's default of 16x32).

@@ -8,6 +8,9 @@ import Glibc
 public struct TerminalAbilities: Equatable, Sendable {
     /// It answered the Kitty graphics query (`a=q`) with OK.
     public var kittyGraphics = false
+    /// What it answered when an animation frame was added to a picture (asked with the Kitty query): nil when it was
+    /// not asked (or DA1 did not come back behind it).
+    public var kittyFrames: KittyFrames?
     /// Its primary device attributes (DA1) list 4: Sixel graphics.
     public var sixel = false
     /// Its name and version, from XTVERSION ("kitty(0.26.5)", "XTerm(379)", "WezTerm 20240203", "foot(1.16.2)").
@@ -32,6 +35,17 @@ public struct TerminalAbilities: Equatable, Sendable {
 
     /// The background colour (OSC 11), 0...255 a channel, where the terminal said.
     public var background: Colour?
+
+    /// A terminal's answer to an animation frame: it plays frames (kitty), refused them with an error (Zellij's
+    /// `ENOTSUPPORTED`, xterm.js's `EINVAL`), or said nothing (Ghostty, Konsole).
+    public enum KittyFrames: Equatable, Sendable {
+        case played
+        case refused(String)
+        case unanswered
+
+        /// Whether the terminal plays an animation's frames itself.
+        public var plays: Bool { self == .played }
+    }
 
     public struct Colour: Equatable, Sendable {
         public var red: Int, green: Int, blue: Int
@@ -66,7 +80,8 @@ public enum TerminalProbe {
     /// The Kitty graphics query, asked second (with DA1 again behind it), once the first answers said who is in
     /// front: an APC string is a window title to tmux and GNU screen, which a program reached over SSH from inside a
     /// local tmux cannot tell from its environment (TERM may say xterm-256color) but can from tmux's XTVERSION answer.
-    public static let kittyQueries = "\u{1B}7" + KittyGraphics.query + "\u{1B}[c" + "\u{1B}8\u{1B}[J"
+    /// Behind it, whether the terminal plays animation frames (`KittyGraphics.animationQuery`): in the same round trip.
+    public static let kittyQueries = "\u{1B}7" + KittyGraphics.query + KittyGraphics.animationQuery + "\u{1B}[c" + "\u{1B}8\u{1B}[J"
 
     static let otherQueries = ""
         + "\u{1B}P+q524742\u{1B}\\" // XTGETTCAP "RGB" (hex)
@@ -126,7 +141,10 @@ public enum TerminalProbe {
         if abilities.answered { abilities.roundTrip = ProcessInfo.processInfo.systemUptime - start }
         // Then, where it is safe, the Kitty graphics query (one more round trip).
         if Terminals.sendsKittyQuery(environment, after: abilities), let second = exchange(kittyQueries) {
-            abilities.kittyGraphics = parse(second).kittyGraphics
+            let answers = parse(second)
+            abilities.kittyGraphics = answers.kittyGraphics
+            // Asked only where Kitty graphics answered; DA1 behind it means every answer came.
+            if answers.kittyGraphics, answers.answered { abilities.kittyFrames = answers.kittyFrames ?? .unanswered }
         }
         if abilities.cellWidth == nil, let cell = cellSize(of: output) ?? cellSize(of: output, textArea: textArea(answer)) {
             abilities.cellWidth = cell.width
@@ -234,7 +252,10 @@ public enum TerminalProbe {
             switch sequence {
             case let .apc(body):
                 // ESC _ G i=31;OK ESC \
-                if body.hasPrefix("G"), body.contains("i=31"), body.hasSuffix(";OK") { abilities.kittyGraphics = true }
+                if KittyGraphics.answer(body, about: 31) == "OK" { abilities.kittyGraphics = true }
+                if let answer = KittyGraphics.answer(body, about: KittyGraphics.animationQueryID) {
+                    abilities.kittyFrames = answer == "OK" ? .played : .refused(String(answer.prefix(60)))
+                }
             case let .dcs(body):
                 if body.hasPrefix(">|") {
                     let name = String(body.dropFirst(2)).filter { !$0.isASCII || !$0.isWhitespace || $0 == " " }

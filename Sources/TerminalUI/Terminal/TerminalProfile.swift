@@ -118,6 +118,7 @@ public struct TerminalProfile: Sendable {
     /// The lines that say what was decided (the session's log, doctor's report).
     public var summary: [String] {
         var lines = ["pictures: \(graphics.mode.rawValue) (\(graphics.reason)), cell \(graphics.cellWidth)x\(graphics.cellHeight)",
+                     "animations: \(graphics.playbackReason)",
                      "colours: \(colors.value.rawValue) (\(colors.reason))",
                      "photos as characters: \(blitter.value.rawValue) (\(blitter.reason))",
                      "OSC 8 links: \(hyperlinks.value ? "on" : "off") (\(hyperlinks.reason))",

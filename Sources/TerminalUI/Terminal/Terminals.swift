@@ -56,6 +56,9 @@ public enum Terminals {
         public var kittyAnswer = KittyAnswer.trusted
         /// Its environment alone says it has Kitty graphics (for when it does not answer in time).
         public var kittyByEnvironment = false
+        /// Its Kitty graphics keeps pictures but plays no animation frames (for when it cannot be asked: `render`, inside
+        /// tmux): the program paces the frames.
+        public var kittyFramesStand = false
         /// It draws Kitty's Unicode placeholders (`drawsPlaceholders` may ask its version).
         public var placeholders: @Sendable (Seen) -> Bool = { _ in false }
         /// Its DA1 may list Sixel (4) without drawing it: the answer is not read as Sixel.
@@ -84,15 +87,17 @@ public enum Terminals {
         // kitty: Kitty graphics (it answers the query), placeholders from 0.28, sextants and links of its own.
         Row(name: "kitty", recognises: { $0.answers("kitty") || $0.term == "xterm-kitty" || $0.has("KITTY_WINDOW_ID") },
             sextants: true, hyperlinks: true, kittyByEnvironment: true, placeholders: { kittyDrawsPlaceholders($0) }),
-        // Ghostty: Kitty graphics and placeholders; its DA1 is not read as Sixel.
+        // Ghostty: Kitty graphics and placeholders, no animation frames (up to 1.3 it ignores them); its DA1 is not read
+        // as Sixel.
         Row(name: "Ghostty", recognises: { $0.answers("ghostty") || $0.term == "xterm-ghostty" || $0.clientName == "xterm-ghostty"
                 || $0.program == "ghostty" },
-            sextants: true, hyperlinks: true, kittyByEnvironment: true, placeholders: { _ in true }, sixelUntrusted: true),
+            sextants: true, hyperlinks: true, kittyByEnvironment: true, kittyFramesStand: true, placeholders: { _ in true },
+            sixelUntrusted: true),
         // WezTerm: Sixel and iTerm2's images; it answers the Kitty query, but its Kitty graphics misplace pictures.
         Row(name: "WezTerm", recognises: { $0.answers("wezterm") || $0.term == "wezterm" || $0.program == "WezTerm" },
             sextants: true, hyperlinks: true, kittyAnswer: .ignored, inlineImages: .always),
-        // Konsole: answers the Kitty query and draws direct placements, but ignores placeholders.
-        Row(name: "Konsole", recognises: { $0.answers("konsole") || $0.has("KONSOLE_VERSION") }, hyperlinks: true),
+        // Konsole: answers the Kitty query and draws direct placements, but ignores placeholders and animation frames.
+        Row(name: "Konsole", recognises: { $0.answers("konsole") || $0.has("KONSOLE_VERSION") }, hyperlinks: true, kittyFramesStand: true),
         // Rio: Kitty graphics with placeholders, Sixel and iTerm2's images.
         Row(name: "Rio", recognises: { $0.answers("rio") || $0.term == "rio" || $0.program == "rio" || $0.clientName == "rio" },
             hyperlinks: true, placeholders: { _ in true }),
@@ -100,8 +105,9 @@ public enum Terminals {
         Row(name: "iTerm2", recognises: { $0.answers("iterm2") || $0.environment["LC_TERMINAL"] == "iTerm2" || $0.program == "iTerm.app" },
             hyperlinks: true, inlineImages: .always),
         // VS Code's terminal (xterm.js): Sixel and iTerm2's images where its image support is on (then DA1 lists Sixel),
-        // Kitty graphics since early 2026 (it answers the query), no placeholders.
-        Row(name: "VS Code", recognises: { $0.program == "vscode" }, hyperlinks: true, inlineImages: .whenSixelReported),
+        // Kitty graphics since early 2026 (it answers the query), no placeholders, animation frames refused (EINVAL).
+        Row(name: "VS Code", recognises: { $0.program == "vscode" }, hyperlinks: true, kittyFramesStand: true,
+            inlineImages: .whenSixelReported),
         // Windows Terminal (1.22 and later: Sixel): its Sixel cell is 10x20 pixels whatever the font, and over SSH the
         // kernel has no pixel size to give.
         Row(name: "Windows Terminal", recognises: { $0.has("WT_SESSION") }, hyperlinks: true, sixelCell: (10, 20)),
