@@ -1,6 +1,7 @@
 import Foundation
 import ImageFeedCore
 import TerminalImage
+import TerminalUI
 import UnsplashAPI
 
 /// `image-feed render`: one photo, from a file or a URL, drawn as terminal text.
@@ -65,21 +66,13 @@ public enum PictureCommand {
         let cells = fit(decoded.image.width, decoded.image.height)
         let drawer = PixelDrawing.size(columns: cells.columns, rows: cells.rows, cellWidth: cellWidth, cellHeight: cellHeight)
         let image = AreaResampler.resize(decoded.image, width: drawer.width, height: drawer.height)
-        var output: [UInt8]
-        if graphics == .kitty {
-            output = KittyGraphics.transmit(image, id: UInt32.random(in: 1_000_000...UInt32.max), display: (cells.columns, cells.rows))
-            // The picture takes its rows; the cursor goes under it.
-            output += Array(String(repeating: "\n", count: cells.rows).utf8)
-        } else if graphics == .iterm2 {
-            guard let inline = ITerm2Images.inline(image, columns: cells.columns, rows: cells.rows) else {
-                throw Failure.unreadable("the picture could not be turned into an iTerm2 image")
-            }
-            output = inline + Array("\n".utf8)
-        } else {
-            guard let sixel = SixelEncoder.encode(image) else { throw Failure.unreadable("the picture could not be turned into Sixel") }
-            output = sixel + Array("\n".utf8)
+        let cellsAt = RenderCells(columns: cells.columns, rows: cells.rows, cellWidth: cellWidth, cellHeight: cellHeight,
+                                  colorMode: mode, unicode: unicode, blitter: blitter)
+        do {
+            return try PictureProtocols.frames(graphics, cellsAt).frame(image, index: 0, drawn: 0)
+        } catch let failure as PictureProtocolFailure {
+            throw Failure.unreadable(failure.description)
         }
-        return output
     }
 
     enum PixelDrawing {

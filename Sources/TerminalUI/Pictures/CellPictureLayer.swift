@@ -1,6 +1,45 @@
 import Foundation
 import TerminalImage
 
+/// Pictures in characters: coloured half blocks (or quadrants, sextants, blocks) in the terminal's colours, paced by the
+/// program where they move.
+enum CellsProtocol: PictureProtocol {
+    static let mode = GraphicsMode.cells
+    static let playback = PictureDrawer.AnimationPlayback.paced
+
+    static func layer(_ setup: PictureLayerSetup) -> PictureLayer? {
+        // Pictures in characters are sent by the program where their rows cost most through curses (a colour per
+        // cell from the 256-colour palette or in 24-bit); with fewer colours, curses draws them with the rest.
+        guard setup.unicode, [.palette256, .truecolor].contains(setup.colorMode) else { return nil }
+        return CellPictureLayer(colorMode: setup.colorMode)
+    }
+
+    static func frames(_ cells: RenderCells) -> PacedFrames { CellFrames(cells) }
+}
+
+/// `render`'s pictures in characters: each frame's rows that changed since the one before (the others are stepped over).
+final class CellFrames: PacedFrames {
+    let cells: RenderCells
+    private let drawer: MosaicBlitter
+    private var previousRows: [Substring] = []
+
+    init(_ cells: RenderCells) {
+        self.cells = cells
+        drawer = MosaicBlitter(kind: cells.blitter, mode: cells.colorMode, unicode: cells.unicode)
+    }
+
+    func frame(_ image: RGBImage, index: Int, drawn: Int) throws -> [UInt8] {
+        let text = ANSIPictureWriter.text(drawer.render(image, columns: cells.columns, rows: cells.rows))
+        let rows = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        var bytes: [UInt8] = []
+        for (number, row) in rows.enumerated() {
+            bytes += number < previousRows.count && previousRows[number] == row ? Array("\n".utf8) : Array((row + "\n").utf8)
+        }
+        previousRows = Array(rows)
+        return bytes
+    }
+}
+
 /// Pictures in characters, sent by the program itself instead of through curses: each row of a picture is made into
 /// bytes once (its colours and glyphs, `ANSIPictureWriter.appendRow`) and kept, and written where the picture
 /// shows after curses' frame. curses keeps the picture's cells blank (`Cell.picture`, as under pictures in pixels);

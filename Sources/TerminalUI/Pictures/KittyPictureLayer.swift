@@ -1,6 +1,101 @@
 import Foundation
 import TerminalImage
 
+/// Kitty graphics with direct placements (kitty, Ghostty, Konsole, Zellij, xterm.js): the terminal keeps each picture
+/// uploaded and shows it by placements; it plays an animation's frames itself where it says it does.
+enum KittyProtocol: PictureProtocol {
+    static let mode = GraphicsMode.kitty
+    static let playback = PictureDrawer.AnimationPlayback.terminalFrames
+
+    static func layer(_ setup: PictureLayerSetup) -> PictureLayer? {
+        KittyPictureLayer(pacesAnimations: setup.profile.graphics.playback == .framesInPlace)
+    }
+
+    static func frames(_ cells: RenderCells) -> PacedFrames { KittyFrames(cells) }
+    static func playedFrames(_ cells: RenderCells) -> PlayedFrames? { KittyPlayedFrames(cells) }
+
+    /// A picture as `render` sends it: at its own size when that is at most half the cells' pixels (the terminal scales
+    /// it to the cells it is placed over: an 8-frame 240x160 GIF at 80x24 sent 4.25 MB enlarged to 720x480), else at
+    /// the cells' pixels, as sharp as a still (the terminal's scaling of a few pixels would blur it for little gain).
+    static func sized(_ image: RGBImage, for cells: RenderCells) -> RGBImage {
+        let size = cells.pixels
+        let ownSize = image.width <= size.width && image.height <= size.height && image.width * image.height * 2 <= size.width * size.height
+        return ownSize || (image.width == size.width && image.height == size.height)
+            ? image : AreaResampler.resize(image, width: size.width, height: size.height)
+    }
+
+    /// An id for a picture `render` sends (another program's pictures in the same terminal are not touched).
+    static func renderID() -> UInt32 { UInt32.random(in: 1_000_000...(UInt32.max - 1)) }
+}
+
+/// `render`'s pictures where the terminal plays no frames: each at the cursor under one of two ids, over the last,
+/// whose placement then goes (the terminal holds two at most); each frame's payload made once, while they come to little.
+final class KittyFrames: PacedFrames {
+    let cells: RenderCells
+    private let ids: [UInt32]
+    private var payloads: [Int: KittyGraphics.Payload] = [:]
+    private var payloadBytes = 0
+
+    init(_ cells: RenderCells) {
+        self.cells = cells
+        let id = KittyProtocol.renderID()
+        ids = [id, id + 1]
+    }
+
+    func frame(_ image: RGBImage, index: Int, drawn: Int) throws -> [UInt8] {
+        let image = KittyProtocol.sized(image, for: cells)
+        let payload: KittyGraphics.Payload
+        if let kept = payloads[index] {
+            payload = kept
+        } else {
+            payload = KittyGraphics.payload(of: image)
+            if payloadBytes + payload.base64.count <= AnimationLimits.drawnFrameBytes {
+                payloads[index] = payload
+                payloadBytes += payload.base64.count
+            }
+        }
+        var bytes = KittyGraphics.transmit(image, id: ids[drawn % 2], display: (cells.columns, cells.rows), prepared: payload)
+        if drawn > 0 { bytes += Array(KittyGraphics.deletePlacements(id: ids[(drawn + 1) % 2]).utf8) }
+        // The picture takes its rows; the cursor goes under it.
+        return bytes + Array(String(repeating: "\n", count: cells.rows).utf8)
+    }
+
+    func end(drawn: Int) -> [UInt8] {
+        // The frame before the last lets its pixels go.
+        drawn > 1 ? Array(KittyGraphics.retire(id: ids[drawn % 2]).utf8) : []
+    }
+}
+
+/// `render`'s animation given to kitty: every frame sent once as it is read, then played; nothing per loop.
+final class KittyPlayedFrames: PlayedFrames {
+    let cells: RenderCells
+    private let id = KittyProtocol.renderID()
+    private var sent = 0
+
+    init(_ cells: RenderCells) {
+        self.cells = cells
+    }
+
+    func frame(_ image: RGBImage, index: Int, delay: Double) throws -> [UInt8] {
+        let image = KittyProtocol.sized(image, for: cells)
+        let milliseconds = Int((delay * 1000).rounded())
+        defer { sent += 1 }
+        guard sent > 0 else {
+            return KittyGraphics.transmit(image, id: id, display: (cells.columns, cells.rows))
+                + Array(KittyGraphics.firstFrameGap(id: id, milliseconds: milliseconds).utf8)
+        }
+        return KittyGraphics.animationFrame(image, index: index, delay: milliseconds, id: id)
+    }
+
+    func play(loops: Int) -> [UInt8] {
+        Array((KittyGraphics.play(id: id, loops: loops) + String(repeating: "\n", count: cells.rows)).utf8)
+    }
+
+    func stop() -> [UInt8] { Array("\u{1B}_Ga=a,i=\(id),s=1,q=2\u{1B}\\".utf8) }
+
+    func cut() -> [UInt8] { sent > 0 ? Array(String(repeating: "\n", count: cells.rows).utf8) : [] }
+}
+
 /// The Kitty graphics protocol with direct placements: each picture is uploaded once (compressed), then
 /// each frame only places, moves and takes away placements. A scroll step costs placements, not pixels.
 ///

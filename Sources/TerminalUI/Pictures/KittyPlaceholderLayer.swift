@@ -1,6 +1,20 @@
 import Foundation
 import TerminalImage
 
+/// Kitty graphics shown by Unicode placeholders (inside tmux or GNU screen, through the passthrough): not for `render`,
+/// whose output is no screen of text kept around the picture (it draws as direct placements there).
+enum KittyPlaceholdersProtocol: PictureProtocol {
+    static let mode = GraphicsMode.kittyPlaceholders
+    static let playback = PictureDrawer.AnimationPlayback.terminalFrames
+
+    static func layer(_ setup: PictureLayerSetup) -> PictureLayer? {
+        KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(setup.profile.between),
+                              pacesAnimations: setup.profile.graphics.playback == .framesInPlace)
+    }
+
+    static func frames(_ cells: RenderCells) -> PacedFrames { KittyProtocol.frames(cells) }
+}
+
 /// Pictures shown by Kitty's Unicode placeholders (kitty 0.28+, Ghostty, Rio; inside tmux, through its
 /// passthrough): each picture is uploaded once with a virtual placement of its cells, and the frame's picture
 /// cells become placeholder text that names the picture's cell, which curses draws (and tmux keeps) like any

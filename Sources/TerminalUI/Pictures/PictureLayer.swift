@@ -97,43 +97,6 @@ struct LinkState {
     func share(columns: Int, rows: Int) -> Double { Double(columns * rows) / Double(max(1, screenCells)) }
 }
 
-/// The layer that sends pictures in `mode` (nil: pictures are characters), as the terminal's profile says: the one
-/// place a picture protocol's layer is chosen. `wake`: wakes the run loop when a picture made off it is ready.
-func makePictureLayer(_ mode: GraphicsMode, profile: TerminalProfile, colorMode: ColorMode, unicode: Bool,
-                      wake: @escaping @Sendable () -> Void) -> PictureLayer? {
-    switch mode {
-    case .kitty:
-        return KittyPictureLayer(pacesAnimations: profile.graphics.playback == .framesInPlace)
-    case .kittyPlaceholders:
-        return KittyPlaceholderLayer(tmux: [.tmux, .gnuScreen].contains(profile.between),
-                                     pacesAnimations: profile.graphics.playback == .framesInPlace)
-    case .sixel, .iterm2:
-        let layer = InlinePictureLayer(format: mode == .sixel ? .sixel : .iterm2, followsScrolls: profile.sixelScrolls)
-        if mode == .sixel { layer.cellsBlitter = HalfBlockBlitter(mode: colorMode, unicode: unicode) }
-        layer.encodesInBackground = true
-        layer.wake = wake
-        return layer
-    case .cells:
-        // Pictures in characters are sent by the program where their rows cost most through curses (a colour per
-        // cell from the 256-colour palette or in 24-bit); with fewer colours, curses draws them with the rest.
-        guard unicode, [.palette256, .truecolor].contains(colorMode) else { return nil }
-        return CellPictureLayer(colorMode: colorMode)
-    }
-}
-
-extension GraphicsMode {
-    /// How the mode's terminal plays an animation: Kitty graphics keeps every frame and plays them (placeholders too;
-    /// where the terminal answers otherwise, `GraphicsChoice` paces them), iTerm2's images play a GIF file, Sixel and
-    /// characters are paced by the program.
-    var playsAnimations: PictureDrawer.AnimationPlayback {
-        switch self {
-        case .kitty, .kittyPlaceholders: .terminalFrames
-        case .iterm2: .terminalGIF
-        case .sixel, .cells: .paced
-        }
-    }
-}
-
 /// Pictures in pixels, written after curses has drawn a frame: the bytes the terminal needs to show the
 /// frame's placements, given what it showed before. Pure bookkeeping: the backend writes what it hands out.
 ///

@@ -1,0 +1,44 @@
+import Foundation
+import TerminalImage
+
+/// Sixel (xterm, mlterm, foot, Windows Terminal; tmux built with it): pictures drawn into the cells they cover
+/// (`InlinePictureLayer`), every frame of an animation paced by the program.
+enum SixelProtocol: PictureProtocol {
+    static let mode = GraphicsMode.sixel
+    static let playback = PictureDrawer.AnimationPlayback.paced
+
+    static func layer(_ setup: PictureLayerSetup) -> PictureLayer? {
+        let layer = InlinePictureLayer(format: .sixel, followsScrolls: setup.profile.sixelScrolls)
+        layer.cellsBlitter = HalfBlockBlitter(mode: setup.colorMode, unicode: setup.unicode)
+        layer.encodesInBackground = true
+        layer.wake = setup.wake
+        return layer
+    }
+
+    static func frames(_ cells: RenderCells) -> PacedFrames { SixelFrames(cells) }
+}
+
+/// `render`'s pictures in Sixel, at the cells' pixels (a terminal does not scale Sixel): each frame's bytes made once,
+/// while they come to little.
+final class SixelFrames: PacedFrames {
+    let cells: RenderCells
+    private var made: [Int: [UInt8]] = [:]
+    private var madeBytes = 0
+
+    init(_ cells: RenderCells) {
+        self.cells = cells
+    }
+
+    func frame(_ image: RGBImage, index: Int, drawn: Int) throws -> [UInt8] {
+        if let sixel = made[index] { return sixel }
+        let size = cells.pixels
+        let sized = image.width == size.width && image.height == size.height ? image : AreaResampler.resize(image, width: size.width, height: size.height)
+        guard let sixel = SixelEncoder.encode(sized) else { throw PictureProtocolFailure(description: "the picture could not be turned into Sixel") }
+        let frame = sixel + Array("\n".utf8)
+        if madeBytes + frame.count <= AnimationLimits.drawnFrameBytes {
+            made[index] = frame
+            madeBytes += frame.count
+        }
+        return frame
+    }
+}
