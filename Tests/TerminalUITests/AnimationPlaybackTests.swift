@@ -224,6 +224,23 @@ final class AnimationPlaybackTests: XCTestCase {
         XCTAssertFalse(clock.finished)
     }
 
+    /// Every frame read while it played: the clock ran out at the last frame read so far, and the whole file (no more
+    /// frames, but loops left) plays on from its first frame; a file whose loops are over stays at its end.
+    func test_clock_caughtUpWithTheReading_loopsOnceTheWholeIsRead() {
+        var clock = AnimationClock(delays: [0.1, 0.1], loops: 1, now: 0)
+        clock.advance(to: 0.35)
+        XCTAssertTrue(clock.finished, "at the last frame read so far")
+        clock.extend(delays: [0.1, 0.1], loops: 0, now: 0.4)
+        XCTAssertFalse(clock.finished, "loops left: it plays on")
+        XCTAssertEqual(clock.frame, 0)
+        XCTAssertEqual(clock.loop, 2)
+        XCTAssertEqual(clock.nextChange ?? 0, 0.5, accuracy: 1e-9)
+        var done = AnimationClock(delays: [0.1, 0.1], loops: 1, now: 0)
+        done.advance(to: 0.35)
+        done.extend(delays: [0.1, 0.1], loops: 1, now: 0.4)
+        XCTAssertTrue(done.finished, "played once, as the file asks: it stays at its end")
+    }
+
     func test_clock_afterALongStop_carriesOnFromNow() {
         var clock = AnimationClock(delays: [0.1, 0.1], loops: 0, now: 0)
         clock.advance(to: 3_600)

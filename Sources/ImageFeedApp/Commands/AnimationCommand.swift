@@ -117,8 +117,9 @@ public enum AnimationCommand {
     }
 
     /// Plays the frames: where the terminal plays them (`played`: Kitty graphics in kitty), each is sent as it is read
-    /// and the terminal is told to play; elsewhere they are paced here, each over the last when it is due, the cursor
-    /// hidden under the picture meanwhile.
+    /// and the terminal is told to play; elsewhere they are paced here by the `AnimationClock` that paces the viewer's
+    /// (its frames joining it as they are read, frames due while writing skipped), each over the last when it is due,
+    /// the cursor hidden under the picture meanwhile.
     private final class Player {
         let cells: RenderCells
         let frames: PacedFrames
@@ -126,8 +127,9 @@ public enum AnimationCommand {
         let duration: Double?
         let output: Output
         let start: Double
-        /// When the next frame of the first loop is due.
-        private var due: Double
+        /// Where the animation is: the first loop's frames join it as they are read, then the loops after it.
+        private var clock: AnimationClock?
+        private var delays: [Double] = []
         private var drawn = 0
         private var finished = false
 
@@ -138,7 +140,6 @@ public enum AnimationCommand {
             self.duration = duration
             self.output = output
             start = output.now()
-            due = start
         }
 
         private var ends: Double? { duration.map { start + $0 } }
@@ -163,10 +164,18 @@ public enum AnimationCommand {
                 drawn += 1
                 return
             }
-            wait(until: due)
+            delays.append(frame.delay)
+            guard var clock else {
+                clock = AnimationClock(delays: delays, loops: 1, now: output.now())
+                if over { throw CancellationError() }
+                return try draw(frame.image, index: index)
+            }
+            // The frame before shows its time; a frame read later than it was due shows from now, for its whole time.
+            clock.extend(delays: delays, loops: 1, now: output.now())
+            if let next = clock.nextChange { wait(until: next) }
             if over { throw CancellationError() }
-            // A frame read later than it was due shows from now, for its whole time.
-            due = max(due, output.now()) + frame.delay
+            clock.advance(to: output.now())
+            self.clock = clock
             try draw(frame.image, index: index)
         }
 
@@ -182,22 +191,19 @@ public enum AnimationCommand {
                 }
                 return animation.frames.count
             }
-            // The first loop's last frame shows its time, then the clock plays the loops left from the first frame.
-            wait(until: due)
-            if over || loops == 1 { return try end() }
-            var clock = AnimationClock(delays: animation.frames.map(\.delay), loops: loops == 0 ? 0 : loops - 1, now: output.now())
-            var shown = -1
-            while true {
-                let index = clock.frame
-                if index != shown {
-                    try draw(animation.frames[index].image, index: index)
-                    shown = index
-                }
-                if over || clock.finished { break }
-                // Until the next frame is due (or the duration ends); frames whose time passed while writing are skipped.
-                guard let next = clock.nextChange else { break }
+            // The same clock plays on from the first loop's last frame: its time, then the loops left.
+            guard var clock else { return try end() }
+            clock.extend(delays: animation.frames.map(\.delay), loops: loops, now: output.now())
+            var shown = clock.frame
+            // Until the next frame is due (or the duration ends); frames whose time passed while writing are skipped.
+            while !over, let next = clock.nextChange {
                 wait(until: next)
+                if over { break }
                 clock.advance(to: output.now())
+                if clock.frame != shown {
+                    try draw(animation.frames[clock.frame].image, index: clock.frame)
+                    shown = clock.frame
+                }
             }
             return try end()
         }

@@ -30,15 +30,22 @@ public struct AnimationClock: Equatable, Sendable {
     }
 
     /// More frames read (the same first ones and more after them), and the loops the whole file asks for: it plays
-    /// on from where it is. Stopped at the last frame read so far, it goes on to the next from `now`.
+    /// on from where it is. Stopped at the last frame read so far, it goes on from `now`: to the next frame, or, with
+    /// no more frames but loops left (every frame read as it played), to the first frame of the next loop.
     public mutating func extend(delays more: [Double], loops: Int, now: Double) {
         guard more.count >= delays.count else { return }
-        let waiting = finished && frame + 1 < more.count
+        let waiting = finished
         delays = Self.sane(more)
         self.loops = max(0, loops)
-        if waiting {
+        guard waiting else { return }
+        if frame + 1 < delays.count {
             finished = false
             frame += 1
+            frameStart = now
+        } else if self.loops == 0 || loop < self.loops {
+            finished = false
+            frame = 0
+            loop += 1
             frameStart = now
         }
     }
