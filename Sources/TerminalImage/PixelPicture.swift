@@ -18,6 +18,21 @@ public final class PixelPicture: Sendable {
     /// The frame of an animation the program plays, and the picture it follows on screen: the cell rows equal to
     /// that picture's need not be drawn again.
     public let follows: Succession?
+    /// The part of `image` the picture shows over its cells (nil: all of it): a zoomed view of a picture the terminal
+    /// keeps, placed from the same upload under the same id (an animation the terminal holds is not sent again).
+    public let crop: Crop?
+
+    /// A rectangle of the image, in its pixels.
+    public struct Crop: Hashable, Sendable {
+        public var x: Int, y: Int, width: Int, height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
 
     public struct Succession: Sendable {
         public let pictureID: UInt32
@@ -44,6 +59,25 @@ public final class PixelPicture: Sendable {
         self.rows = rows
         self.motion = motion
         self.follows = follows
+        crop = nil
+    }
+
+    private init(of picture: PixelPicture, crop: Crop, columns: Int, rows: Int) {
+        id = picture.id
+        image = picture.image
+        self.columns = columns
+        self.rows = rows
+        motion = picture.motion
+        follows = nil
+        self.crop = crop
+    }
+
+    /// The same picture (its id, its pixels, its animation) showing only `crop` of its image over `columns` x `rows`
+    /// cells: a terminal that keeps it places that part without being sent anything.
+    public func showing(_ crop: Crop, columns: Int, rows: Int) -> PixelPicture {
+        let x = min(max(0, crop.x), max(0, image.width - 1)), y = min(max(0, crop.y), max(0, image.height - 1))
+        let bounded = Crop(x: x, y: y, width: max(1, min(crop.width, image.width - x)), height: max(1, min(crop.height, image.height - y)))
+        return PixelPicture(of: self, crop: bounded, columns: columns, rows: rows)
     }
 
     /// The cell rows (0-based) whose pixels are the same in `other`, a picture of the same size (all or none
@@ -63,16 +97,18 @@ public final class PixelPicture: Sendable {
         return same
     }
 
-    /// Pixels per cell across and down (the picture fills its cells exactly).
-    public var cellWidth: Double { Double(image.width) / Double(max(1, columns)) }
-    public var cellHeight: Double { Double(image.height) / Double(max(1, rows)) }
+    /// Pixels per cell across and down (the picture, or its crop, fills its cells exactly).
+    public var cellWidth: Double { Double(crop?.width ?? image.width) / Double(max(1, columns)) }
+    public var cellHeight: Double { Double(crop?.height ?? image.height) / Double(max(1, rows)) }
 
     /// The pixels under the cells `columns` x `rows` from cell (`column`, `row`) of the picture.
     public func pixelRect(column: Int, row: Int, columns: Int, rows: Int) -> (x: Int, y: Int, width: Int, height: Int) {
-        let x0 = Int((Double(column) * cellWidth).rounded())
-        let y0 = Int((Double(row) * cellHeight).rounded())
-        let x1 = min(image.width, Int((Double(column + columns) * cellWidth).rounded()))
-        let y1 = min(image.height, Int((Double(row + rows) * cellHeight).rounded()))
+        let left = crop?.x ?? 0, top = crop?.y ?? 0
+        let right = left + (crop?.width ?? image.width), bottom = top + (crop?.height ?? image.height)
+        let x0 = left + Int((Double(column) * cellWidth).rounded())
+        let y0 = top + Int((Double(row) * cellHeight).rounded())
+        let x1 = min(right, left + Int((Double(column + columns) * cellWidth).rounded()))
+        let y1 = min(bottom, top + Int((Double(row + rows) * cellHeight).rounded()))
         return (x0, y0, max(0, x1 - x0), max(0, y1 - y0))
     }
 

@@ -161,6 +161,53 @@ final class ViewerAnimationTests: XCTestCase {
                        "the layer is told the frame the clock is at")
     }
 
+    /// Zooming an animation kitty holds: the same picture showing the zoomed part of its frames (no frame drawn again
+    /// off the loop), and the Kitty layer only places that part; back at the whole view, the whole picture again.
+    func test_kitty_zoom_placesAPartOfThePictureItHolds_andSendsNoFrameAgain() throws {
+        let clock = Clock()
+        var drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        drawer.cropsPlacements = true
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
+        _ = frame(pipeline)
+        var whole: CellPicture?
+        settle(pipeline, mailbox) {
+            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { whole = shown }
+            return whole != nil
+        }
+        let pixels = try XCTUnwrap(whole?.pixels)
+        pipeline.beginFrame()
+        let slot = pipeline.viewerPicture(for: photo, columns: 40, rows: 11, view: ViewTransform(zoom: 2, panX: 0.25))
+        pipeline.endFrame()
+        guard case let .ready(zoomed) = slot, let part = zoomed.pixels else { return XCTFail("the zoomed view at once") }
+        XCTAssertEqual(part.id, pixels.id, "the same picture, as the terminal holds it")
+        let width = pixels.image.width, height = pixels.image.height
+        XCTAssertEqual(part.crop, PixelPicture.Crop(x: width / 2, y: height / 4, width: width / 2, height: height / 2),
+                       "half of it each way, panned to the right edge")
+        XCTAssertNil(pipeline.motionRender, "no frame drawn again")
+
+        let layer = KittyPictureLayer()
+        var buffer = CellBuffer(width: 60, height: 20)
+        buffer.draw(CellPicture(pixels: pixels), x: 0, y: 0, playback: .playing)
+        _ = layer.frame(buffer, repainted: true)
+        _ = layer.frame(buffer, repainted: false) // told to play
+        var zoomedBuffer = CellBuffer(width: 60, height: 20)
+        zoomedBuffer.draw(zoomed, x: 0, y: 0, playback: .playing)
+        let commands = KittyGraphics.commands(in: layer.frame(zoomedBuffer, repainted: false))
+        XCTAssertEqual(Set(commands.map { $0["a"] ?? "" }), ["p", "d"], "a placement of the part, the old one taken off: no pixels")
+        let placed = try XCTUnwrap(commands.first { $0["a"] == "p" })
+        XCTAssertEqual(placed.int("x"), width / 2)
+        XCTAssertEqual(placed.int("y"), height / 4)
+        XCTAssertEqual(placed.int("w"), width / 2)
+        XCTAssertEqual(placed.int("h"), height / 2)
+        XCTAssertEqual(placed.int("c"), 40, "over the view's cells")
+        pipeline.beginFrame()
+        let back = pipeline.viewerPicture(for: photo, columns: 40, rows: 11, view: ViewTransform())
+        pipeline.endFrame()
+        guard case let .ready(again) = back else { return XCTFail("the whole view") }
+        XCTAssertNil(again.pixels?.crop)
+        XCTAssertEqual(again.pixels?.id, pixels.id)
+    }
+
     func test_kitty_getsOnePictureWithEveryFrame_andTheLoopAsksForNoFrames() throws {
         let clock = Clock()
         let (pipeline, picture) = try playedByKitty(clock: clock)

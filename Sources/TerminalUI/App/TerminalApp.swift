@@ -66,9 +66,10 @@ public final class TerminalApp {
         self.backend = backend
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
         let pixels = graphics.mode != .cells
-        let drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight,
+        var drawer = pixels ? PictureDrawer(blitter: blitter, cellWidth: graphics.cellWidth, cellHeight: graphics.cellHeight,
                                             playback: graphics.playback)
             : PictureDrawer(blitter: blitter, kind: kind)
+        drawer.cropsPlacements = pixels && PictureProtocols.of(graphics.mode).cropsPlacements
         // Photos are laid out with the cell's real shape (the viewer, cards, tiles, the detail): the pixels' cells, or,
         // for characters, the cell the terminal (or tmux) said it has (9x19 in xterm's DejaVu Sans Mono: a box 1:2
         // cells was 5% too tall there, 16% in alacritty); 1:2 where nothing was said.

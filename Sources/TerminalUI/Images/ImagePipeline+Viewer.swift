@@ -17,7 +17,10 @@ extension ImagePipeline {
         if let animation, let clock {
             if sendsMotionPicture {
                 // Held for the link at its first frame, the still shows (as where frames are drawn on the loop).
-                if terminalPlays || !heldForLink || clock.frame != 0, let shown = motionShown, shown.key == key { return .ready(shown.picture) }
+                if terminalPlays || !heldForLink || clock.frame != 0 {
+                    if let shown = motionShown, shown.key == key { return .ready(shown.picture) }
+                    if let zoomed = zoomedMotion(key) { return .ready(zoomed) }
+                }
             } else if !heldForLink || clock.frame != 0 {
                 return .ready(animationFrame(animation, index: clock.frame, key: key))
             }
@@ -36,7 +39,9 @@ extension ImagePipeline {
             animationRetryWanted = false
             openAnimation(photo, columns: key.columns, rows: key.rows, turns: key.view.quarterTurns)
         }
-        if let animation, sendsMotionPicture, motionShown?.key != key, motionRender?.key != key { startMotionRender(animation, key: key) }
+        if let animation, sendsMotionPicture, motionShown?.key != key, motionRender?.key != key, zoomedMotion(key) == nil {
+            startMotionRender(animation, key: key)
+        }
         if let shown = viewerShown, shown.key == key, !viewerShownIsCoarse { return }
         guard !viewerFailed, let image = viewerSource else { return }
         askForDetailIfZoomedPast(image, photo: photo, columns: key.columns, rows: key.rows, view: key.view)
@@ -45,6 +50,18 @@ extension ImagePipeline {
         } else if viewerRender?.key != key {
             startViewerRender(image, key: key)
         }
+    }
+
+    /// A zoomed or panned view of the animation the terminal holds whole (its motion picture for the same photo and
+    /// turn, unzoomed), where the terminal places a part of a picture over any cells: the same picture showing that
+    /// part (`PixelPicture.showing`), so that nothing is drawn or sent again; nil where it must be drawn anew.
+    func zoomedMotion(_ key: ViewerKey) -> CellPicture? {
+        guard drawer.cropsPlacements, let base = motionShown, base.key.photoID == key.photoID,
+              base.key.view.quarterTurns == key.view.quarterTurns, base.key.view.visibleX >= 1, base.key.view.visibleY >= 1,
+              key.view.visibleX < 1 || key.view.visibleY < 1, let pixels = base.picture.pixels else { return nil }
+        let rect = ViewerRendering.visibleRect(width: pixels.image.width, height: pixels.image.height, view: key.view)
+        return CellPicture(pixels: pixels.showing(PixelPicture.Crop(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+                                                  columns: key.columns, rows: key.rows))
     }
 
     func startViewerRender(_ image: RGBImage, key: ViewerKey) {

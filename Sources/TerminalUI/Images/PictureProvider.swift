@@ -124,6 +124,9 @@ public struct PictureDrawer: Sendable {
     public let cellHeight: Int?
     /// How animations reach the terminal.
     public var playback: AnimationPlayback = .paced
+    /// The terminal shows a part of a picture it keeps over any cells (Kitty's placements): a zoomed view of an
+    /// animation it holds is placed from the same upload, not drawn and sent again.
+    public var cropsPlacements = false
 
     /// How an animation is played.
     public enum AnimationPlayback: Sendable, Equatable {

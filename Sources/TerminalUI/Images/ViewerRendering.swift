@@ -33,13 +33,11 @@ public enum ViewerRendering {
         return RGBImage(width: outWidth, height: outHeight, pixels: pixels)
     }
 
-    /// The part of an (already rotated) photo the view shows, drawn in `columns` x `rows` cells.
-    public static func render(_ rotated: RGBImage, columns: Int, rows: Int, view: ViewTransform, drawer: PictureDrawer) -> CellPicture {
-        guard rotated.width > 0, rotated.height > 0, columns > 0, rows > 0 else {
-            return CellPicture(columns: 0, rows: 0, cells: [])
-        }
-        let cropWidth = max(1, min(rotated.width, Int(saturating: (Double(rotated.width) * view.visibleX).rounded())))
-        let cropHeight = max(1, min(rotated.height, Int(saturating: (Double(rotated.height) * view.visibleY).rounded())))
+    /// The part of an (already rotated) picture of `width` x `height` pixels the view shows: the zoom's share of it
+    /// around the pan centre, kept inside it.
+    public static func visibleRect(width: Int, height: Int, view: ViewTransform) -> (x: Int, y: Int, width: Int, height: Int) {
+        let cropWidth = max(1, min(width, Int(saturating: (Double(width) * view.visibleX).rounded())))
+        let cropHeight = max(1, min(height, Int(saturating: (Double(height) * view.visibleY).rounded())))
         // The pan is in the photo's own frame; turn it to the rotated frame.
         let (panX, panY): (Double, Double)
         switch ((view.quarterTurns % 4) + 4) % 4 {
@@ -48,10 +46,19 @@ public enum ViewerRendering {
         case 3: (panX, panY) = (view.panY, -view.panX)
         default: (panX, panY) = (view.panX, view.panY)
         }
-        let centreX = Double(rotated.width) * (0.5 + panX)
-        let centreY = Double(rotated.height) * (0.5 + panY)
-        let originX = min(max(0, Int(centreX - Double(cropWidth) / 2)), rotated.width - cropWidth)
-        let originY = min(max(0, Int(centreY - Double(cropHeight) / 2)), rotated.height - cropHeight)
+        let centreX = Double(width) * (0.5 + panX)
+        let centreY = Double(height) * (0.5 + panY)
+        let originX = min(max(0, Int(centreX - Double(cropWidth) / 2)), width - cropWidth)
+        let originY = min(max(0, Int(centreY - Double(cropHeight) / 2)), height - cropHeight)
+        return (originX, originY, cropWidth, cropHeight)
+    }
+
+    /// The part of an (already rotated) photo the view shows, drawn in `columns` x `rows` cells.
+    public static func render(_ rotated: RGBImage, columns: Int, rows: Int, view: ViewTransform, drawer: PictureDrawer) -> CellPicture {
+        guard rotated.width > 0, rotated.height > 0, columns > 0, rows > 0 else {
+            return CellPicture(columns: 0, rows: 0, cells: [])
+        }
+        let (originX, originY, cropWidth, cropHeight) = visibleRect(width: rotated.width, height: rotated.height, view: view)
         var cropped = rotated
         if cropWidth != rotated.width || cropHeight != rotated.height {
             var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 3)

@@ -6,6 +6,7 @@ import TerminalImage
 enum KittyProtocol: PictureProtocol {
     static let mode = GraphicsMode.kitty
     static let playback = PictureDrawer.AnimationPlayback.terminalFrames
+    static let cropsPlacements = true
 
     static func layer(_ setup: PictureLayerSetup) -> PictureLayer? {
         KittyPictureLayer(pacesAnimations: setup.profile.graphics.playback == .framesInPlace)

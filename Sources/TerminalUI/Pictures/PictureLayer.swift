@@ -8,6 +8,8 @@ struct PictureTile: Hashable {
     var rect: Rect
     var column: Int
     var row: Int
+    /// The part of the picture's pixels its cells show (a zoomed view placed from the same upload), if not all.
+    var crop: PixelPicture.Crop? = nil
 }
 
 extension Rect: Hashable {
@@ -48,7 +50,7 @@ struct ShownRow: Hashable {
             guard runEnds, let first = start else { continue }
             bands.append(PictureTile(pictureID: tile.pictureID,
                                      rect: Rect(x: tile.rect.x, y: tile.rect.y + first, width: tile.rect.width, height: offset - first),
-                                     column: tile.column, row: tile.row + first))
+                                     column: tile.column, row: tile.row + first, crop: tile.crop))
             start = missing ? offset : nil
         }
         return bands
@@ -71,10 +73,11 @@ struct PictureArea {
     var x: Int
     var y: Int
     var visible: Rect
+    var crop: PixelPicture.Crop? = nil
 }
 
 extension PicturePlacement {
-    var area: PictureArea { PictureArea(pictureID: picture.id, x: x, y: y, visible: visible) }
+    var area: PictureArea { PictureArea(pictureID: picture.id, x: x, y: y, visible: visible, crop: picture.crop) }
 }
 
 extension CellPicturePlacement {
@@ -224,7 +227,7 @@ extension PictureLayer {
             func close(_ columns: Range<Int>, from top: Int, to bottom: Int) {
                 let rect = Rect(x: columns.lowerBound, y: top, width: columns.count, height: bottom - top)
                 tiles.append((index, PictureTile(pictureID: placement.pictureID, rect: rect,
-                                                 column: rect.x - placement.x, row: rect.y - placement.y)))
+                                                 column: rect.x - placement.x, row: rect.y - placement.y, crop: placement.crop)))
             }
             for y in max(0, area.y)..<max(max(0, area.y), min(limit, area.maxY)) {
                 var runs: [Range<Int>] = []
@@ -260,6 +263,14 @@ extension PixelPicture {
     func pixelRect(column: Int, row: Int, columns: Int, rows: Int, inWidth width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         guard width != image.width || height != image.height else {
             return pixelRect(column: column, row: row, columns: columns, rows: rows)
+        }
+        if crop != nil {
+            // A crop's rectangle in the full picture, scaled to the copy sent.
+            let full = pixelRect(column: column, row: row, columns: columns, rows: rows)
+            let scaleX = Double(width) / Double(max(1, image.width)), scaleY = Double(height) / Double(max(1, image.height))
+            let x = Int((Double(full.x) * scaleX).rounded()), y = Int((Double(full.y) * scaleY).rounded())
+            return (x, y, max(0, min(width - x, Int((Double(full.width) * scaleX).rounded()))),
+                    max(0, min(height - y, Int((Double(full.height) * scaleY).rounded()))))
         }
         let cellWidth = Double(width) / Double(max(1, self.columns))
         let cellHeight = Double(height) / Double(max(1, self.rows))

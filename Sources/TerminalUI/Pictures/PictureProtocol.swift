@@ -11,6 +11,9 @@ protocol PictureProtocol {
     static var mode: GraphicsMode { get }
     /// How an animation plays where the terminal's answers say nothing more.
     static var playback: PictureDrawer.AnimationPlayback { get }
+    /// The terminal shows any part of a picture it keeps over any cells (Kitty's placements): a zoomed view is placed
+    /// from the same upload.
+    static var cropsPlacements: Bool { get }
     /// The layer that sends a session's pictures (nil: curses draws them with the rest, as characters).
     static func layer(_ setup: PictureLayerSetup) -> PictureLayer?
     /// `render`'s pictures in this protocol, each at the cursor over the last, the program pacing them.
@@ -24,6 +27,7 @@ protocol PictureProtocol {
 }
 
 extension PictureProtocol {
+    static var cropsPlacements: Bool { false }
     static func playedFrames(_ cells: RenderCells) -> PlayedFrames? { nil }
     static func playsFile(_ format: AnimationFormat) -> Bool { false }
     static func playedFile(_ data: Data, cells: RenderCells) -> [UInt8] { [] }
