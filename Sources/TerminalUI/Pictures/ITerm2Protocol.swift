@@ -16,6 +16,19 @@ enum ITerm2Protocol: PictureProtocol {
 
     static func frames(_ cells: RenderCells) -> PacedFrames { ITerm2Frames(cells) }
 
+    /// A terminal whose row has iTerm2's images: always, or where its DA1 lists Sixel (its images are on).
+    static func chosen(_ context: inout GraphicsContext) -> GraphicsVerdict? {
+        guard context.between == .nothing, let row = context.row else { return nil }
+        switch row.inlineImages {
+        case .always:
+            return .chosen("the terminal is \(row.name): its own inline images" + context.unsizedNote)
+        case .whenSixelReported where context.abilities?.sixel == true:
+            return .chosen("the terminal is \(row.name), with its images on: iTerm2's inline images" + context.unsizedNote)
+        default:
+            return nil
+        }
+    }
+
     static func playsFile(_ format: AnimationFormat) -> Bool { format == .gif }
 
     static func playedFile(_ data: Data, cells: RenderCells) -> [UInt8] {

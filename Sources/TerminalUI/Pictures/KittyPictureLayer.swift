@@ -15,6 +15,46 @@ enum KittyProtocol: PictureProtocol {
     static func frames(_ cells: RenderCells) -> PacedFrames { KittyFrames(cells) }
     static func playedFrames(_ cells: RenderCells) -> PlayedFrames? { KittyPlayedFrames(cells) }
 
+    /// Zellij draws Kitty graphics itself from 0.45 (it answers the query; its DA1 is never read as Sixel); elsewhere a
+    /// terminal that answered the query draws them, unless its row says its Kitty graphics are not to be used.
+    static func chosen(_ context: inout GraphicsContext) -> GraphicsVerdict? {
+        switch context.between {
+        case .zellij:
+            return context.abilities?.kittyGraphics == true
+                ? .chosen("inside Zellij, which answered the Kitty graphics query (it draws them itself from 0.45)")
+                : .refused("inside Zellij, which draws no Kitty graphics before 0.45 (and its Sixel answer is not trusted)")
+        case .nothing:
+            guard context.abilities?.kittyGraphics == true, context.row?.kittyAnswer != .ignored else { return nil }
+            return .chosen("the terminal\(context.name) answered the Kitty graphics query")
+        case .tmux, .gnuScreen:
+            return nil
+        }
+    }
+
+    /// Named in the settings inside tmux or GNU screen: only placeholders can work there.
+    static func chosen(bySetting context: GraphicsContext) -> GraphicsChoice? {
+        KittyPlaceholdersProtocol.inMultiplexer(named: mode, context)
+    }
+
+    static func animation(in context: GraphicsContext) -> (PictureDrawer.AnimationPlayback, String)? {
+        playback(in: context)
+    }
+
+    /// Whether the terminal plays an animation's frames: what it answered when asked (kitty: OK; Zellij: ENOTSUPPORTED;
+    /// xterm.js: EINVAL; Ghostty, Konsole: nothing), else what its row says; where they stand, the program paces them.
+    static func playback(in context: GraphicsContext) -> (PictureDrawer.AnimationPlayback, String) {
+        let paced = PictureDrawer.AnimationPlayback.framesInPlace
+        switch context.abilities?.kittyFrames {
+        case .played?: return (.terminalFrames, "the terminal played a test frame: it plays the frames it is given")
+        case let .refused(error)?: return (paced, "the terminal refused a test frame (\(error)): the program paces the frames")
+        case .unanswered?: return (paced, "the terminal did not answer a test frame: the program paces the frames")
+        case nil: break
+        }
+        if context.between == .zellij { return (paced, "Zellij refuses animation frames: the program paces them") }
+        if let row = context.row, row.kittyFramesStand { return (paced, "\(row.name) plays no animation frames: the program paces them") }
+        return (.terminalFrames, "the terminal plays the frames it is given (\(context.row?.name ?? "not asked"))")
+    }
+
     /// A picture as `render` sends it: at its own size when that is at most half the cells' pixels (the terminal scales
     /// it to the cells it is placed over: an 8-frame 240x160 GIF at 80x24 sent 4.25 MB enlarged to 720x480), else at
     /// the cells' pixels, as sharp as a still (the terminal's scaling of a few pixels would blur it for little gain).

@@ -13,6 +13,42 @@ enum KittyPlaceholdersProtocol: PictureProtocol {
     }
 
     static func frames(_ cells: RenderCells) -> PacedFrames { KittyProtocol.frames(cells) }
+
+    /// Inside tmux, attached to a terminal that draws placeholders, with the passthrough on and colours enough to name
+    /// the pictures.
+    static func chosen(_ context: inout GraphicsContext) -> GraphicsVerdict? {
+        guard context.between == .tmux, let tmux = context.tmux else { return nil }
+        let name = context.tmuxTerminal
+        guard tmux.drawsPlaceholders else {
+            return .refused("inside tmux, attached to a terminal (\(name)) that does not draw Kitty's Unicode placeholders")
+        }
+        guard tmux.passthrough else {
+            return .refused("inside tmux, whose allow-passthrough is off: `set -g allow-passthrough on` in tmux.conf lets \(name) draw the photos")
+        }
+        let term = context.environment["TERM"] ?? ""
+        guard term.contains("256color") || term.hasSuffix("-direct") else {
+            return .refused("inside tmux with TERM=\(term), which has too few colours to name pictures (set tmux's default-terminal to tmux-256color)")
+        }
+        return .chosen("inside tmux with allow-passthrough on, the terminal (\(name)) draws Kitty's Unicode placeholders" + context.unsizedNote)
+    }
+
+    static func chosen(bySetting context: GraphicsContext) -> GraphicsChoice? {
+        inMultiplexer(named: mode, context)
+    }
+
+    static func animation(in context: GraphicsContext) -> (PictureDrawer.AnimationPlayback, String)? {
+        KittyProtocol.playback(in: context)
+    }
+
+    /// Kitty graphics named in the settings (`setting`) inside tmux or GNU screen: direct placements would land wherever
+    /// the terminal's cursor is, over other panes, so placeholders, through the passthrough; nil outside them.
+    static func inMultiplexer(named setting: GraphicsMode, _ context: GraphicsContext) -> GraphicsChoice? {
+        guard context.multiplexed else { return nil }
+        if let tmux = context.tmux, !tmux.passthrough {
+            return context.choice(.cells, "graphics = \(setting.rawValue) in the settings, but tmux's allow-passthrough is off")
+        }
+        return context.choice(mode, "graphics = \(setting.rawValue) in the settings, inside tmux: Unicode placeholders" + context.unsizedNote)
+    }
 }
 
 /// Pictures shown by Kitty's Unicode placeholders (kitty 0.28+, Ghostty, Rio; inside tmux, through its

@@ -4,9 +4,9 @@ import TerminalImage
 /// One picture protocol, and everything the program does in it: the session's layer (what the terminal keeps and what
 /// goes with each frame), how the terminal plays an animation where nothing more is known of it, and what `render`
 /// writes at the cursor for a still or a frame it paces (`frames`), or for frames the terminal plays (`playedFrames`).
+/// It also says which terminals it draws (`chosen`, reading their rows in `Terminals`) and how their animations play.
 /// `PictureProtocols.table` lists them, the way `Terminals.rows` lists terminals: a new protocol is its `GraphicsMode`
-/// case, its encoder (TerminalImage), its type here (in its layer's file) and its line in the table, then the
-/// terminals' rows that draw it.
+/// case, its encoder (TerminalImage), its type (in its layer's file) and its line in the table.
 protocol PictureProtocol {
     static var mode: GraphicsMode { get }
     /// How an animation plays where the terminal's answers say nothing more.
@@ -16,6 +16,13 @@ protocol PictureProtocol {
     static var cropsPlacements: Bool { get }
     /// The layer that sends a session's pictures (nil: curses draws them with the rest, as characters).
     static func layer(_ setup: PictureLayerSetup) -> PictureLayer?
+    /// Its rule for what the session draws with: whether it draws this terminal's pictures, or would but cannot, and
+    /// why (nil: no word on this terminal). Asked in the table's order; a rule may supply the cell's size.
+    static func chosen(_ context: inout GraphicsContext) -> GraphicsVerdict?
+    /// Its rule where the settings name it (nil: it draws, as named).
+    static func chosen(bySetting context: GraphicsContext) -> GraphicsChoice?
+    /// How the terminal plays an animation in it, where that depends on the terminal (nil: `playback`).
+    static func animation(in context: GraphicsContext) -> (PictureDrawer.AnimationPlayback, String)?
     /// `render`'s pictures in this protocol, each at the cursor over the last, the program pacing them.
     static func frames(_ cells: RenderCells) -> PacedFrames
     /// `render`'s animation handed to the terminal to play (nil: the terminal plays none in this protocol).
@@ -27,6 +34,9 @@ protocol PictureProtocol {
 }
 
 extension PictureProtocol {
+    static func chosen(_ context: inout GraphicsContext) -> GraphicsVerdict? { nil }
+    static func chosen(bySetting context: GraphicsContext) -> GraphicsChoice? { nil }
+    static func animation(in context: GraphicsContext) -> (PictureDrawer.AnimationPlayback, String)? { nil }
     static var cropsPlacements: Bool { false }
     static func playedFrames(_ cells: RenderCells) -> PlayedFrames? { nil }
     static func playsFile(_ format: AnimationFormat) -> Bool { false }
@@ -99,7 +109,8 @@ public struct PictureProtocolFailure: Error, CustomStringConvertible {
 /// The picture protocols, by mode: the one place a mode becomes what draws it.
 public enum PictureProtocols {
     static let table: [any PictureProtocol.Type] = [
-        KittyProtocol.self, KittyPlaceholdersProtocol.self, SixelProtocol.self, ITerm2Protocol.self, CellsProtocol.self,
+        // In the order they are preferred where more than one draws a terminal's pictures.
+        KittyProtocol.self, KittyPlaceholdersProtocol.self, ITerm2Protocol.self, SixelProtocol.self, CellsProtocol.self,
     ]
 
     static func of(_ mode: GraphicsMode) -> any PictureProtocol.Type {

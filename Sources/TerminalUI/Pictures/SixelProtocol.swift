@@ -16,6 +16,26 @@ enum SixelProtocol: PictureProtocol {
     }
 
     static func frames(_ cells: RenderCells) -> PacedFrames { SixelFrames(cells) }
+
+    /// Inside tmux built with Sixel, attached to a terminal that draws it (and no placeholders); elsewhere a terminal
+    /// whose DA1 lists Sixel, unless its row says not to trust that, drawn for its cell (or its row's Sixel cell).
+    static func chosen(_ context: inout GraphicsContext) -> GraphicsVerdict? {
+        switch context.between {
+        case .tmux:
+            guard let tmux = context.tmux, !tmux.drawsPlaceholders, tmux.drawsSixel, context.sized else { return nil }
+            return .chosen("inside tmux built with Sixel, attached to a terminal (\(context.tmuxTerminal)) that draws it")
+        case .nothing:
+            guard context.abilities?.sixel == true, context.row?.sixelUntrusted != true else { return nil }
+            if !context.sized, let row = context.row, let cell = row.sixelCell {
+                (context.cellWidth, context.cellHeight) = (cell.width, cell.height)
+                return .chosen("the terminal (\(row.name)) reports Sixel, drawn for its \(cell.width)x\(cell.height) Sixel cell")
+            }
+            guard context.sized else { return .refused("the terminal\(context.name) has Sixel but did not say its cell size") }
+            return .chosen("the terminal\(context.name) reports Sixel")
+        case .gnuScreen, .zellij:
+            return nil
+        }
+    }
 }
 
 /// `render`'s pictures in Sixel, at the cells' pixels (a terminal does not scale Sixel): each frame's bytes made once,

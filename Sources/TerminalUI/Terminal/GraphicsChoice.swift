@@ -30,23 +30,6 @@ public struct GraphicsChoice: Equatable, Sendable {
         }
     }
 
-    /// For Kitty graphics, whether the terminal plays an animation's frames: what it answered when asked (kitty: OK;
-    /// Zellij: ENOTSUPPORTED; xterm.js: EINVAL; Ghostty, Konsole: nothing), else what its row says; where they stand,
-    /// the program paces them.
-    static func kittyPlayback(abilities: TerminalAbilities?, row: Terminals.Row?,
-                              between: Terminals.Between) -> (PictureDrawer.AnimationPlayback, String) {
-        let paced = PictureDrawer.AnimationPlayback.framesInPlace
-        switch abilities?.kittyFrames {
-        case .played?: return (.terminalFrames, "the terminal played a test frame: it plays the frames it is given")
-        case let .refused(error)?: return (paced, "the terminal refused a test frame (\(error)): the program paces the frames")
-        case .unanswered?: return (paced, "the terminal did not answer a test frame: the program paces the frames")
-        case nil: break
-        }
-        if between == .zellij { return (paced, "Zellij refuses animation frames: the program paces them") }
-        if row?.kittyFramesStand == true { return (paced, "\(row!.name) plays no animation frames: the program paces them") }
-        return (.terminalFrames, "the terminal plays the frames it is given (\(row.map { "\($0.name)" } ?? "not asked"))")
-    }
-
     public static let cells = GraphicsChoice(mode: .cells, reason: "coloured characters")
 
     /// This choice as the colours allow it: pictures in pixels need colour (NO_COLOR and colors = "none" keep
@@ -63,107 +46,96 @@ public struct GraphicsChoice: Equatable, Sendable {
 
     /// Decides from the setting (nil: auto), the environment and the terminal's answers, by the terminal's row in
     /// `Terminals`. `tmux`: what tmux said of the pane and the terminal it is attached to (nil outside tmux, or when it
-    /// could not be asked).
+    /// could not be asked). What stands between (GNU screen, a tmux with nothing to ask) and a terminal that could not
+    /// be asked are decided here; then each protocol's own rule (`PictureProtocol.chosen`) is asked in the table's
+    /// order, and the first that takes the terminal draws its pictures (the first refusal says why none did).
     public static func choose(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?,
                               tmux: TmuxClient? = nil) -> GraphicsChoice {
-        var choice = chooseMode(setting: setting, environment: environment, abilities: abilities, tmux: tmux)
-        if [.kitty, .kittyPlaceholders].contains(choice.mode) {
-            let row = Terminals.row(Terminals.Seen(environment: environment, abilities: abilities, tmux: tmux))
-            (choice.playback, choice.playbackReason) = kittyPlayback(abilities: abilities, row: row, between: Terminals.between(environment))
+        var context = GraphicsContext(environment: environment, abilities: abilities, tmux: tmux)
+        var choice = chooseMode(setting: setting, &context)
+        if let animation = PictureProtocols.of(choice.mode).animation(in: context) {
+            (choice.playback, choice.playbackReason) = animation
         }
         return choice
     }
 
-    private static func chooseMode(setting: GraphicsMode?, environment: [String: String], abilities: TerminalAbilities?,
-                                   tmux: TmuxClient?) -> GraphicsChoice {
-        let seen = Terminals.Seen(environment: environment, abilities: abilities, tmux: tmux)
-        let row = Terminals.row(seen)
-        // Inside tmux, its client's cell (the pane's pixels may be tmux's default of 16x32).
-        var width = tmux?.cellWidth ?? abilities?.cellWidth.flatMap { GraphicsMode.cellWidths.contains($0) ? $0 : nil }
-        var height = tmux?.cellHeight ?? abilities?.cellHeight.flatMap { GraphicsMode.cellHeights.contains($0) ? $0 : nil }
-        var sized = width != nil && height != nil
-        func choice(_ mode: GraphicsMode, _ reason: String) -> GraphicsChoice {
-            GraphicsChoice(mode: mode, reason: reason, cellWidth: width ?? 10, cellHeight: height ?? 20)
-        }
-        let unsized = " (cell size unknown: 10x20 pixels assumed)"
-        let between = Terminals.between(environment)
-        let multiplexed = between == .tmux || between == .gnuScreen
+    private static func chooseMode(setting: GraphicsMode?, _ context: inout GraphicsContext) -> GraphicsChoice {
         if let setting {
-            switch setting {
-            case .cells: return choice(.cells, "graphics = cells in the settings")
-            case .kitty where multiplexed, .kittyPlaceholders where multiplexed:
-                // Inside tmux only placeholders can work (direct placements would land wherever the terminal's
-                // cursor is, over other panes); they need the passthrough.
-                if let tmux, !tmux.passthrough {
-                    return choice(.cells, "graphics = \(setting.rawValue) in the settings, but tmux's allow-passthrough is off")
-                }
-                return choice(.kittyPlaceholders, "graphics = \(setting.rawValue) in the settings, inside tmux: Unicode placeholders"
-                              + (sized ? "" : unsized))
-            default:
-                return choice(setting, "graphics = \(setting.rawValue) in the settings" + (sized ? "" : unsized))
-            }
+            if setting == .cells { return context.choice(.cells, "graphics = cells in the settings") }
+            return PictureProtocols.of(setting).chosen(bySetting: context)
+                ?? context.choice(setting, "graphics = \(setting.rawValue) in the settings" + context.unsizedNote)
         }
-        switch between {
+        switch context.between {
         case .gnuScreen:
-            return choice(.cells, "inside GNU screen, which keeps pictures from the terminal")
+            return context.choice(.cells, "inside GNU screen, which keeps pictures from the terminal")
         case .tmux:
-            guard let tmux else { return choice(.cells, "inside tmux or screen, which keep pictures from the terminal") }
-            let name = tmux.terminalType.isEmpty ? tmux.terminalName : tmux.terminalType
-            guard !name.isEmpty else {
-                return choice(.cells, "inside tmux, with no terminal attached to ask")
-            }
-            if !tmux.drawsPlaceholders, tmux.drawsSixel, sized {
-                return choice(.sixel, "inside tmux built with Sixel, attached to a terminal (\(name)) that draws it")
-            }
-            guard tmux.drawsPlaceholders else {
-                return choice(.cells, "inside tmux, attached to a terminal (\(name)) that does not draw Kitty's Unicode placeholders")
-            }
-            guard tmux.passthrough else {
-                return choice(.cells, "inside tmux, whose allow-passthrough is off: `set -g allow-passthrough on` in tmux.conf lets \(name) draw the photos")
-            }
-            let term = environment["TERM"] ?? ""
-            guard term.contains("256color") || term.hasSuffix("-direct") else {
-                return choice(.cells, "inside tmux with TERM=\(term), which has too few colours to name pictures (set tmux's default-terminal to tmux-256color)")
-            }
-            return choice(.kittyPlaceholders, "inside tmux with allow-passthrough on, the terminal (\(name)) draws Kitty's Unicode placeholders"
-                          + (sized ? "" : unsized))
+            guard context.tmux != nil else { return context.choice(.cells, "inside tmux or screen, which keep pictures from the terminal") }
+            guard !context.tmuxTerminal.isEmpty else { return context.choice(.cells, "inside tmux, with no terminal attached to ask") }
         case .zellij:
-            // Zellij is the terminal the program draws in: from 0.45 it answers the Kitty query and draws the
-            // pictures into the real terminal itself; its DA1 is never read as Sixel.
-            if abilities?.kittyGraphics == true {
-                return choice(.kitty, "inside Zellij, which answered the Kitty graphics query (it draws them itself from 0.45)")
-            }
-            return choice(.cells, "inside Zellij, which draws no Kitty graphics before 0.45 (and its Sixel answer is not trusted)")
+            break
         case .nothing:
-            break
-        }
-        // No answer in time (a loaded machine, a slow link): what the environment says of the terminal.
-        if abilities?.answered != true, let mode = Terminals.graphicsByEnvironment(environment) {
-            return choice(mode, "the terminal did not answer in time; its environment says it is \(row?.name ?? "one") ("
-                          + (mode == .kitty ? "Kitty graphics" : "iTerm2's images") + ")")
-        }
-        guard let abilities else { return choice(.cells, "the terminal could not be asked") }
-        let name = abilities.version.map { " (\($0))" } ?? ""
-        if abilities.kittyGraphics, row?.kittyAnswer != .ignored {
-            return choice(.kitty, "the terminal\(name) answered the Kitty graphics query")
-        }
-        switch row?.inlineImages ?? .no {
-        case .always:
-            return choice(.iterm2, "the terminal is \(row!.name): its own inline images" + (sized ? "" : unsized))
-        case .whenSixelReported where abilities.sixel:
-            return choice(.iterm2, "the terminal is \(row!.name), with its images on: iTerm2's inline images" + (sized ? "" : unsized))
-        default:
-            break
-        }
-        if abilities.sixel, row?.sixelUntrusted != true {
-            if !sized, let cell = row?.sixelCell {
-                (width, height, sized) = (cell.width, cell.height, true)
-                return choice(.sixel, "the terminal (\(row!.name)) reports Sixel, drawn for its \(cell.width)x\(cell.height) Sixel cell")
+            // No answer in time (a loaded machine, a slow link): what the environment says of the terminal.
+            if context.abilities?.answered != true, let mode = Terminals.graphicsByEnvironment(context.environment) {
+                return context.choice(mode, "the terminal did not answer in time; its environment says it is \(context.row?.name ?? "one") ("
+                                      + (mode == .kitty ? "Kitty graphics" : "iTerm2's images") + ")")
             }
-            guard sized else { return choice(.cells, "the terminal\(name) has Sixel but did not say its cell size") }
-            return choice(.sixel, "the terminal\(name) reports Sixel")
+            guard context.abilities != nil else { return context.choice(.cells, "the terminal could not be asked") }
         }
-        if !abilities.answered { return choice(.cells, "the terminal did not answer") }
-        return choice(.cells, "the terminal\(name) shows no pictures itself")
+        var refusal: String?
+        for picture in PictureProtocols.table {
+            switch picture.chosen(&context) {
+            case let .chosen(reason)?: return context.choice(picture.mode, reason)
+            case let .refused(reason)?: refusal = refusal ?? reason
+            case nil: continue
+            }
+        }
+        if let refusal { return context.choice(.cells, refusal) }
+        if context.abilities?.answered != true { return context.choice(.cells, "the terminal did not answer") }
+        return context.choice(.cells, "the terminal\(context.name) shows no pictures itself")
     }
+}
+
+/// What a picture protocol's rule sees of the terminal when the session decides what draws its pictures: the
+/// environment, the answers, tmux's word, the terminal's row, what stands between, and the cell's size (which a
+/// rule may supply: the Sixel cell of a terminal that does not say its own).
+struct GraphicsContext {
+    let environment: [String: String]
+    let abilities: TerminalAbilities?
+    let tmux: TmuxClient?
+    let row: Terminals.Row?
+    let between: Terminals.Between
+    var cellWidth: Int?
+    var cellHeight: Int?
+
+    init(environment: [String: String], abilities: TerminalAbilities?, tmux: TmuxClient?) {
+        self.environment = environment
+        self.abilities = abilities
+        self.tmux = tmux
+        row = Terminals.row(Terminals.Seen(environment: environment, abilities: abilities, tmux: tmux))
+        between = Terminals.between(environment)
+        // Inside tmux, its client's cell (the pane's pixels may be tmux's default of 16x32).
+        cellWidth = tmux?.cellWidth ?? abilities?.cellWidth.flatMap { GraphicsMode.cellWidths.contains($0) ? $0 : nil }
+        cellHeight = tmux?.cellHeight ?? abilities?.cellHeight.flatMap { GraphicsMode.cellHeights.contains($0) ? $0 : nil }
+    }
+
+    /// The cell's size is known (said by the terminal or tmux, or supplied by a rule from the terminal's row).
+    var sized: Bool { cellWidth != nil && cellHeight != nil }
+    var unsizedNote: String { sized ? "" : " (cell size unknown: 10x20 pixels assumed)" }
+    /// Inside tmux or GNU screen, which keep pictures from the terminal but through the passthrough.
+    var multiplexed: Bool { between == .tmux || between == .gnuScreen }
+    /// The terminal's name and version as it answered, " (kitty(0.35.2))", or nothing.
+    var name: String { abilities?.version.map { " (\($0))" } ?? "" }
+    /// Inside tmux: the terminal its client sits in, by its answer or else its TERM.
+    var tmuxTerminal: String { tmux.map { $0.terminalType.isEmpty ? $0.terminalName : $0.terminalType } ?? "" }
+
+    func choice(_ mode: GraphicsMode, _ reason: String) -> GraphicsChoice {
+        GraphicsChoice(mode: mode, reason: reason, cellWidth: cellWidth ?? 10, cellHeight: cellHeight ?? 20)
+    }
+}
+
+/// A picture protocol's word on the terminal: it draws it (why), or it would but cannot (why: the reason characters
+/// are used, unless a later protocol draws it).
+enum GraphicsVerdict {
+    case chosen(String)
+    case refused(String)
 }
