@@ -208,6 +208,36 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(again.pixels?.id, pixels.id)
     }
 
+    /// On a slow link, kitty is given a small animation's frames at their own size once Space plays it (the terminal
+    /// scales them to the view's cells); on a fast one, at the view's pixels, as the still is drawn.
+    func test_kitty_onASlowLink_getsASmallAnimationAtItsOwnSize() throws {
+        let clock = Clock()
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
+        pipeline.linkRate = 125_000
+        // A view of 100x28 cells, 800x448 pixels: the 320x180 GIF is under half of them.
+        func view() -> PictureSlot {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return pipeline.viewerPicture(for: photo, columns: 100, rows: 28, view: ViewTransform())
+        }
+        _ = view()
+        var picture: CellPicture?
+        // As `settle`, at this view's size (long enough for a busy machine; it ends as soon as the picture comes).
+        let deadline = Date().addingTimeInterval(90)
+        while picture == nil, Date() < deadline {
+            for result in mailbox.take() { pipeline.deliver(result) }
+            if pipeline.viewerAnimation?.heldForLink == true { pipeline.control(.playPause) }
+            if case let .ready(shown) = view(), shown.pixels?.motion != nil { picture = shown }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let pixels = try XCTUnwrap(picture?.pixels)
+        XCTAssertEqual(pixels.image.width, 320, "the frames at their own size")
+        XCTAssertEqual(pixels.image.height, 180)
+        XCTAssertEqual(pixels.motion?.frames.first?.width, 320)
+        XCTAssertEqual(pixels.columns, 100, "shown over the view's cells")
+    }
+
     func test_kitty_getsOnePictureWithEveryFrame_andTheLoopAsksForNoFrames() throws {
         let clock = Clock()
         let (pipeline, picture) = try playedByKitty(clock: clock)

@@ -118,6 +118,9 @@ extension ImagePipeline {
         // Where the program paces the frames, they play while the rest are read (a terminal that plays them is given
         // them all at once).
         let streams = drawer.playback == .paced
+        // Frames drawn on the loop are made at the view's pixels exactly; frames the terminal holds no larger than they
+        // are (`startMotionRender` makes them the view's size, or on a slow link leaves a small one at its own).
+        let exactly = drawer.playback == .paced
         let limits = animationLimits
         animationLoad = Task.detached(priority: .userInitiated) {
             do {
@@ -130,7 +133,7 @@ extension ImagePipeline {
                 let animation = try await withTaskCancellationHandler {
                     // Exactly the view's pixels: the viewer's box has the photo's shape, and a frame drawn as it is
                     // is not resized again on the loop.
-                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: true, limits: limits, stop: stop) { frame, index in
+                    try ImageCodec.decodeAnimation(data, fitting: box, exactly: exactly, limits: limits, stop: stop) { frame, index in
                         guard streams, soFar.count == index else { return }
                         // Frames halved under the budget since the first: the rest come whole at the end.
                         if let first = soFar.first, first.image.width != frame.image.width { soFar = []; return }
@@ -194,6 +197,7 @@ extension ImagePipeline {
         let post = self.post
         let file = animationFile
         let budget = animationLimits.bytes
+        let slowLink = linkRate != nil
         let task = Task.detached(priority: .userInitiated) {
             var frames: [RGBImage] = []
             // iTerm2 plays the GIF itself, as it came, when the whole of it is in view upright.
@@ -202,10 +206,18 @@ extension ImagePipeline {
             // The frames drawn for the view are held under the same budget as the frames read: past it they are made
             // smaller (the terminal scales them to the cells), never held all at the view's size.
             var scale = 1.0
+            let view = drawer.pixelSize(columns: key.columns, rows: key.rows)
             for frame in sources {
                 if Task.isCancelled { return }
                 let rotated = ViewerRendering.rotate(frame.image, quarterTurns: key.view.quarterTurns)
-                guard var image = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels?.image else { return }
+                // On a slow link a frame of at most half the view's pixels, shown whole, goes up at its own size and the
+                // terminal scales it to the cells (a fifth of the bytes for a 320x180 GIF in a 900x500 view). On a fast
+                // one every frame is made at the view's pixels, exactly as the still is drawn.
+                let ownSize = slowLink && key.view.visibleX >= 1 && key.view.visibleY >= 1
+                    && rotated.width <= view.width && rotated.height <= view.height
+                    && rotated.width * rotated.height * 2 <= view.width * view.height
+                guard var image = ownSize ? rotated
+                    : ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer).pixels?.image else { return }
                 if frames.isEmpty {
                     let all = Double(image.pixels.count) * Double(sources.count)
                     if all > Double(budget) { scale = (Double(budget) / all).squareRoot() }
