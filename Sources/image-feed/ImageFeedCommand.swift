@@ -610,7 +610,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "half, quadrant, sextant or blocks: the characters of a photo drawn as cells (default half, which every font draws, whatever the full-screen app's blitter setting).")
     var blitter: String?
 
-    @Option(help: "on or off: play an animation (GIF, WebP, MP4) in place (default on where standard output is a terminal; off: its first frame).")
+    @Option(help: "on, off or safe: play an animation (GIF, WebP, MP4) in place (default on where standard output is a terminal, or as IMAGE_FEED_ANIMATIONS says; off: its first frame; safe: its first frame if it flashes more than three times a second).")
     var animate: String?
 
     @Option(help: "How many times an animation plays (default: as the file says; 0: until Ctrl-C).")
@@ -651,15 +651,17 @@ struct RenderCommand: AsyncParsableCommand {
             let rows = arguments.rows ?? terminal.map { max(1, $0.rows - 1) } ?? 24
             let kind = arguments.blitter.flatMap { BlitterKind(rawValue: $0.lowercased()) } ?? .half
             let unicode = TerminalEnvironment.isUTF8(environment)
-            let animate = arguments.animate?.lowercased()
+            // The option, else the animations setting of the environment (off and safe; a previewer reads no config file).
+            let animate = arguments.animate?.lowercased() ?? RenderArguments.animate(environment: environment)
             // An animation plays in place where a person watches (a terminal); a pipe or a file gets its first frame.
             if animate != "off", isatty(STDOUT_FILENO) == 1 || animate == "on", AnimationFormat(sniffing: data) != nil {
                 trapInterrupt()
                 try AnimationCommand.play(data, columns: columns, rows: rows, graphics: chosen, cellWidth: cell.0, cellHeight: cell.1,
                                           mode: mode, unicode: unicode, blitter: kind, kittyPlays: decided.playback != .framesInPlace,
-                                          plan: AnimationCommand.Plan(loops: arguments.loops, duration: arguments.duration),
+                                          plan: AnimationCommand.Plan(loops: arguments.loops, duration: arguments.duration, safe: animate == "safe"),
                                           output: AnimationCommand.Output(write: { try StandardOutput.write($0) },
-                                                                          stopped: { signalled.pointee != 0 }, stop: decodeStop))
+                                                                          stopped: { signalled.pointee != 0 }, stop: decodeStop,
+                                                                          say: { StandardError.write("image-feed: \($0)\n") }))
                 // Ended by a signal: the status a shell expects of it (130 for Ctrl-C).
                 if signalled.pointee != 0 { throw ExitCode(128 + signalled.pointee) }
                 return

@@ -57,6 +57,37 @@ extension AnimationPacingTests {
         XCTAssertTrue(String(decoding: written, as: UTF8.self).hasSuffix("\u{1B}[?25h"), "the cursor shown again")
     }
 
+    /// `render --animate safe` (or IMAGE_FEED_ANIMATIONS=safe): an animation that flashes more than three times a second
+    /// is drawn as its first frame, and why is said; one that does not plays, by the same clock.
+    func test_safe_drawsTheFirstFrameOfOneThatFlashes_andPlaysTheRest() throws {
+        var flashing = GIFWriter(width: 80, height: 40, colors: [(0, 0, 0), (255, 255, 255)])
+        for index in 0..<10 {
+            flashing.frame(left: 0, top: 0, width: 80, height: 40, pixels: [UInt8](repeating: UInt8(index % 2), count: 80 * 40), delay: 10)
+        }
+        var said: [String] = []
+        var written: [UInt8] = []
+        var clock = 0.0
+        let output = AnimationCommand.Output(write: { written += $0 }, now: { clock += 0.000_001; return clock }, sleep: { clock += $0 },
+                                             say: { said.append($0) })
+        let drawn = try AnimationCommand.play(flashing.data, columns: 40, rows: 10, graphics: .sixel, cellWidth: 9, cellHeight: 18,
+                                              mode: .palette256, unicode: true, plan: AnimationCommand.Plan(safe: true), output: output)
+        XCTAssertEqual(drawn, 1, "its first frame, as a still")
+        XCTAssertEqual(said, ["the animation flashes 5 times a second: its first frame is drawn (--animate on plays it)"])
+        XCTAssertEqual(String(decoding: written, as: UTF8.self).components(separatedBy: "\u{1B}Pq").count - 1, 1)
+
+        let rocket = try Data(contentsOf: EndToEndTestCase.repositoryRoot.appendingPathComponent("Assets/animations/rocket.gif"))
+        said = []
+        let played = try AnimationCommand.play(rocket, columns: 40, rows: 10, graphics: .sixel, cellWidth: 9, cellHeight: 18,
+                                               mode: .palette256, unicode: true, plan: AnimationCommand.Plan(duration: 0.5, safe: true),
+                                               output: output)
+        XCTAssertTrue(said.isEmpty)
+        XCTAssertEqual(played, 7, "frames due at 0, 80, ..., 480 ms, as without safe")
+        XCTAssertEqual(RenderArguments.animate(environment: ["IMAGE_FEED_ANIMATIONS": "safe"]), "safe")
+        XCTAssertEqual(RenderArguments.animate(environment: ["IMAGE_FEED_ANIMATIONS": "OFF"]), "off")
+        XCTAssertNil(RenderArguments.animate(environment: ["IMAGE_FEED_ANIMATIONS": "hover"]))
+        XCTAssertEqual(RenderArguments(source: "a.gif", animate: "sometimes").problem, "--animate is on, off or safe.")
+    }
+
     /// What `render` decides to do with an animation in Kitty graphics: kitty plays it; Ghostty, VS Code and Zellij are
     /// paced (render cannot ask: its output is often not the terminal's input).
     func test_render_pacesKittyAnimations_whereTheTerminalPlaysNone() {

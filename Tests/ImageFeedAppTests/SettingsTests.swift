@@ -51,6 +51,22 @@ final class SettingsTests: XCTestCase {
         }
     }
 
+    func test_theAnimations_fromTheFile_theEnvironment_andItsErrors() throws {
+        let folder = try TemporaryFolder()
+        XCTAssertEqual(try Settings.load(environment: folder.environment).animations, .hover, "the viewer's plays, as before")
+        _ = try folder.write("animations = \"off\"\n", to: "config/image-feed/config.toml")
+        let fromFile = try Settings.load(environment: folder.environment)
+        XCTAssertEqual(fromFile.animations, .off)
+        XCTAssertEqual(fromFile.origins["animations"]?.contains("line 1"), true)
+        var environment = folder.environment
+        environment["IMAGE_FEED_ANIMATIONS"] = "Safe"
+        XCTAssertEqual(try Settings.load(environment: environment).animations, .safe)
+        environment["IMAGE_FEED_ANIMATIONS"] = "sometimes"
+        XCTAssertThrowsError(try Settings.load(environment: environment)) { error in
+            XCTAssertTrue("\(error)".contains("not one of on, off, hover or safe"), "\(error)")
+        }
+    }
+
     /// Against another Imgur API (the standalone sandbox) the album covers are built where it keeps the files, not on
     /// Imgur's real host; IMGUR_IMAGE_BASE says otherwise.
     func test_imgurCovers_followTheAPIBase_unlessTheirOwnBaseIsSet() throws {

@@ -109,6 +109,52 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertNil(pipeline.nextAnimationFrame)
     }
 
+    /// `animations = off`: every animation stands as its still, the status line says so, and Space plays it.
+    func test_animationsOff_holdsTheStill_untilSpace() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        pipeline.animationSetting = .off
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames > 0 && !$0.reading } ?? false }
+        let held = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertTrue(held.paused)
+        XCTAssertEqual(held.heldBecause, "animations are off")
+        XCTAssertNil(pipeline.nextAnimationFrame, "nothing is due: the loop sleeps")
+        XCTAssertEqual(ViewerScreen.motionLabel(held, unicode: true), "still: animations are off, Space plays")
+        pipeline.control(.playPause)
+        XCTAssertNil(pipeline.viewerAnimation?.heldBecause)
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, false)
+        XCTAssertNotNil(pipeline.nextAnimationFrame, "it plays")
+    }
+
+    /// `animations = safe`: an animation that flashes more than three times a second stands still, and says why, before
+    /// a flashing frame is shown; one that does not (the demo's rocket) plays.
+    func test_animationsSafe_holdsOneThatFlashes_andPlaysTheRest() throws {
+        var flashing = GIFWriter(width: 320, height: 180, colors: [(0, 0, 0), (255, 255, 255)])
+        for index in 0..<12 {
+            flashing.frame(left: 0, top: 0, width: 320, height: 180, pixels: [UInt8](repeating: UInt8(index % 2), count: 320 * 180), delay: 8)
+        }
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock,
+                                           files: Files(animation: flashing.data))
+        pipeline.animationSetting = .safe
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames > 0 && !$0.reading } ?? false }
+        let held = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertEqual(held.heldBecause, "it flashes 6 times a second")
+        XCTAssertEqual(held.frame, 0)
+        XCTAssertTrue(held.paused)
+        pipeline.control(.playPause)
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, false, "Space plays it all the same")
+
+        let (calm, calmMail) = self.pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: Clock())
+        calm.animationSetting = .safe
+        _ = frame(calm)
+        settle(calm, calmMail) { calm.viewerAnimation.map { $0.frames > 0 && !$0.reading } ?? false }
+        XCTAssertNil(calm.viewerAnimation?.heldBecause)
+        XCTAssertEqual(calm.viewerAnimation?.paused, false, "the rocket plays")
+    }
+
     func test_aSlowLink_holdsTheStill_untilSpace() throws {
         let clock = Clock()
         let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)

@@ -15,10 +15,14 @@ public enum AnimationCommand {
         public var loops: Int?
         /// Seconds at most; nil: until the loops end (or for ever).
         public var duration: Double?
+        /// An animation that flashes more than three times a second (WCAG 2.3.1) is drawn as its first frame, and why is
+        /// said: its frames are all read and measured before one plays.
+        public var safe: Bool
 
-        public init(loops: Int? = nil, duration: Double? = nil) {
+        public init(loops: Int? = nil, duration: Double? = nil, safe: Bool = false) {
             self.loops = loops
             self.duration = duration
+            self.safe = safe
         }
     }
 
@@ -30,15 +34,18 @@ public enum AnimationCommand {
         public var sleep: (Double) -> Void
         public var stopped: () -> Bool
         public var stop: DecodeStop?
+        /// A word for the person watching (standard error): why a safe animation stands still.
+        public var say: (String) -> Void
 
         public init(write: @escaping ([UInt8]) throws -> Void, now: @escaping () -> Double = { ProcessInfo.processInfo.systemUptime },
                     sleep: @escaping (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }, stopped: @escaping () -> Bool = { false },
-                    stop: DecodeStop? = nil) {
+                    stop: DecodeStop? = nil, say: @escaping (String) -> Void = { _ in }) {
             self.write = write
             self.now = now
             self.sleep = sleep
             self.stopped = stopped
             self.stop = stop
+            self.say = say
         }
     }
 
@@ -81,7 +88,8 @@ public enum AnimationCommand {
         let animation: AnimatedImage
         do {
             animation = try ImageCodec.decodeAnimation(data, fitting: (columns * cell.width, rows * cell.height), stop: output.stop) { frame, index in
-                guard !terminalPlaysFile else { return }
+                // A safe play measures every frame before one plays.
+                guard !terminalPlaysFile, !plan.safe else { return }
                 if index == 0 {
                     first = frame
                     return
@@ -107,6 +115,25 @@ public enum AnimationCommand {
             return try still()
         }
         guard animation.moves else { return try still() }
+        if plan.safe {
+            let rate = Flashes.perSecond(animation.frames.map(\.image), delays: animation.frames.map(\.delay))
+            if Flashes.tooMany(rate) {
+                output.say("the animation flashes \(Int(rate.rounded())) times a second: its first frame is drawn (--animate on plays it)")
+                return try still()
+            }
+            if !terminalPlaysFile {
+                // Every frame read: the first loop goes by the clock as the others do.
+                let cells = fitted(animation.frames[0].image)
+                let safePlayer = Player(cells: cells, frames: PictureProtocols.frames(drawn, cells),
+                                        played: kittyPlays ? PictureProtocols.playedFrames(drawn, cells) : nil, duration: plan.duration, output: output)
+                player = safePlayer
+                do {
+                    for (index, frame) in animation.frames.enumerated() { try safePlayer.firstLoop(frame, index: index) }
+                } catch is CancellationError {
+                    return try safePlayer.end()
+                }
+            }
+        }
         let loops = plan.loops ?? animation.loops
         if terminalPlaysFile {
             try output.write(PictureProtocols.playedFile(drawn, data, cells: fitted(animation.frames[0].image)))

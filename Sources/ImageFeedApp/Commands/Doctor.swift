@@ -402,6 +402,10 @@ public enum Doctor {
         case "write_collections": configuration.writeCollections ? "true (logins ask for write_collections)" : nil
         case "colors": configuration.colors?.rawValue ?? "auto"
         case "graphics": configuration.graphics?.rawValue ?? "auto"
+        case "animations": configuration.animations.rawValue + [
+            AnimationSetting.hover: ": the viewer's animation plays", .on: ": animations play", .off: ": stills until Space plays them",
+            .safe: ": they play, but one that flashes more than three times a second stands still",
+        ][configuration.animations, default: ""]
         // Unset, the terminal decides (the Terminal section's Blitter line says what it chose).
         case "blitter": configuration.origins["blitter"] == nil ? "auto (the richest the terminal draws: see Blitter above)" : configuration.blitter.rawValue
         case "keys": configuration.keyMap == .standard ? nil

@@ -90,7 +90,7 @@ public struct RenderArguments: Equatable, Sendable {
 
     /// What is wrong with the values, in the words the command prints; nil when nothing is.
     public var problem: String? {
-        if let animate, !["on", "off"].contains(animate.lowercased()) { return "--animate is on or off." }
+        if let animate, !["on", "off", "safe"].contains(animate.lowercased()) { return "--animate is on, off or safe." }
         if let loops, !(0...1_000_000).contains(loops) { return "--loops must be 0 to 1000000." }
         if let duration, !(duration > 0 && duration <= 86_400) { return "--duration must be more than 0 and at most 86400 seconds." }
         if let graphics, graphics.lowercased() != "auto",
@@ -103,6 +103,16 @@ public struct RenderArguments: Equatable, Sendable {
         if let rows, !(1...2_000).contains(rows) { return "--rows must be 1 to 2000." }
         if let colors, ColorMode(rawValue: colors) == nil { return "--colors is truecolor, 256, 16, 8 or none." }
         return nil
+    }
+
+    /// What `IMAGE_FEED_ANIMATIONS` asks of `render` where `--animate` is not given: "off" (the first frame), "safe" (not
+    /// an animation that flashes too often), or nil (plays where a person watches: `on` and `hover` alike).
+    public static func animate(environment: [String: String]) -> String? {
+        switch environment["IMAGE_FEED_ANIMATIONS"].flatMap({ AnimationSetting(rawValue: $0.lowercased()) }) {
+        case .off?: "off"
+        case .safe?: "safe"
+        default: nil
+        }
     }
 
     /// A cell's size in pixels from `WxH`, within the sizes a terminal's cell can have.

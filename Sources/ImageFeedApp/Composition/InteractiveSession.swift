@@ -79,7 +79,8 @@ public enum InteractiveSession {
         let chosenBlitter = profile.blitter.value
         let app = TerminalApp(backend: backend, theme: theme, imageSource: context.imageSource,
                               performer: performer, state: state, logo: logo(), graphics: choice,
-                              blitter: chosenBlitter, keyMap: context.configuration.keyMap)
+                              blitter: chosenBlitter, keyMap: context.configuration.keyMap,
+                              animations: context.configuration.animations)
         // Failures a key caused, as the status line told them, go to the log too.
         app.noticeObserver = { notice in
             if notice.kind == .error { logger.notice("shown: \(notice.text)") } else { logger.debug("shown: \(notice.text)") }

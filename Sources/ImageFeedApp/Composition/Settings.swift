@@ -32,6 +32,8 @@ public struct Settings: Sendable, Equatable {
     public var blitter: BlitterKind = .half
     /// The link to the terminal: measured (`auto`), or taken to be fast or slow (pictures' size).
     public var link: LinkSetting = .auto
+    /// Whether animations play: `hover` (the viewer's), `on`, `off` (stills until Space), `safe` (not one that flashes).
+    public var animations: AnimationSetting = .hover
     /// The interface's colours: for dark terminal backgrounds, light ones, or the most contrast.
     public var theme: ThemeName = .dark
     /// Colours by role from `[colors]`, over the theme's.
@@ -88,6 +90,7 @@ public struct Settings: Sendable, Equatable {
         "graphics": GraphicsMode.spoken(),
         "blitter": "half, quadrant, sextant or blocks (unset: the richest the terminal draws)",
         "link": "auto, fast or slow: how pictures are sized for the link to the terminal",
+        "animations": "hover, on, off or safe: whether animations play (off: stills until Space; safe: not one that flashes more than three times a second)",
         "write_collections": "true to ask, at the next login, to add photos to your collections and take them out",
     ]
 
@@ -99,6 +102,14 @@ public struct Settings: Sendable, Equatable {
             throw ConfigurationError(message: "\(source): \(text) is not one of \(GraphicsMode.spoken(last: ", ")).")
         }
         return mode
+    }
+
+    /// An animations setting's value.
+    public static func animationSetting(_ text: String, from source: String) throws(ConfigurationError) -> AnimationSetting {
+        guard let setting = AnimationSetting(rawValue: text.lowercased()) else {
+            throw ConfigurationError(message: "\(source): \(text) is not one of \(AnimationSetting.spoken).")
+        }
+        return setting
     }
 
     /// A link setting's value.
@@ -211,6 +222,9 @@ public struct Settings: Sendable, Equatable {
         if let blitter = from("IMAGE_FEED_BLITTER", "blitter") { configuration.blitter = try blitterSetting(blitter, from: "IMAGE_FEED_BLITTER") }
         if let theme = from("IMAGE_FEED_THEME", "theme") { configuration.theme = try themeSetting(theme, from: "IMAGE_FEED_THEME") }
         if let link = from("IMAGE_FEED_LINK", "link") { configuration.link = try linkSetting(link, from: "IMAGE_FEED_LINK") }
+        if let animations = from("IMAGE_FEED_ANIMATIONS", "animations") {
+            configuration.animations = try animationSetting(animations, from: "IMAGE_FEED_ANIMATIONS")
+        }
         if let graphics = from("IMAGE_FEED_GRAPHICS", "graphics") {
             configuration.graphics = try graphicsSetting(graphics, from: "IMAGE_FEED_GRAPHICS")
         }
@@ -355,6 +369,7 @@ public struct Settings: Sendable, Equatable {
             case "graphics": graphics = try Self.graphicsSetting(string, from: place)
             case "blitter": blitter = try Self.blitterSetting(string, from: place)
             case "link": link = try Self.linkSetting(string, from: place)
+            case "animations": animations = try Self.animationSetting(string, from: place)
             case "theme": theme = try Self.themeSetting(string, from: place)
             default: break
             }

@@ -62,7 +62,7 @@ public final class TerminalApp {
     /// `blitter`: the characters photos are drawn with when they are not pixels.
     public init(backend: TerminalBackend, theme: Theme, imageSource: any ImageSource, performer: EffectPerformer,
                 state: AppState = AppState(), logo: RGBImage? = nil, graphics: GraphicsChoice = .cells,
-                blitter kind: BlitterKind = .half, keyMap: KeyMap = .standard) {
+                blitter kind: BlitterKind = .half, keyMap: KeyMap = .standard, animations: AnimationSetting = .hover) {
         self.backend = backend
         let blitter = HalfBlockBlitter(mode: theme.colorMode, unicode: theme.unicode)
         let pixels = graphics.mode != .cells
@@ -84,6 +84,7 @@ public final class TerminalApp {
         inbox = Inbox(wake: { waker.wake() })
         let inbox = self.inbox
         pipeline = Self.makePipeline(source: imageSource, drawer: drawer, inbox: inbox)
+        pipeline.animationSetting = animations
     }
 
     private let imageSource: any ImageSource

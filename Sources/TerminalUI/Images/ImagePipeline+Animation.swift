@@ -7,7 +7,7 @@ import TerminalImage
 extension ImagePipeline {
     /// Whether the terminal plays the viewer's animation itself (every frame sent once).
     var terminalPlays: Bool {
-        guard !heldForLink else { return false }
+        guard hold == nil else { return false }
         switch drawer.playback {
         case .paced, .framesInPlace: return false
         case .terminalFrames: return true
@@ -28,7 +28,7 @@ extension ImagePipeline {
         }
         return AnimationStatus(frame: clock.frame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
                                paused: clock.paused, finished: clock.finished, playedByTerminal: terminalPlays,
-                               heldForLink: heldForLink, cut: animationCut, reading: animationReading)
+                               heldForLink: hold == .link, heldBecause: hold?.reason, cut: animationCut, reading: animationReading)
     }
 
     /// When the next frame is due (seconds on `now`'s clock), where the program paces the frames.
@@ -64,9 +64,18 @@ extension ImagePipeline {
         if clock != nil {
             clock!.extend(delays: delays, loops: loops, now: now())
         } else {
-            // On a slow link it stands still until Space: even its changed cells would keep keys waiting.
-            heldForLink = linkRate != nil
-            clock = AnimationClock(delays: delays, loops: loops, now: now(), paused: heldForLink)
+            // On a slow link it stands still until Space: even its changed cells would keep keys waiting. So does
+            // every animation where the setting asks for stillness.
+            hold = animationSetting == .off ? .off : linkRate != nil ? .link : nil
+            clock = AnimationClock(delays: delays, loops: loops, now: now(), paused: hold != nil)
+        }
+        // `safe`: the frames read so far, measured before they play; one that flashes too often stands still.
+        if animationSetting == .safe, !playedOnRequest, hold != .off, hold?.isFlashes != true {
+            let rate = Flashes.perSecond(animation.frames.map(\.image), delays: delays)
+            if Flashes.tooMany(rate) {
+                hold = .flashes(rate)
+                if clock?.paused == false { clock!.togglePause(now: now()) }
+            }
         }
     }
 
@@ -79,7 +88,8 @@ extension ImagePipeline {
         animation = nil
         animationFile = nil
         clock = nil
-        heldForLink = false
+        hold = nil
+        playedOnRequest = false
         animationCut = nil
         animationReading = false
         frameShown = nil
@@ -91,9 +101,10 @@ extension ImagePipeline {
     public func control(_ request: PlaybackRequest) {
         if request == .retry { return retryAnimation() }
         guard clock != nil else { return }
-        if heldForLink {
-            // The first Space plays it, slow link or not: frames that cannot cross in time are skipped.
-            heldForLink = false
+        if hold != nil {
+            // The first Space plays it, slow link, setting or flashes: frames that cannot cross in time are skipped.
+            hold = nil
+            playedOnRequest = true
             if case .playPause = request {
                 clock!.togglePause(now: now())
                 return

@@ -17,11 +17,11 @@ extension ImagePipeline {
         if let animation, let clock {
             if sendsMotionPicture {
                 // Held for the link at its first frame, the still shows (as where frames are drawn on the loop).
-                if terminalPlays || !heldForLink || clock.frame != 0 {
+                if terminalPlays || hold == nil || clock.frame != 0 {
                     if let shown = motionShown, shown.key == key { return .ready(shown.picture) }
                     if let zoomed = zoomedMotion(key) { return .ready(zoomed) }
                 }
-            } else if !heldForLink || clock.frame != 0 {
+            } else if hold == nil || clock.frame != 0 {
                 return .ready(animationFrame(animation, index: clock.frame, key: key))
             }
         }

@@ -121,8 +121,12 @@ public final class ImagePipeline: PictureProvider {
     var animation: AnimatedImage?
     var animationFile: Data?
     var clock: AnimationClock?
-    /// Started as a still because the link was slow; Space plays it.
-    var heldForLink = false
+    /// Why the animation stands as a still until Space plays it (a slow link, the animations setting, its flashes).
+    var hold: AnimationHold?
+    /// Space played it: the setting holds it no more (`safe` keeps checking no more).
+    var playedOnRequest = false
+    /// The `animations` setting: `off` holds every animation as a still, `safe` one that flashes too often.
+    public var animationSetting = AnimationSetting.hover
     var animationCut: String?
     /// The animation plays while the rest of its frames are read.
     var animationReading = false

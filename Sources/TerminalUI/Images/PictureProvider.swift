@@ -50,13 +50,16 @@ public struct AnimationStatus: Equatable, Sendable {
     public var playedByTerminal: Bool
     /// Held as a still because the link is slow, until Space.
     public var heldForLink: Bool
+    /// Held as a still for another reason, said ("animations are off", "it flashes 5 times a second"), until Space.
+    public var heldBecause: String?
     /// Frames left out (the budget, a damaged frame), said once.
     public var cut: String?
     /// It plays while the rest of its frames are read: `frames` is what was read so far.
     public var reading: Bool
 
     public init(frame: Int, frames: Int, loop: Int, loops: Int, paused: Bool, finished: Bool = false,
-                playedByTerminal: Bool = false, heldForLink: Bool = false, cut: String? = nil, reading: Bool = false) {
+                playedByTerminal: Bool = false, heldForLink: Bool = false, heldBecause: String? = nil, cut: String? = nil,
+                reading: Bool = false) {
         self.reading = reading
         self.frame = frame
         self.frames = frames
@@ -66,6 +69,7 @@ public struct AnimationStatus: Equatable, Sendable {
         self.finished = finished
         self.playedByTerminal = playedByTerminal
         self.heldForLink = heldForLink
+        self.heldBecause = heldBecause
         self.cut = cut
     }
 }

@@ -79,7 +79,7 @@ public struct ViewerScreen {
             // An animation the terminal plays is told whether to play or to stand at a frame; one the program paces stands
             // at the frame the clock is at.
             let playback: PicturePlacement.Playback? = motion.map {
-                $0.paused || $0.heldForLink || !$0.playedByTerminal ? .paused(frame: $0.frame) : .playing
+                $0.paused || $0.heldForLink || $0.heldBecause != nil || !$0.playedByTerminal ? .paused(frame: $0.frame) : .playing
             }
             buffer.draw(picture, x: rect.x + (rect.width - picture.columns) / 2, y: rect.y + (rect.height - picture.rows) / 2,
                         playback: playback)
@@ -229,6 +229,7 @@ public struct ViewerScreen {
         guard let motion else { return "animated: loading its frames" }
         guard motion.frames > 0 else { return motion.cut.map { "still: \($0)" } ?? "still" }
         if motion.heldForLink { return "paused: slow link, Space plays" }
+        if let why = motion.heldBecause { return "still: \(why), Space plays" }
         // Still being read: the frames so far, and more to come.
         let count = "\(motion.frames)\(motion.reading ? (unicode ? "…" : "...") : motion.cut == nil ? "" : "+")"
         // The frame number keeps its width, so the line does not shift as it plays.
