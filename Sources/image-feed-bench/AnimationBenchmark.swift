@@ -8,7 +8,8 @@ import Glibc
 
 /// An animation playing in the viewer (the demo's `coffee.webp`: 20 frames of 480x270, 100 ms each) at 120x40, in
 /// each picture mode, against the same viewer showing a still: the CPU the whole process spends while it plays, the
-/// bytes a second it sends the terminal, and key → frame while it plays (zoom in and out).
+/// bytes a second it sends the terminal, and key → frame while it plays (zoom in and out); and what it still costs while
+/// the terminal says its window is hidden (mode 2033).
 struct AnimationBenchmark {
     let width = 120
     let height = 40
@@ -58,6 +59,8 @@ struct AnimationBenchmark {
                        target: mode.graphics == .kitty ? "0" : "")
             report.add("\(label): key -> frame p99 while playing (a still: \(milliseconds(still.p99)))", milliseconds(playing.p99),
                        target: "within 5 ms of the still's")
+            report.add("\(label): hidden (mode 2033 reported): CPU, bytes a second",
+                       String(format: "%.1f%%, %d", playing.hiddenCPU, Int(playing.hiddenBytesPerSecond)), target: "< 0.5%, 0")
         }
     }
 
@@ -65,6 +68,9 @@ struct AnimationBenchmark {
         var cpu: Double
         var bytesPerSecond: Double
         var p99: Double
+        /// While the terminal says its window is hidden.
+        var hiddenCPU: Double
+        var hiddenBytesPerSecond: Double
     }
 
     func measure(_ files: AssetFiles, animated: Bool, term: String, graphics: GraphicsMode) throws -> Figures {
@@ -104,6 +110,26 @@ struct AnimationBenchmark {
         }
         let wall = now() - start
         let cpu = (Self.cpuSeconds() - cpuBefore) / wall * 100
+        // The window hidden, as kitty and Ghostty report it (mode 2033): after a moment to stop, what is still spent.
+        terminal.type(Array("\u{1B}[?999;2n".utf8))
+        let hiding = now()
+        while now() - hiding < 0.3 {
+            app.step(timeout: 50)
+            _ = terminal.endFrame(timeout: 2)
+        }
+        var hiddenBytes = 0
+        let hiddenCPUBefore = Self.cpuSeconds()
+        let hiddenStart = now()
+        while now() - hiddenStart < seconds / 2 {
+            app.step(timeout: 50)
+            hiddenBytes += terminal.endFrame(timeout: 2)
+        }
+        let hiddenWall = now() - hiddenStart
+        let hiddenCPU = (Self.cpuSeconds() - hiddenCPUBefore) / hiddenWall * 100
+        terminal.type(Array("\u{1B}[?999;1n".utf8))
+        app.step(timeout: 50)
+        app.flushOutput()
+        _ = terminal.endFrame(timeout: 2)
         // Keys while it plays: zoom in and out, each frame timed until it reached the terminal.
         var times = Samples()
         for index in 0..<keys {
@@ -117,7 +143,8 @@ struct AnimationBenchmark {
             app.flushOutput()
             _ = terminal.endFrame(timeout: 2)
         }
-        return Figures(cpu: cpu, bytesPerSecond: Double(bytes) / wall, p99: times.p99)
+        return Figures(cpu: cpu, bytesPerSecond: Double(bytes) / wall, p99: times.p99, hiddenCPU: hiddenCPU,
+                       hiddenBytesPerSecond: Double(hiddenBytes) / hiddenWall)
     }
 
     /// User and system time the process has spent, every thread (Sixel is encoded off the loop).

@@ -17,6 +17,20 @@ final class InputDecoderTests: XCTestCase {
         }
     }
 
+    /// Visibility reports (mode 2033: kitty, Ghostty) are no keys: the decoder keeps the last one for the loop.
+    func test_visibilityReports_areNoKeys_andTheLastIsKept() {
+        var decoder = InputDecoder()
+        var events: [InputEvent] = []
+        for scalar in "\u{1B}[?999;2nq".unicodeScalars { events += decoder.feed(scalar) }
+        XCTAssertEqual(events, [.key(.character("q"))])
+        XCTAssertEqual(decoder.takeVisibility(), false, "hidden")
+        XCTAssertNil(decoder.takeVisibility(), "taken once")
+        for scalar in "\u{1B}[?999;1n".unicodeScalars { _ = decoder.feed(scalar) }
+        XCTAssertEqual(decoder.takeVisibility(), true, "seen again")
+        for scalar in "\u{1B}[?999;7n\u{1B}[?998;2n".unicodeScalars { _ = decoder.feed(scalar) }
+        XCTAssertNil(decoder.takeVisibility(), "another state or another report says nothing of it")
+    }
+
     func test_endFromPuTTY_isNotTheDigitFour() {
         XCTAssertEqual(keys("\u{1B}[4~q"), [.key(.end), .key(.character("q"))])
         XCTAssertEqual(keys("\u{1B}[1~"), [.key(.home)], "not 1 (the feed) and ~")

@@ -109,6 +109,29 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertNil(pipeline.nextAnimationFrame)
     }
 
+    /// A hidden window (the terminal said so): the animation stands where it is, the loop wakes for no frame, and it
+    /// plays on from there when the window is seen again; one paused by hand stays paused.
+    func test_aHiddenWindow_pausesPlayback_andItResumesWhenSeen() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames > 0 && !$0.reading } ?? false }
+        XCTAssertNotNil(pipeline.nextAnimationFrame)
+        pipeline.windowHidden = true
+        XCTAssertNil(pipeline.nextAnimationFrame, "hidden: no frame is due")
+        let frameWhenHidden = pipeline.viewerAnimation?.frame
+        clock.now += 5
+        XCTAssertFalse(pipeline.advanceAnimation(), "nothing drawn for nobody")
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, frameWhenHidden)
+        pipeline.windowHidden = false
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, false, "seen again: it plays on")
+        XCTAssertEqual(pipeline.nextAnimationFrame ?? 0, clock.now + 0.08, accuracy: 0.001, "from where it stood, from now")
+        pipeline.control(.playPause)
+        pipeline.windowHidden = true
+        pipeline.windowHidden = false
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, true, "paused by hand, it stays paused")
+    }
+
     /// `animations = off`: every animation stands as its still, the status line says so, and Space plays it.
     func test_animationsOff_holdsTheStill_untilSpace() throws {
         let clock = Clock()

@@ -167,6 +167,11 @@ public final class TerminalApp {
                 dirty = true
             }
         }
+        // Hidden (the terminal said so), the animation stands where it is: nothing is drawn or sent for nobody to see.
+        if pipeline.windowHidden == backend.terminalVisible {
+            pipeline.windowHidden = !backend.terminalVisible
+            dirty = true
+        }
         // The viewer's animation moves on to the frame due now (frames missed while the terminal was busy are skipped).
         if pipeline.advanceAnimation() { dirty = true }
         if isAnimating, Date().timeIntervalSince(lastTick) >= tickInterval {

@@ -125,6 +125,21 @@ public final class ImagePipeline: PictureProvider {
     var hold: AnimationHold?
     /// Space played it: the setting holds it no more (`safe` keeps checking no more).
     var playedOnRequest = false
+    /// The terminal's window is hidden (it said so: mode 2033): the animation the program paces stands where it is,
+    /// and plays on from there when the window is seen again.
+    public var windowHidden = false {
+        didSet {
+            guard windowHidden != oldValue, clock != nil else { return }
+            if windowHidden, clock?.paused == false {
+                clock!.togglePause(now: now())
+                pausedWhileHidden = true
+            } else if !windowHidden, pausedWhileHidden {
+                pausedWhileHidden = false
+                if clock?.paused == true { clock!.togglePause(now: now()) }
+            }
+        }
+    }
+    var pausedWhileHidden = false
     /// The `animations` setting: `off` holds every animation as a still, `safe` one that flashes too often.
     public var animationSetting = AnimationSetting.hover
     var animationCut: String?

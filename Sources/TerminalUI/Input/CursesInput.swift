@@ -112,6 +112,7 @@ extension NcursesBackend {
             guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
             decoded += decoder.feed(scalar)
             output.noteAnswers(decoder.deviceAttributesAnswers)
+            if let visible = decoder.takeVisibility() { terminalVisible = visible }
         }
     }
 

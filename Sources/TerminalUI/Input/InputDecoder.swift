@@ -36,6 +36,15 @@ public struct InputDecoder: Sendable {
     /// How many device attributes answers (`CSI ? … c`, the terminal's reply to DA1) went by: the backend asks
     /// DA1 behind pictures to learn when they have crossed the link. They are not keys.
     public private(set) var deviceAttributesAnswers = 0
+    /// The last visibility report (`CSI ? 999 ; 1 n`: the window may be seen; `; 2 n`: it is hidden), where the terminal
+    /// reports it (mode 2033: kitty, Ghostty), until taken.
+    public private(set) var visibility: Bool?
+
+    /// The visibility reported since last asked, if any.
+    public mutating func takeVisibility() -> Bool? {
+        defer { visibility = nil }
+        return visibility
+    }
     /// The sequence pending began with an 8-bit CSI or SS3 (no Esc key was pressed to give back on a timeout).
     private var eightBit = false
     /// A sequence longer than this is not a key: it is dropped.
@@ -115,6 +124,10 @@ public struct InputDecoder: Sendable {
             case 0x40...0x7E: // the final byte
                 phase = .ground
                 if value == 0x63, bytes.first == 0x3F { deviceAttributesAnswers += 1 }
+                if value == 0x6E, bytes.first == 0x3F {
+                    let numbers = Self.parameters(bytes[...])
+                    if numbers.count == 2, numbers[0] == 999, [1, 2].contains(numbers[1]) { visibility = numbers[1] == 1 }
+                }
                 return Self.csi(bytes, final: UInt8(value))
             default:
                 // Not part of a sequence (a control code, or text): the broken sequence is dropped, this one counts.

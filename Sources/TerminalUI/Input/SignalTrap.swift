@@ -80,7 +80,7 @@ enum SignalTrap {
     /// screen, show the cursor, reset colours and stop mouse reporting.
     static func restoreTerminalNow() {
         if hasSavedTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal) }
-        let reset: StaticString = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+        let reset: StaticString = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?2033l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
         _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
     }
 }

@@ -60,6 +60,8 @@ public final class NcursesBackend: TerminalBackend {
     var wakePipe: [Int32] = [-1, -1]
     var restored = false
     var decoder = InputDecoder()
+    /// What the terminal last reported of its window (mode 2033): false while nobody can see it.
+    public internal(set) var terminalVisible = true
     var decoded: [InputEvent] = []
     /// How long the rest of an escape sequence may take to arrive before a lone Esc counts as the key.
     let escapeWait: Int32 = 30
@@ -238,9 +240,14 @@ public final class NcursesBackend: TerminalBackend {
         clearsOnExit = true
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
         // InputDecoder reads both encodings.
-        self.output.queue("\u{1B}[?1006h")
+        self.output.queue("\u{1B}[?1006h" + Self.visibilityReportsOn)
         self.output.pump()
     }
+
+    /// Visibility reports (DEC mode 2033: kitty 0.48, Ghostty): the terminal says when its window is hidden and seen
+    /// again (`CSI ? 999 ; 2 n`, `; 1 n`), and playback pauses meanwhile. A terminal without the mode ignores it.
+    static let visibilityReportsOn = "\u{1B}[?2033h"
+    static let visibilityReportsOff = "\u{1B}[?2033l"
 
     deinit {
         restore()

@@ -38,6 +38,8 @@ public protocol TerminalBackend: AnyObject {
     var linkSummary: String? { get }
     /// The bytes a second the link was found to carry, where it is slow enough to matter (nil: fast).
     var linkRate: Double? { get }
+    /// Whether the terminal's window may be seen (false once it reported it hidden: mode 2033).
+    var terminalVisible: Bool { get }
     /// Whether frames are to place pictures in characters rather than write their cells
     /// (`CellBuffer.placesCellPictures`): the backend sends their rows itself.
     var placesCellPictures: Bool { get }
@@ -55,6 +57,7 @@ public struct Waker: Sendable {
 }
 
 extension TerminalBackend {
+    public var terminalVisible: Bool { true }
     /// A backend whose `readInput` never waits needs no waking.
     public var waker: Waker { Waker {} }
     public func copyToClipboard(_ text: String) -> CopyOutcome {
