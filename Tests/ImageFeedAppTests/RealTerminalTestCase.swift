@@ -25,6 +25,9 @@ class RealTerminalTestCase: XCTestCase {
     /// The folder the X server draws its screen into (`-fbdir`): photographs are read from it.
     var screenFolder: TemporaryFolder?
     var terminals: [Process] = []
+    /// Each window opened, by the class it was opened with: a terminal that makes its window again (kitty under load,
+    /// its first try at a GL context given up) is found again by it.
+    var windowClasses: [String: String] = [:]
 
     override func setUpWithError() throws {
         let missing = Self.tools.filter { !Tool.isInstalled($0) }
@@ -160,7 +163,10 @@ class RealTerminalTestCase: XCTestCase {
             // kitty and xterm take the class; urxvt and mlterm the instance's name.
             let found = (try run(["xdotool", "search", "--class", windowClass])
                 + "\n" + run(["xdotool", "search", "--classname", windowClass])).split(separator: "\n")
-            if let window = found.last { return String(window) }
+            if let window = found.last {
+                windowClasses[String(window)] = windowClass
+                return String(window)
+            }
             // A terminal that had ended before that look will not show a window: say so now, not at the deadline.
             if ended { break }
             Thread.sleep(forTimeInterval: 0.3)
@@ -202,7 +208,7 @@ class RealTerminalTestCase: XCTestCase {
         for attempt in 0..<8 {
             do {
                 guard let screenFolder else { throw XvfbScreen.Unreadable(description: "no X server") }
-                let area = try geometry(of: window)
+                let area = try geometry(of: window, orItsClassAgain: attempt > 0)
                 return try XvfbScreen(file: screenFolder.url.appendingPathComponent("Xvfb_screen0"))
                     .photograph(x: area.x, y: area.y, width: area.width, height: area.height)
             } catch {
@@ -228,16 +234,31 @@ class RealTerminalTestCase: XCTestCase {
     /// A terminal's window never appeared; what it and the X server said.
     struct NoWindow: Error, CustomStringConvertible { var description: String }
 
-    /// Where the window is on the screen, and its size, as `xwininfo` says.
-    func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
-        let info = try run(["xwininfo", "-id", window], timeout: 10)
+    /// Where the window is on the screen, and its size, as `xwininfo` says. `orItsClassAgain`: where the window is
+    /// gone, the window its terminal has now under the same class.
+    func geometry(of window: String, orItsClassAgain: Bool = false) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        // Its errors with its output: a failure says what the server answered.
+        func ask(_ id: String) throws -> String {
+            try Tool.execute(["xwininfo", "-id", id], environment: environment, errorsWithOutput: true, timeout: 10).text
+        }
+        var info = try ask(window)
+        if orItsClassAgain, !info.contains("Absolute upper-left X"), let windowClass = windowClasses[window],
+           let now = try run(["xdotool", "search", "--class", windowClass]).split(separator: "\n").last, String(now) != window {
+            info = try ask(String(now))
+        }
         func value(_ label: String) -> Int? {
             info.split(separator: "\n").first { $0.contains(label) }?.split(separator: ":").last
                 .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         }
-        struct NoGeometry: Error {}
+        /// What xwininfo said instead (its errors come with its output), for the failure.
+        struct NoGeometry: Error, CustomStringConvertible {
+            var said: String
+            var description: String { "no geometry from xwininfo: \(said.isEmpty ? "nothing (stopped at its deadline)" : said)" }
+        }
         guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"), let width = value("Width"),
-              let height = value("Height"), width > 0, height > 0 else { throw NoGeometry() }
+              let height = value("Height"), width > 0, height > 0 else {
+            throw NoGeometry(said: String(info.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)))
+        }
         return (x, y, width, height)
     }
 
