@@ -99,7 +99,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(video.stdout.components(separatedBy: "\n").count - 1, 10)
         let bad = try await run(["render", gif, "--animate", "sideways"], environment: [:])
         XCTAssertNotEqual(bad.status, 0)
-        XCTAssertTrue(bad.stderr.contains("--animate is on or off"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--animate is on, off or safe"), bad.stderr)
     }
 
     /// A previewer runs `render` once per file: FFmpeg, libcurl and libtiff (with the libraries they bring) are loaded
