@@ -62,6 +62,21 @@ public final class PixelPicture: Sendable {
         crop = nil
     }
 
+    /// A picture under an id reserved for it beforehand (`reserveID`): an animation's frame keeps its id from one loop
+    /// to the next, so a terminal layer that kept its bytes sends them again without making them anew.
+    public init(id: UInt32, image: RGBImage, columns: Int, rows: Int, follows: Succession? = nil) {
+        self.id = id
+        self.image = image
+        self.columns = columns
+        self.rows = rows
+        motion = nil
+        self.follows = follows
+        crop = nil
+    }
+
+    /// An id no other picture has or will have (for `init(id:…)`).
+    public static func reserveID() -> UInt32 { makeID() }
+
     private init(of picture: PixelPicture, crop: Crop, columns: Int, rows: Int) {
         id = picture.id
         image = picture.image

@@ -178,6 +178,32 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(calm.viewerAnimation?.paused, false, "the rocket plays")
     }
 
+    /// Frames the program paces in pixels (Sixel) keep their picture ids from one loop to the next, each following the
+    /// frame before it in the file: the layer's encoded bytes of a loop serve the next, nothing is encoded again.
+    func test_pacedPixelFrames_keepTheirIdsFromLoopToLoop() throws {
+        let clock = Clock()
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .paced)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames == 20 && !$0.reading } ?? false }
+        var ids: [[Int: UInt32]] = [[:], [:]]
+        var follows: [Int: UInt32] = [:]
+        for loop in 0..<2 {
+            for _ in 0..<20 {
+                guard case let .ready(shown) = frame(pipeline), let pixels = shown.pixels,
+                      let index = pipeline.viewerAnimation?.frame else { return XCTFail("a frame") }
+                ids[loop][index] = pixels.id
+                follows[index] = pixels.follows?.pictureID
+                clock.now += 0.081
+                _ = pipeline.advanceAnimation()
+            }
+        }
+        XCTAssertEqual(ids[0].count, 20)
+        XCTAssertEqual(ids[0], ids[1], "the same ids in the second loop")
+        for index in 1..<20 { XCTAssertEqual(follows[index], ids[0][index - 1], "frame \(index) follows frame \(index - 1)") }
+        XCTAssertEqual(follows[0], ids[0][19], "the first follows the last")
+    }
+
     func test_aSlowLink_holdsTheStill_untilSpace() throws {
         let clock = Clock()
         let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)

@@ -94,6 +94,7 @@ extension ImagePipeline {
         animationReading = false
         frameShown = nil
         framesDrawn = nil
+        frameIDs = nil
         motionShown = nil
     }
 
@@ -193,9 +194,21 @@ extension ImagePipeline {
                 framesDrawn?.bytes = kept.bytes + bytes
             }
         }
-        if let pixels = picture.pixels, let shown = frameShown, shown.key == key, let before = shown.picture.pixels {
-            picture = CellPicture(pixels: PixelPicture(image: pixels.image, columns: pixels.columns, rows: pixels.rows,
-                                                       follows: .init(pictureID: before.id, unchangedRows: pixels.unchangedRows(since: before))))
+        if let pixels = picture.pixels {
+            // Frame `index` under its own id for this view, following the frame before it in the file: shown after
+            // that one, only the cell rows they do not share are drawn, and a loop's frames are the loop before's.
+            let count = animation.frames.count
+            // Reserved as the frames come (those read so far keep theirs while the rest are read).
+            if frameIDs?.key != key { frameIDs = (key, []) }
+            while frameIDs!.ids.count < count { frameIDs!.ids.append(PixelPicture.reserveID()) }
+            let ids = frameIDs!.ids
+            let previous = (index + count - 1) % count
+            var before: PixelPicture?
+            if let shown = frameShown, shown.key == key, shown.frame == previous { before = shown.picture.pixels }
+            if before == nil { before = framesDrawn?.pictures[previous]?.pixels }
+            let unchanged = before.map { pixels.unchangedRows(since: $0) } ?? []
+            picture = CellPicture(pixels: PixelPicture(id: ids[min(index, count - 1)], image: pixels.image, columns: pixels.columns,
+                                                       rows: pixels.rows, follows: .init(pictureID: ids[previous], unchangedRows: unchanged)))
         }
         frameShown = (key, index, picture)
         return picture

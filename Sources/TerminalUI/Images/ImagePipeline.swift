@@ -151,6 +151,9 @@ public final class ImagePipeline: PictureProvider {
     /// Frames already drawn for the view, while they come to little (`AnimationLimits.drawnFrameBytes`): a short loop
     /// is drawn once.
     var framesDrawn: (key: ViewerKey, pictures: [Int: CellPicture], bytes: Int)?
+    /// Each frame's picture id for the view drawn last, the same from one loop to the next (each frame follows the one
+    /// before it in the file: a loop's frames and their bytes are those of the loop before).
+    var frameIDs: (key: ViewerKey, ids: [UInt32])?
     var motionShown: (key: ViewerKey, picture: CellPicture)?
     var motionRender: (key: ViewerKey, task: Task<Void, Never>)?
     /// The view shows the whole photo upright (iTerm2 plays a GIF file only so).
