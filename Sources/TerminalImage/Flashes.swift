@@ -8,8 +8,13 @@ public enum Flashes {
     /// The most flashes (whole pairs of opposing changes) in any one second, over the frames (`delays` in seconds,
     /// each frame's time).
     public static func perSecond(_ frames: [RGBImage], delays: [Double]) -> Double {
-        guard frames.count > 1, frames.count == delays.count else { return 0 }
-        let regions = frames.map(regionLuminances)
+        perSecond(luminances: frames.map(luminances), delays: delays)
+    }
+
+    /// The same, from each frame's `luminances` measured beforehand (a frame measured once, however often the frames
+    /// read so far are checked).
+    public static func perSecond(luminances regions: [[Double]], delays: [Double]) -> Double {
+        guard regions.count > 1, regions.count == delays.count else { return 0 }
         let times = delays.map { $0.isFinite && $0 > 0 ? $0 : 0.1 }
         let loop = times.reduce(0, +)
         guard loop > 0 else { return 0 }
@@ -62,8 +67,9 @@ public enum Flashes {
         return times
     }
 
-    /// The relative luminance (0...1) of the whole frame and of its four quarters, from a sample of its pixels.
-    static func regionLuminances(_ image: RGBImage) -> [Double] {
+    /// The relative luminance (0...1) of the whole frame and of its four quarters, from a sample of its pixels: what
+    /// `perSecond` measures of each frame.
+    public static func luminances(_ image: RGBImage) -> [Double] {
         guard image.width > 0, image.height > 0 else { return [0, 0, 0, 0, 0] }
         var sums = [Double](repeating: 0, count: 4)
         var counts = [Int](repeating: 0, count: 4)

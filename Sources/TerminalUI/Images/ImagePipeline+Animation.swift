@@ -71,7 +71,11 @@ extension ImagePipeline {
         }
         // `safe`: the frames read so far, measured before they play; one that flashes too often stands still.
         if animationSetting == .safe, !playedOnRequest, hold != .off, hold?.isFlashes != true {
-            let rate = Flashes.perSecond(animation.frames.map(\.image), delays: delays)
+            // Only the frames not measured yet (the frames so far come again with more at each post; frames halved
+            // under the budget since come as a new start).
+            if frameLuminances.count > animation.frames.count { frameLuminances = [] }
+            frameLuminances += animation.frames[frameLuminances.count...].map { Flashes.luminances($0.image) }
+            let rate = Flashes.perSecond(luminances: frameLuminances, delays: delays)
             if Flashes.tooMany(rate) {
                 hold = .flashes(rate)
                 if clock?.paused == false { clock!.togglePause(now: now()) }
@@ -90,6 +94,7 @@ extension ImagePipeline {
         clock = nil
         hold = nil
         playedOnRequest = false
+        frameLuminances = []
         animationCut = nil
         animationReading = false
         frameShown = nil

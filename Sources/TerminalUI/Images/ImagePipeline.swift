@@ -140,6 +140,8 @@ public final class ImagePipeline: PictureProvider {
         }
     }
     var pausedWhileHidden = false
+    /// `safe`: each frame read so far, measured once (`Flashes.luminances`).
+    var frameLuminances: [[Double]] = []
     /// The `animations` setting: `off` holds every animation as a still, `safe` one that flashes too often.
     public var animationSetting = AnimationSetting.hover
     var animationCut: String?
