@@ -83,6 +83,12 @@ public enum AnimationCommand {
             return RenderCells(columns: size.columns, rows: size.rows, cellWidth: cell.width, cellHeight: cell.height,
                                colorMode: mode, unicode: unicode, blitter: blitter)
         }
+        // The player for the cells the first frame takes: the protocol's frames, paced here or played by the terminal.
+        let makePlayer = { (first: RGBImage) -> Player in
+            let cells = fitted(first)
+            return Player(cells: cells, frames: PictureProtocols.frames(drawn, cells),
+                          played: kittyPlays ? PictureProtocols.playedFrames(drawn, cells) : nil, duration: plan.duration, output: output)
+        }
         var first: AnimatedImage.Frame?
         var player: Player?
         let animation: AnimatedImage
@@ -96,9 +102,7 @@ public enum AnimationCommand {
                 }
                 if player == nil, let first {
                     // It moves: the first frame now, then each as it comes.
-                    let cells = fitted(first.image)
-                    player = Player(cells: cells, frames: PictureProtocols.frames(drawn, cells),
-                                    played: kittyPlays ? PictureProtocols.playedFrames(drawn, cells) : nil, duration: plan.duration, output: output)
+                    player = makePlayer(first.image)
                     try player?.firstLoop(first, index: 0)
                 }
                 try player?.firstLoop(frame, index: index)
@@ -123,9 +127,7 @@ public enum AnimationCommand {
             }
             if !terminalPlaysFile {
                 // Every frame read: the first loop goes by the clock as the others do.
-                let cells = fitted(animation.frames[0].image)
-                let safePlayer = Player(cells: cells, frames: PictureProtocols.frames(drawn, cells),
-                                        played: kittyPlays ? PictureProtocols.playedFrames(drawn, cells) : nil, duration: plan.duration, output: output)
+                let safePlayer = makePlayer(animation.frames[0].image)
                 player = safePlayer
                 do {
                     for (index, frame) in animation.frames.enumerated() { try safePlayer.firstLoop(frame, index: index) }
