@@ -55,7 +55,14 @@ final class ViewerAnimationTests: XCTestCase {
     /// The viewer's pipeline for a terminal that plays the frames (Kitty graphics, cells of 8x16), and the picture it
     /// gives that terminal once every frame is drawn.
     func playedByKitty(clock: Clock, files: Files = Files(), limits: AnimationLimits = .standard) throws -> (pipeline: ImagePipeline, picture: CellPicture) {
-        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let made = try motionPicture(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16,
+                                                   playback: .terminalFrames), clock: clock, files: files, limits: limits)
+        return (made.pipeline, made.picture)
+    }
+
+    /// The viewer's pipeline with `drawer`, and the one picture with every frame it gives once they are all drawn.
+    func motionPicture(_ drawer: PictureDrawer, clock: Clock, files: Files = Files(), limits: AnimationLimits = .standard) throws
+        -> (pipeline: ImagePipeline, mailbox: ImagePipelineTests.Mailbox, picture: CellPicture) {
         let (pipeline, mailbox) = pipeline(drawer, clock: clock, files: files, limits: limits)
         _ = frame(pipeline)
         var picture: CellPicture?
@@ -63,7 +70,7 @@ final class ViewerAnimationTests: XCTestCase {
             if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
             return picture != nil
         }
-        return (pipeline, try XCTUnwrap(picture))
+        return (pipeline, mailbox, try XCTUnwrap(picture))
     }
 
     func settle(_ pipeline: ImagePipeline, _ mailbox: ImagePipelineTests.Mailbox, until condition: () -> Bool) {
@@ -224,14 +231,8 @@ final class ViewerAnimationTests: XCTestCase {
     func test_kittyThatPlaysNoFrames_getsThePicture_andTheClockPacesIt() throws {
         let clock = Clock()
         let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .framesInPlace)
-        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
-        _ = frame(pipeline)
-        var picture: CellPicture?
-        settle(pipeline, mailbox) {
-            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { picture = shown }
-            return picture != nil
-        }
-        let motion = try XCTUnwrap(picture?.pixels?.motion)
+        let (pipeline, mailbox, picture) = try motionPicture(drawer, clock: clock)
+        let motion = try XCTUnwrap(picture.pixels?.motion)
         XCTAssertEqual(motion.frames.count, 20)
         XCTAssertEqual(motion.kittyPayloads.count, 20, "every frame's payload made off the loop")
         XCTAssertEqual(pipeline.viewerAnimation?.playedByTerminal, false)
@@ -239,7 +240,7 @@ final class ViewerAnimationTests: XCTestCase {
         clock.now += 0.081
         XCTAssertTrue(pipeline.advanceAnimation(), "a frame is due: the screen changes")
         guard case let .ready(next) = frame(pipeline) else { return XCTFail("the picture") }
-        XCTAssertEqual(next.pixels?.id, picture?.pixels?.id, "the same picture: the frame is the placement's")
+        XCTAssertEqual(next.pixels?.id, picture.pixels?.id, "the same picture: the frame is the placement's")
         let screen = ViewerScreen(theme: Theme(colorMode: .truecolor, unicode: true), cellAspect: 2)
         var buffer = CellBuffer(width: 60, height: 20)
         var viewer = ViewerState(photo: photo)
@@ -262,14 +263,8 @@ final class ViewerAnimationTests: XCTestCase {
         let clock = Clock()
         var drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
         drawer.cropsPlacements = true
-        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
-        _ = frame(pipeline)
-        var whole: CellPicture?
-        settle(pipeline, mailbox) {
-            if case let .ready(shown) = frame(pipeline), shown.pixels?.motion != nil { whole = shown }
-            return whole != nil
-        }
-        let pixels = try XCTUnwrap(whole?.pixels)
+        let (pipeline, _, whole) = try motionPicture(drawer, clock: clock)
+        let pixels = try XCTUnwrap(whole.pixels)
         pipeline.beginFrame()
         let slot = pipeline.viewerPicture(for: photo, columns: 40, rows: 11, view: ViewTransform(zoom: 2, panX: 0.25))
         pipeline.endFrame()
