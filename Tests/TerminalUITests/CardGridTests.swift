@@ -7,7 +7,7 @@ import XCTest
 /// other list does at that width; narrower, a column of cards with each photo's story beside it from 150 columns.
 final class CardGridTests: XCTestCase {
     let screen = AppFrame(theme: asciiTheme)
-    let photos = (0..<5).map { photo("p\($0)", width: 400, height: 300) }
+    let photos = (0..<7).map { photo("p\($0)", width: 400, height: 300) }
 
     func test_from200Columns_cardsStandInRows_eachInItsOwnColumn() {
         let column = CardLayout(photos: photos, width: 199, viewportHeight: 58)
@@ -28,6 +28,11 @@ final class CardGridTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(grid.cards[0].textEnd ?? .max, grid.cards[1].pictureX - 2, "the columns do not overlap")
         XCTAssertEqual(CardLayout(photos: photos, width: 320, viewportHeight: 58).columns, 3)
+        // A row takes at most two fifths of a tall list, so a step to the next row scrolls less than half of it;
+        // a column of cards keeps its larger pictures.
+        XCTAssertLessThanOrEqual(grid.cards[0].height * 5, 58 * 2 + 5 * CardLayout.detailRows)
+        XCTAssertLessThan(grid.cards[0].height * 2, grid.viewportHeight)
+        XCTAssertGreaterThan(column.cards[0].height * 2, column.viewportHeight)
 
         // A row's box is its tallest picture; a shorter one keeps to its top, and every details line is under the box.
         let mixed = CardLayout(photos: [photo("wide", width: 800, height: 200), photo("tall", width: 300, height: 600)],
@@ -44,10 +49,10 @@ final class CardGridTests: XCTestCase {
         let second = grid.cards[1]
         XCTAssertEqual(grid.cardIndex(atLine: second.top + 1), 0, "a line finds its row's first card")
         XCTAssertEqual(grid.cardIndex(atLine: second.top + 1, x: second.pictureX + 1), 1)
-        XCTAssertEqual(grid.cardIndex(atLine: grid.cards[4].top, x: grid.cards[1].pictureX), nil, "nothing right of the last card")
+        XCTAssertEqual(grid.cardIndex(atLine: grid.cards[6].top, x: grid.cards[1].pictureX), nil, "nothing right of the last card")
         XCTAssertLessThan(grid.cards[2].top, grid.viewportHeight, "the second row starts in view")
-        XCTAssertEqual(grid.lastShown(top: 0), 3, "the last card of the last row in view")
-        XCTAssertEqual(grid.scroll(toShow: 4, from: 0), grid.clampScroll(grid.totalHeight - grid.viewportHeight),
+        XCTAssertEqual(grid.lastShown(top: 0), 5, "the last card of the last row in view")
+        XCTAssertEqual(grid.scroll(toShow: 6, from: 0), grid.clampScroll(grid.totalHeight - grid.viewportHeight),
                        "the last row shows the row under it")
     }
 
@@ -63,7 +68,7 @@ final class CardGridTests: XCTestCase {
         XCTAssertEqual(ui.feedSelected, 2)
         press(.character("k"))
         XCTAssertEqual(ui.feedSelected, 0)
-        XCTAssertEqual(screen.shownEnd(state, ui: ui, width: 200, height: 60)?.lastIndex, 3, "the row partly in view, to its end")
+        XCTAssertEqual(screen.shownEnd(state, ui: ui, width: 200, height: 60)?.lastIndex, 5, "the row partly in view, to its end")
 
         let layout = screen.feedLayout(state, width: 200, height: 60)
         let card = layout.cards[1]

@@ -112,8 +112,11 @@ public struct CardLayout: Equatable, Sendable {
         let columnWidth = columns == 1 ? width : (width - gap * (columns - 1)) / columns
         let maxColumns = columns > 1 ? max(8, min(120, columnWidth - 3))
             : sideBySide ? min(120, (width - 4) * 3 / 5) : max(8, min(width - 4, 120))
+        // In a grid, where a row holds two or three pictures, a row takes at most two fifths of a tall list: a
+        // step to the next row brings less than half a screen of new lines, so the terminal's scroll keeps the rest.
         let fullHeight = viewportHeight - Self.detailRows - 1
-        let maxRows = max(3, fullHeight <= 24 ? fullHeight : max(24, viewportHeight * 2 / 3))
+        let tallest = columns > 1 ? max(12, viewportHeight * 2 / 5) : max(24, viewportHeight * 2 / 3)
+        let maxRows = max(3, fullHeight <= 24 ? fullHeight : min(fullHeight, tallest))
         for start in stride(from: 0, to: count, by: columns) {
             let fitted = (start..<min(count, start + columns)).map { index in
                 let size = pixelSize(index)
