@@ -38,7 +38,7 @@ struct ImageFeedBench: AsyncParsableCommand {
     var scrollPhotos = 3_000
 
     @Option(name: .long, help: "Link speeds the slow-link benchmark reads the terminal at, in bytes a second (repeatable).")
-    var linkRate: [Int] = [125_000, 1_250_000]
+    var linkRate: [Int] = [125_000, 250_000, 1_250_000]
 
     @Option(name: .long, help: "Picture modes the slow-link benchmark measures (repeatable; default all): cells, kitty, kitty-placeholders, sixel, iterm2.")
     var linkMode: [String] = []

@@ -9,7 +9,10 @@ import Glibc
 /// reads at a set rate (1 Mbit/s is 125,000 bytes a second), keys arriving 50 ms after they are pressed. For each
 /// way of drawing photos, four steps, each timed from the key until the output went quiet, with the bytes it
 /// took: ten `j` a tenth of a second apart, Enter (the viewer), Escape (back to the feed), and Enter with Escape
-/// 0.3 s later (a user who changed their mind).
+/// 0.3 s later (a user who changed their mind). Then the animated item (the demo's Imgur album "Moving pictures", its
+/// GIF of 10 frames a second): Enter on it, how it plays for five seconds (frames written a second, and how late, from
+/// the program's log), Space answered while it plays (pause, play: until the far end read the status line's "❚❚" or
+/// "▶"), Escape, and ten moves between the album's tiles after it (`l` `l` `h` `h` …: they stand in one row).
 struct SlowLinkBenchmark {
     struct Mode {
         var name: String
@@ -64,6 +67,11 @@ struct SlowLinkBenchmark {
         let token = sandbox.server.state.issueToken(username: sandbox.server.catalog.demoUsername)
         var environment = ScrollBenchmark.programEnvironment(tag: "slowlink", sandbox: sandbox, token: token)
         if mode.trueColor { environment["COLORTERM"] = "truecolor" }
+        environment["IMGUR_CLIENT_ID"] = SandboxSettings.demoImgurClientID
+        environment["IMGUR_API_BASE"] = sandbox.baseURL.absoluteString
+        // Each animation frame's lateness goes to the log at debug level.
+        environment["IMAGE_FEED_LOG_LEVEL"] = "debug"
+        let log = URL(fileURLWithPath: environment["XDG_STATE_HOME"]!).appendingPathComponent("image-feed/image-feed.log")
         environment["IMAGE_FEED_GRAPHICS"] = mode.graphics
         // The link and the characters may be set from outside, to compare.
         for key in ["IMAGE_FEED_LINK", "IMAGE_FEED_BLITTER"] {
@@ -106,6 +114,7 @@ struct SlowLinkBenchmark {
         let open = step([enter], spacing: [])
         let back = step([escape], spacing: [])
         let changed = step([enter, escape], spacing: [0.3])
+        let moving = try animatedItem(terminal, log: log, label: label, step: { step($0, spacing: $1) })
         await sandbox.stop()
 
         func figure(_ result: (seconds: Double, bytes: Int)) -> String {
@@ -116,6 +125,93 @@ struct SlowLinkBenchmark {
         report.add("\(label): Enter (the viewer)", figure(open), target: slow ? "<= 3 s" : "")
         report.add("\(label): Escape (the feed)", figure(back), target: slow ? "<= 1 s" : "")
         report.add("\(label): Enter, Escape 0.3 s later", figure(changed), target: slow ? "<= 1.5 s" : "")
+        let sized = rate <= 250_000
+        report.add("\(label): animated item: Enter, until it plays (or says why not)", moving.opened, target: "")
+        report.add("\(label): animated item: frames written a second", moving.framesPerSecond,
+                   target: sized ? ">= 5, or held with the reason" : "")
+        report.add("\(label): animated item: frames written after they were due, p95 / max", moving.late, target: sized ? "<= 250 ms" : "")
+        report.add("\(label): animated item: Space while it plays, answered (worst of 6)", moving.keys, target: sized ? "<= 150 ms" : "")
+        report.add("\(label): animated item: Escape, answered", moving.escape, target: "")
+        report.add("\(label): animated item: 10 x l/h after Escape, 100 ms apart", figure(moving.scroll), target: "")
+    }
+
+    struct Moving {
+        var opened = "-"
+        var framesPerSecond = "-"
+        var late = "-"
+        var keys = "-"
+        var escape = "-"
+        var scroll = (seconds: 0.0, bytes: 0)
+    }
+
+    /// From the feed to the animated item of the demo's Imgur album, and what it does there (see the type's comment).
+    private func animatedItem(_ terminal: PseudoTerminal, log: URL, label: String,
+                              step: ([[UInt8]], [Double]) -> (seconds: Double, bytes: Int)) throws -> Moving {
+        var moving = Moving()
+        func press(_ text: String, until texts: String..., timeout: Double = 20) -> (index: Int, seconds: Double)? {
+            terminal.watch(for: texts)
+            let sent = now() + keyDelay
+            terminal.type(Array(text.utf8), after: keyDelay)
+            guard let found = terminal.waitForWatched(timeout: timeout) else { return nil }
+            return (found.index, max(0, found.at - sent))
+        }
+        guard press("4", until: "username") != nil, press("nasa\r", until: "Moving pictures") != nil else {
+            throw Failure(description: "\(label): the albums of nasa did not show")
+        }
+        _ = waitForQuiet(terminal, since: now())
+        terminal.type(Array("j".utf8), after: keyDelay)
+        sleepFor(0.5)
+        guard press("\r", until: "Falcon 9") != nil else {
+            throw Failure(description: "\(label): the album of animations did not open")
+        }
+        _ = waitForQuiet(terminal, since: now())
+        func framesLogged() -> [Int] {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line in
+                guard let range = line.range(of: "animation: frame ") else { return nil }
+                let words = line[range.upperBound...].split(separator: " ")
+                return words.count >= 3 ? Int(words[2]) : nil
+            }
+        }
+        let before = framesLogged().count
+        guard let opened = press("\r", until: "▶", "link too slow", "paused: slow link", timeout: 30) else {
+            moving.opened = "nothing in 30 s"
+            return moving
+        }
+        let said = ["plays", "link too slow to play", "paused: slow link"][opened.index]
+        moving.opened = String(format: "%.2f s: %@", opened.seconds, said)
+        if opened.index == 0 {
+            // Held after it began (the frames it measured could not cross in time even at a third each way).
+            terminal.watch(for: ["link too slow"])
+            sleepFor(1)
+            let start = framesLogged().count
+            let watched = 5.0
+            sleepFor(watched)
+            let lates = Array(framesLogged().dropFirst(max(start, before))).sorted()
+            // Held after it began (the status line may have said so before the watch above began): no frame went.
+            if terminal.waitForWatched(timeout: 0) != nil || lates.isEmpty { moving.opened += ", then held: link too slow" }
+            moving.framesPerSecond = String(format: "%.1f", Double(lates.count) / watched)
+            if !lates.isEmpty {
+                moving.late = "\(lates[min(lates.count - 1, lates.count * 95 / 100)]) / \(lates.last!) ms"
+            }
+            var answers: [Double] = []
+            for _ in 0..<(moving.opened.contains("held") ? 0 : 3) {
+                if let paused = press(" ", until: "❚❚", timeout: 5) { answers.append(paused.seconds) } else { answers.append(5) }
+                sleepFor(0.3)
+                if let played = press(" ", until: "▶", timeout: 5) { answers.append(played.seconds) } else { answers.append(5) }
+                sleepFor(0.7)
+            }
+            moving.keys = answers.isEmpty ? "-" : milliseconds(answers.max() ?? 0)
+        }
+        if let back = press("\u{1B}", until: "3 photos", timeout: 30) {
+            moving.escape = milliseconds(back.seconds)
+        } else {
+            moving.escape = "not in 30 s"
+        }
+        _ = waitForQuiet(terminal, since: now())
+        // The album's three items stand in one row of tiles: `l` and `h` move between them.
+        moving.scroll = step((0..<10).map { Array(($0 % 4 < 2 ? "l" : "h").utf8) }, Array(repeating: 0.1, count: 9))
+        return moving
     }
 
     /// Waits until the terminal has read nothing for `quiet` seconds (at most 60 s); returns when it last read.

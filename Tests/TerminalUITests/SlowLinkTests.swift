@@ -162,6 +162,33 @@ final class SlowLinkTests: XCTestCase {
         XCTAssertEqual(LinkMeter(setting: .slow).rate, LinkSetting.slowRate)
     }
 
+    /// An animation's frames each wait a little for the link, never a quarter of a second at a time: a spell of a tenth
+    /// of a second or more that ends with everything written is a sample too; a shorter one is not.
+    func test_shortSpellsOfBackPressure_thatEndInAnEmptyQueue_measureTheLinkToo() throws {
+        var meter = LinkMeter()
+        var time = 0.0
+        for _ in 0..<5 {
+            meter.wrote(1_000, at: time, blocked: true)
+            time += 0.0625
+            meter.wrote(12_500, at: time, blocked: true)
+            time += 0.0625
+            meter.wrote(12_500, at: time, blocked: false)
+            meter.idle(at: time)
+            time += 0.1
+        }
+        XCTAssertEqual(try XCTUnwrap(meter.rate), 200_000, accuracy: 1_000, "25 KB in each eighth of a second")
+        var brief = LinkMeter()
+        brief.wrote(1_000, at: 0, blocked: true)
+        brief.wrote(5_000, at: 0.05, blocked: false)
+        brief.idle(at: 0.05)
+        XCTAssertNil(brief.rate, "a spell of 50 ms says nothing")
+        var few = LinkMeter()
+        few.wrote(1_000, at: 0, blocked: true)
+        few.wrote(200, at: 0.2, blocked: false)
+        few.idle(at: 0.2)
+        XCTAssertNil(few.rate, "200 bytes that waited behind a full buffer say nothing")
+    }
+
     func test_thePicturesSize_followsTheRate() {
         let viewer = 1_080 * 720
         XCTAssertEqual(LinkMeter.scale(pixels: viewer, screenShare: 0.9, rate: nil), 1)

@@ -211,9 +211,11 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(follows[0], ids[0][19], "the first follows the last")
     }
 
-    func test_aSlowLink_holdsTheStill_untilSpace() throws {
+    /// Where the terminal is given every frame before it plays them, a slow link holds the still until Space.
+    func test_aSlowLink_holdsTheStill_untilSpace_whereTheTerminalIsGivenEveryFrame() throws {
         let clock = Clock()
-        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
         pipeline.linkRate = 125_000
         _ = frame(pipeline)
         settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
@@ -222,6 +224,99 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(ViewerScreen.motionLabel(pipeline.viewerAnimation, unicode: true), "paused: slow link, Space plays")
         pipeline.control(.playPause)
         XCTAssertEqual(pipeline.viewerAnimation?.heldForLink, false)
+        XCTAssertEqual(pipeline.viewerAnimation?.paused, false)
+    }
+
+    /// Frames the program draws play over a slow link: made smaller until one crosses in a tenth of a second, shown
+    /// once the link has carried the last (the clock keeps time: frames due meanwhile are skipped); where even a third
+    /// of the picture each way would not cross in time, the still stays and says why, and Space tries.
+    func test_aSlowLink_playsFramesSizedAndPacedToIt_orSaysItIsTooSlow() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        pipeline.linkRate = 125_000
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames == 20 && !$0.reading } ?? false }
+        var status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertFalse(status.paused, "it plays")
+        XCTAssertFalse(status.heldForLink)
+        // 40x11 cells in 24-bit colour (about 16 KB a frame) over 125 KB a second: smaller, to cross in 80 ms.
+        guard case let .ready(first) = frame(pipeline) else { return XCTFail("the first frame") }
+        XCTAssertLessThan(first.columns, 40)
+        XCTAssertGreaterThanOrEqual(first.columns, 14)
+        XCTAssertLessThan(first.rows, 11)
+        // The first frame shown. The next is due 80 ms on, but a frame as large is thought to cost 10 KB, which the
+        // link carries (at 70% of it) in 114 ms: it shows then.
+        pipeline.bytesWritten = 0
+        clock.now += 0.001
+        XCTAssertTrue(pipeline.advanceAnimation())
+        clock.now = 100.081
+        pipeline.bytesWritten = 5_000
+        XCTAssertFalse(pipeline.advanceAnimation(), "due, but the link has not carried the last frame yet")
+        XCTAssertEqual(pipeline.nextAnimationFrame ?? 0, 100.001 + 10_000 / 87_500, accuracy: 0.001)
+        clock.now = 100.116
+        XCTAssertTrue(pipeline.advanceAnimation())
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, 1)
+        /// The next frame the link was given time for, `cost` bytes after the last.
+        func next(costing cost: Int) -> Bool {
+            clock.now = (pipeline.nextAnimationFrame ?? clock.now) + 0.001
+            pipeline.bytesWritten += cost
+            return pipeline.advanceAnimation()
+        }
+        // Two frames after a new size are not measured (they redraw all of it); then one that cost 5 KB: the next
+        // may go 5,000 / (125,000 x 0.7) s after it, or when the clock says.
+        XCTAssertTrue(next(costing: 30_000))
+        XCTAssertTrue(next(costing: 5_000))
+        XCTAssertTrue(next(costing: 5_000))
+        XCTAssertGreaterThanOrEqual(pipeline.nextAnimationFrame ?? 0, clock.now + 5_000.0 / 87_500 - 0.002)
+        XCTAssertEqual(first.columns, 32)
+        // A frame that cost 40 KB (a third of a second of the link): the frames after are smaller, and the clock
+        // keeps time (the frame shown is the one due now, those between skipped).
+        XCTAssertTrue(next(costing: 40_000))
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, pipeline.clock?.frame, "the frame due now")
+        let pacedAt = clock.now
+        guard case let .ready(smaller) = frame(pipeline) else { return XCTFail("a frame") }
+        XCTAssertLessThan(smaller.columns, first.columns)
+        clock.now = pacedAt + 0.1
+        XCTAssertFalse(pipeline.advanceAnimation(), "the link is given time for the last frame")
+        XCTAssertGreaterThan(pipeline.nextAnimationFrame ?? 0, clock.now)
+        // Frames that cost a second of the link: a third of the picture each way, and then, as dear, it stands and
+        // says why.
+        for _ in 0..<8 { _ = next(costing: 125_000) }
+        status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertTrue(status.paused)
+        XCTAssertTrue(status.linkTooSlow)
+        XCTAssertEqual(ViewerScreen.motionLabel(status, unicode: true), "link too slow to play: Space tries")
+        XCTAssertNil(pipeline.nextAnimationFrame)
+        // Space tries: it plays, made smaller as the link demands down to a third of the picture each way, never held.
+        pipeline.control(.playPause)
+        status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertFalse(status.paused)
+        XCTAssertFalse(status.linkTooSlow)
+        for _ in 0..<10 { _ = next(costing: 125_000) }
+        XCTAssertFalse(try XCTUnwrap(pipeline.viewerAnimation).paused, "asked for, it is not held again")
+        guard case let .ready(smallest) = frame(pipeline) else { return XCTFail("a frame") }
+        XCTAssertEqual(smallest.columns, 13, "a third of 40")
+
+        // The link found fast again: the frames are the view's size.
+        pipeline.linkRate = nil
+        clock.now += 1
+        _ = pipeline.advanceAnimation()
+        guard case let .ready(whole) = frame(pipeline) else { return XCTFail("a frame") }
+        XCTAssertEqual(whole.columns, 40)
+    }
+
+    /// A link too slow for even a third of the picture each way: the animation does not start; Space tries.
+    func test_aLinkTooSlowForEvenSmallFrames_keepsTheStill_andSaysWhy() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        pipeline.linkRate = 5_000
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
+        let status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertTrue(status.paused)
+        XCTAssertEqual(ViewerScreen.motionLabel(status, unicode: true), "link too slow to play: Space tries")
+        XCTAssertNil(pipeline.nextAnimationFrame)
+        pipeline.control(.playPause)
         XCTAssertEqual(pipeline.viewerAnimation?.paused, false)
         XCTAssertNotNil(pipeline.nextAnimationFrame)
     }

@@ -85,6 +85,13 @@ public enum InteractiveSession {
         app.noticeObserver = { notice in
             if notice.kind == .error { logger.notice("shown: \(notice.text)") } else { logger.debug("shown: \(notice.text)") }
         }
+        // Each frame of an animation the program draws, and how late it went out (at debug level: the slow-link
+        // benchmark reads it).
+        if logger.logLevel <= .debug {
+            app.animationFrameObserver = { frame, late, link in
+                logger.debug("animation: frame \(frame + 1) written \(Int((late * 1_000).rounded())) ms after it was due\(link.map { " (\($0))" } ?? "")")
+            }
+        }
         // A log that cannot be written (a full disk) is said once on the status line, not over the screen.
         let post = app.post
         Logs.reportProblems(to: { post(.notify($0)) })

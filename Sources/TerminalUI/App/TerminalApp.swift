@@ -138,6 +138,10 @@ public final class TerminalApp {
         // picture asked for meanwhile become one, of the latest state.
         if dirty, backend.readyForFrame { drawFrame() }
         let input = backend.readInput(timeout: timeout)
+        if let drawn = animationFrameDrawn, !drawn.told, !backend.outputWaiting {
+            animationFrameDrawn?.told = true
+            animationFrameObserver?(drawn.frame, ProcessInfo.processInfo.systemUptime - drawn.due, pipeline.linkPacingSummary)
+        }
         if input == nil, workSinceTrim, Date().timeIntervalSince(lastTrim) >= 2 {
             // Between keys, at most every two seconds: give the memory freed since (decoded pages and
             // images, pictures dropped from the cache) back to the system, so a long session's footprint
@@ -172,7 +176,10 @@ public final class TerminalApp {
             pipeline.windowHidden = !backend.terminalVisible
             dirty = true
         }
-        // The viewer's animation moves on to the frame due now (frames missed while the terminal was busy are skipped).
+        // The viewer's animation moves on to the frame due now (frames missed while the terminal was busy are skipped;
+        // over a slow link, paced by what the frames before cost).
+        pipeline.linkRate = backend.linkRate
+        pipeline.bytesWritten = backend.bytesWritten
         if pipeline.advanceAnimation() { dirty = true }
         if isAnimating, Date().timeIntervalSince(lastTick) >= tickInterval {
             ui.tick += 1
@@ -282,6 +289,12 @@ public final class TerminalApp {
     /// Writes the frames waiting for the terminal, not the pictures after them.
     public func flushText() { backend.flushText() }
 
+    /// Told of each frame of an animation the program draws once all of its bytes are written to the terminal: its
+    /// index, and how many seconds after it was due (the session logs it; the slow-link benchmark reads the log).
+    public var animationFrameObserver: ((_ frame: Int, _ late: Double, _ link: String?) -> Void)?
+    /// The animation frame last drawn, and whether it was told yet.
+    private var animationFrameDrawn: (frame: Int, due: Double, told: Bool)?
+
     /// Called after each frame until it returns true (the session uses it to note that its start went well).
     public var frameObserver: (() -> Bool)?
 
@@ -296,6 +309,10 @@ public final class TerminalApp {
         screen.render(state, ui: ui, pictures: pipeline, into: &buffer)
         spinnerShown = screen.theme.animation.wasAsked
         backend.draw(buffer)
+        if animationFrameObserver != nil, let drawn = pipeline.drawnFrameDue,
+           drawn.frame != animationFrameDrawn?.frame || drawn.due != animationFrameDrawn?.due {
+            animationFrameDrawn = (drawn.frame, drawn.due, false)
+        }
         // The pictures the frame asked for start loading once the frame is out: decoding them (as many at once as
         // there are cores) would otherwise take the cores the frame itself is being made and written on.
         pipeline.endFrame()

@@ -17,6 +17,8 @@ public struct AnimationClock: Equatable, Sendable {
     public private(set) var finished = false
     /// When the frame shown began (seconds on the caller's clock).
     private var frameStart: Double
+    /// When the frame shown became due.
+    public var frameDue: Double { frameStart }
 
     public init(delays: [Double], loops: Int, now: Double, paused: Bool = false) {
         self.delays = Self.sane(delays)

@@ -14,8 +14,10 @@ public enum AnimationSetting: String, Sendable, CaseIterable {
 
 /// Why the viewer's animation stands as a still until Space plays it.
 enum AnimationHold: Equatable {
-    /// The link is too slow for its frames.
+    /// The link is slow, and the terminal is to be given every frame before it plays (held until Space).
     case link
+    /// The link cannot carry the frames the program draws, even a third of the picture each way.
+    case tooSlow
     /// `animations = off`.
     case off
     /// `animations = safe`, and it flashes this often (flashes a second).
@@ -30,6 +32,7 @@ enum AnimationHold: Equatable {
     var reason: String? {
         switch self {
         case .link: nil
+        case .tooSlow: "link too slow to play"
         case .off: "animations are off"
         case let .flashes(rate): "it flashes \(Int(rate.rounded())) times a second"
         }

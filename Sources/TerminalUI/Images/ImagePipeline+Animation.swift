@@ -26,21 +26,104 @@ extension ImagePipeline {
             guard animationLoad == nil, viewerPhotoID != nil, let why = animationCut else { return nil }
             return AnimationStatus(frame: 0, frames: 0, loop: 1, loops: 1, paused: true, cut: why)
         }
-        return AnimationStatus(frame: clock.frame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
+        return AnimationStatus(frame: shownFrame, frames: clock.frameCount, loop: clock.loop, loops: clock.loops,
                                paused: clock.paused, finished: clock.finished, playedByTerminal: terminalPlays,
-                               heldForLink: hold == .link, heldBecause: hold?.reason, cut: animationCut, reading: animationReading)
+                               heldForLink: hold == .link, heldBecause: hold?.reason, linkTooSlow: hold == .tooSlow, cut: animationCut, reading: animationReading)
     }
 
-    /// When the next frame is due (seconds on `now`'s clock), where the program paces the frames.
+    /// When the next frame is due (seconds on `now`'s clock), where the program paces the frames; over a slow link,
+    /// not before the link has carried the last one.
     public var nextAnimationFrame: Double? {
-        terminalPlays ? nil : clock?.nextChange
+        [viewerNextFrame, nextTileFrame].compactMap { $0 }.min()
     }
 
-    /// Moves the animation to the frame due now. Returns whether the screen shows something else.
+    private var viewerNextFrame: Double? {
+        guard !terminalPlays, let clock else { return nil }
+        guard let pacing = linkPacing, clock.isRunning, let ready = pacing.readyAt else { return clock.nextChange }
+        if linkShownFrame != clock.frame { return ready }
+        return clock.nextChange.map { max($0, ready) }
+    }
+
+    /// The frame the viewer shows: the clock's, or over a slow link the last the link was given time for.
+    var shownFrame: Int {
+        guard let clock else { return 0 }
+        if linkPacing != nil, clock.isRunning, let shown = linkShownFrame { return shown }
+        return clock.frame
+    }
+
+    /// The frame the program draws now and when it was due (nil: none, or the terminal plays them): how late frames
+    /// reach the terminal is measured from it.
+    public var drawnFrameDue: (frame: Int, due: Double)? {
+        guard let clock, !terminalPlays, !sendsMotionPicture, hold == nil || clock.frame != 0 else { return nil }
+        if linkPacing != nil, clock.isRunning, let shown = linkShownFrame { return (shown, linkShownDue) }
+        return (clock.frame, clock.frameDue)
+    }
+
+    /// Over a slow link, the frames' size and cost ("frames at 46% each way, 9 KB each over 250 KB/s"); nil elsewhere.
+    public var linkPacingSummary: String? {
+        guard let pacing = linkPacing else { return hold == .tooSlow ? "held: link too slow" : nil }
+        return "frames at \(Int((pacing.scale * 100).rounded()))% each way, \(Int(pacing.bytesPerFrame / 1_000)) KB each over "
+            + "\(Int(pacing.rate / 1_000)) KB/s\(hold == .tooSlow ? ", held: link too slow" : "")"
+    }
+
+    /// Whether the program draws the animation's frames itself, one by one on the loop (not a picture of them all).
+    var pacesOnLoop: Bool {
+        switch drawer.playback {
+        case .paced: true
+        case .terminalFrames, .framesInPlace: false
+        case .terminalGIF: !(animationFile != nil && viewIsWhole)
+        }
+    }
+
+    /// Moves the animation to the frame due now. Returns whether the screen shows something else. Over a slow link a
+    /// frame is shown once the link has carried the last (frames due meanwhile are skipped), and the frames are made
+    /// smaller while one takes more than a tenth of a second to cross; where even the smallest would, it stops and says so.
     public func advanceAnimation() -> Bool {
+        let tiles = advanceTiles()
+        return advanceViewerAnimation() || tiles
+    }
+
+    private func advanceViewerAnimation() -> Bool {
         guard clock != nil else { return false }
-        let changed = clock!.advance(to: now())
-        return changed && !terminalPlays
+        let time = now()
+        let changed = clock!.advance(to: time)
+        if terminalPlays { return false }
+        followLink()
+        guard linkPacing != nil, clock!.isRunning else {
+            linkShownFrame = nil
+            return changed
+        }
+        guard linkShownFrame != clock!.frame, linkPacing!.mayShow(at: time) else { return false }
+        linkShownFrame = clock!.frame
+        linkShownDue = clock!.frameDue
+        if !linkPacing!.shown(at: time, bytesWritten: bytesWritten) {
+            hold = .tooSlow
+            clock!.togglePause(now: time)
+        }
+        return true
+    }
+
+    /// The link found slow (or fast again) while the program draws the frames: paced to it (or not).
+    func followLink() {
+        guard let rate = linkRate, pacesOnLoop else {
+            linkPacing = nil
+            return
+        }
+        if linkPacing != nil { linkPacing!.follow(rate: rate) }
+        guard linkPacing == nil, let key = viewerLastKey, key.photoID == viewerPhotoID else { return }
+        let whole: Double
+        if drawer.drawsPixels {
+            let size = drawer.pixelSize(columns: key.columns, rows: key.rows)
+            whole = LinkPacing.estimate(pixels: size.width * size.height)
+        } else {
+            whole = LinkPacing.estimate(cells: key.columns * key.rows, trueColor: drawer.blitter.mode == .truecolor)
+        }
+        linkPacing = LinkPacing(rate: rate, wholeFrame: whole, anyway: playedOnRequest)
+        if linkPacing == nil, hold == nil, clock?.isRunning == true {
+            // Not even a third of the picture each way crosses in a tenth of a second: it stands, and says why.
+            hold = .tooSlow
+            clock!.togglePause(now: now())
+        }
     }
 
     /// Whether `r` has an animation to read again: it could not be read, or only the frames before damage were.
@@ -64,10 +147,12 @@ extension ImagePipeline {
         if clock != nil {
             clock!.extend(delays: delays, loops: loops, now: now())
         } else {
-            // On a slow link it stands still until Space: even its changed cells would keep keys waiting. So does
-            // every animation where the setting asks for stillness.
-            hold = animationSetting == .off ? .off : linkRate != nil ? .link : nil
+            // Where the terminal is given every frame, on a slow link it stands still until Space; where the program
+            // draws them, they are sized and paced to the link (`followLink`). Every animation stands still where the
+            // setting asks for stillness.
+            hold = animationSetting == .off ? .off : linkRate != nil && !pacesOnLoop ? .link : nil
             clock = AnimationClock(delays: delays, loops: loops, now: now(), paused: hold != nil)
+            if hold == nil { followLink() }
         }
         // `safe`: the frames read so far, measured before they play; one that flashes too often stands still.
         if animationSetting == .safe, !playedOnRequest, hold != .off, hold?.isFlashes != true {
@@ -101,6 +186,9 @@ extension ImagePipeline {
         framesDrawn = nil
         frameIDs = nil
         motionShown = nil
+        linkPacing = nil
+        linkShownFrame = nil
+        framesScale = 1
     }
 
     /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.
@@ -109,8 +197,14 @@ extension ImagePipeline {
         guard clock != nil else { return }
         if hold != nil {
             // The first Space plays it, slow link, setting or flashes: frames that cannot cross in time are skipped.
+            let tooSlow = hold == .tooSlow
             hold = nil
             playedOnRequest = true
+            // Space tries: no smaller than a third each way, whatever the link.
+            if tooSlow {
+                linkPacing = nil
+                followLink()
+            }
             if case .playPause = request {
                 clock!.togglePause(now: now())
                 return
@@ -184,6 +278,14 @@ extension ImagePipeline {
     /// millisecond or two). A frame in pixels names the one before it and the cell rows they share, which need not
     /// be sent again.
     func animationFrame(_ animation: AnimatedImage, index: Int, key: ViewerKey) -> CellPicture {
+        // Over a slow link, frames smaller than the view (centred in it): drawn again when their size changes.
+        let scale = linkPacing?.scale ?? 1
+        if scale != framesScale {
+            framesScale = scale
+            frameShown = nil
+            framesDrawn = nil
+            frameIDs = nil
+        }
         if let shown = frameShown, shown.key == key, shown.frame == index { return shown.picture }
         if framesDrawn?.key != key { framesDrawn = (key, [:], 0) }
         var picture: CellPicture
@@ -192,7 +294,9 @@ extension ImagePipeline {
         } else {
             let image = animation.frames[min(index, animation.frames.count - 1)].image
             let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
-            picture = ViewerRendering.render(rotated, columns: key.columns, rows: key.rows, view: key.view, drawer: drawer)
+            let columns = scale < 1 ? max(1, Int((Double(key.columns) * scale).rounded())) : key.columns
+            let rows = scale < 1 ? max(1, Int((Double(key.rows) * scale).rounded())) : key.rows
+            picture = ViewerRendering.render(rotated, columns: columns, rows: rows, view: key.view, drawer: drawer)
             let bytes = picture.pixels?.image.pixels.count ?? picture.cells.count * MemoryLayout<CellPicture.Cell>.stride
             if let kept = framesDrawn, kept.bytes + bytes <= AnimationLimits.drawnFrameBytes {
                 framesDrawn?.pictures[index] = picture

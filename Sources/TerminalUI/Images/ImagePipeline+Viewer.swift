@@ -10,6 +10,7 @@ extension ImagePipeline {
         guard columns > 0, rows > 0 else { return .failed }
         let key = ViewerKey(photoID: photo.id, columns: columns, rows: rows, view: view)
         viewerWanted = (photo, key)
+        viewerLastKey = key
         let placeholder = { PicturePlaceholder.make(for: photo, columns: columns, rows: rows, blitter: self.blitter) }
         // Another photo than the one loaded: it is opened when the frame ends.
         guard viewerPhotoID == photo.id else { return .loading(placeholder()) }
@@ -22,7 +23,7 @@ extension ImagePipeline {
                     if let zoomed = zoomedMotion(key) { return .ready(zoomed) }
                 }
             } else if hold == nil || clock.frame != 0 {
-                return .ready(animationFrame(animation, index: clock.frame, key: key))
+                return .ready(animationFrame(animation, index: shownFrame, key: key))
             }
         }
         if let shown = viewerShown, shown.key == key { return .ready(shown.picture) }

@@ -32,6 +32,8 @@ public final class ImagePipeline: PictureProvider {
         case viewerFrames(photoID: String, AnimatedImage)
         /// Every frame of the viewer's animation drawn for the view, for a terminal that plays them itself.
         case viewerMotion(ViewerKey, CellPicture)
+        /// An animated tile's frames drawn for its cells (none: it stays a still).
+        case tileFrames(photoID: String, columns: Int, rows: Int, [CellPicture], delays: [Double], loops: Int)
     }
 
     public struct ViewerKey: Hashable, Sendable {
@@ -115,6 +117,8 @@ public final class ImagePipeline: PictureProvider {
     var viewerShownIsCoarse = false
     /// The viewer's photo and view the frame drew, for `endFrame` to load or draw.
     var viewerWanted: (photo: Photo, key: ViewerKey)?
+    /// The viewer's photo and view the last frame drew (kept between frames).
+    var viewerLastKey: ViewerKey?
 
     // The viewer's animation: its frames, where it is, and the frame last drawn.
     var animationLoad: Task<Void, Never>?
@@ -162,6 +166,22 @@ public final class ImagePipeline: PictureProvider {
     var viewIsWhole = true
     /// What the link carries, in bytes a second (nil: fast); the run loop sets it each frame.
     public var linkRate: Double?
+    /// Every byte written to the terminal so far; the run loop sets it before the animation moves on.
+    public var bytesWritten = 0
+    /// An animation the program draws, over a slow link: its frames' size and pace (nil: a fast link).
+    var linkPacing: LinkPacing?
+    /// The frame shown while `linkPacing` paces them (the clock may be further on: frames between are skipped).
+    var linkShownFrame: Int?
+    /// When `linkShownFrame` was due.
+    var linkShownDue = 0.0
+    /// The share of the view (each way) the frames in `framesDrawn` were drawn at.
+    var framesScale = 1.0
+    /// Animated tiles playing where they stand, by photo id (`ImagePipeline+Tiles`); those the frame asked to play,
+    /// the frame before's, and those to start reading once it ends.
+    var tilePlayers: [String: TilePlayer] = [:]
+    var tilesWanted: Set<String> = []
+    var tilesWantedBefore: Set<String> = []
+    var tilesToStart: [String: (photo: Photo, file: URL, columns: Int, rows: Int)] = [:]
 
     public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,
                             maximumRunning: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -205,6 +225,7 @@ public final class ImagePipeline: PictureProvider {
         fullestScreenBytes = max(fullestScreenBytes, wanted.reduce(0) { $0 + (entries[$1]?.bytes ?? 0) })
         if let viewer = viewerWanted { prepareViewer(viewer.photo, key: viewer.key) }
         viewerWanted = nil
+        prepareTiles()
         for (key, task) in running where !wanted.contains(key) {
             task.cancel()
             running[key] = nil
@@ -373,6 +394,8 @@ public final class ImagePipeline: PictureProvider {
             animationFile = animation.format == .gif && drawer.playback == .terminalGIF ? file : nil
             animationCut = animation.cut
             play(animation, loops: animation.loops)
+        case let .tileFrames(photoID, columns, rows, frames, delays, loops):
+            deliverTile(photoID: photoID, columns: columns, rows: rows, frames: frames, delays: delays, loops: loops)
         case let .viewerMotion(key, picture):
             guard key.photoID == viewerPhotoID else { return nil }
             if motionRender?.key == key { motionRender = nil }

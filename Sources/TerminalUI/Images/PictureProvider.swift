@@ -17,6 +17,10 @@ public protocol PictureProvider: AnyObject {
     /// The photo at `url` drawn in exactly `columns` x `rows` cells.
     func picture(for photo: Photo, url: URL?, columns: Int, rows: Int) -> PictureSlot
 
+    /// An album's tile: its animation playing where the `animations` setting asks (`selected`: the tile the selection
+    /// is on), else the still.
+    func picture(for photo: Photo, url: URL?, columns: Int, rows: Int, selected: Bool) -> PictureSlot
+
     /// The viewer's photo as the view shows it (zoomed, panned, turned), fitted in `columns` x `rows`.
     func viewerPicture(for photo: Photo, columns: Int, rows: Int, view: ViewTransform) -> PictureSlot
 
@@ -30,6 +34,9 @@ public protocol PictureProvider: AnyObject {
 }
 
 extension PictureProvider {
+    public func picture(for photo: Photo, url: URL?, columns: Int, rows: Int, selected: Bool) -> PictureSlot {
+        picture(for: photo, url: url, columns: columns, rows: rows)
+    }
     public func pixelWidth(columns: Int) -> Int { columns }
     public var viewerAnimation: AnimationStatus? { nil }
     public var animationRetries: Bool { false }
@@ -52,14 +59,17 @@ public struct AnimationStatus: Equatable, Sendable {
     public var heldForLink: Bool
     /// Held as a still for another reason, said ("animations are off", "it flashes 5 times a second"), until Space.
     public var heldBecause: String?
+    /// Held because the link cannot carry even small frames; Space tries.
+    public var linkTooSlow: Bool
     /// Frames left out (the budget, a damaged frame), said once.
     public var cut: String?
     /// It plays while the rest of its frames are read: `frames` is what was read so far.
     public var reading: Bool
 
     public init(frame: Int, frames: Int, loop: Int, loops: Int, paused: Bool, finished: Bool = false,
-                playedByTerminal: Bool = false, heldForLink: Bool = false, heldBecause: String? = nil, cut: String? = nil,
-                reading: Bool = false) {
+                playedByTerminal: Bool = false, heldForLink: Bool = false, heldBecause: String? = nil, linkTooSlow: Bool = false,
+                cut: String? = nil, reading: Bool = false) {
+        self.linkTooSlow = linkTooSlow
         self.reading = reading
         self.frame = frame
         self.frames = frames

@@ -69,10 +69,20 @@ public struct LinkMeter: Sendable {
         }
     }
 
-    /// Everything waiting went out: the spell of back-pressure (if any) is over.
-    public mutating func idle() {
+    /// Everything waiting went out at `time`: the spell of back-pressure (if any) is over. A spell shorter than
+    /// `window` but of at least `shortWindow` is a sample too (frames of an animation each wait a little, never long).
+    public mutating func idle(at time: Double? = nil) {
+        // At least `shortBytes` written in it: a few bytes that waited behind a full buffer say nothing of the rate.
+        if let since = saturatedSince, let time, time - since.time >= Self.shortWindow, taken - since.taken >= Self.shortBytes {
+            let sample = Double(taken - since.taken) / (time - since.time)
+            measured = measured.map { $0 * 0.5 + sample * 0.5 } ?? sample
+        }
         saturatedSince = nil
     }
+
+    /// The shortest spell of back-pressure that ends in an empty queue a rate is taken from.
+    static let shortWindow = 0.1
+    static let shortBytes = 8_000
 
     /// The terminal confirmed (answering a question asked behind them) `count` bytes over `elapsed` seconds while
     /// pictures waited for its answers: what crossed the whole way, whatever buffers lie between.

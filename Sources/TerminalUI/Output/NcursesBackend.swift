@@ -426,6 +426,8 @@ public final class NcursesBackend: TerminalBackend {
     /// Pictures in characters are placed, and their rows sent by `CellPictureLayer`.
     public var placesCellPictures: Bool { pictures?.drawsPixels == false }
     public var linkRate: Double? { output.meter.rate }
+    public var bytesWritten: Int { output.totalWritten }
+    public var outputWaiting: Bool { output.hasPending }
 
     /// The mouse is reported (everywhere but GNU screen): taken up again after a suspend.
     var mouseReported = false

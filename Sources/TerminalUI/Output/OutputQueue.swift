@@ -32,7 +32,7 @@ final class OutputQueue {
     /// DA1 questions written and not yet answered: when, and how many bytes had been written before each.
     private(set) var probes: [(sentAt: Double, bytesBefore: Int)] = []
     /// Every byte written to the terminal, and how many of them it has confirmed by its answers.
-    private var totalWritten = 0
+    private(set) var totalWritten = 0
     private var acknowledged = 0
     private var lastAcknowledgement = (time: 0.0, bytes: 0)
     /// Pictures were held back since the last answer (the link, not the program, set the pace).
@@ -182,7 +182,7 @@ final class OutputQueue {
         }
         if idleSince == nil {
             idleSince = Self.clock()
-            meter.idle()
+            meter.idle(at: idleSince)
         }
     }
 

@@ -38,6 +38,10 @@ public protocol TerminalBackend: AnyObject {
     var linkSummary: String? { get }
     /// The bytes a second the link was found to carry, where it is slow enough to matter (nil: fast).
     var linkRate: Double? { get }
+    /// Whether bytes (text or pictures) still wait to be written to the terminal.
+    var outputWaiting: Bool { get }
+    /// Every byte written to the terminal so far (an animation over a slow link is paced by what its frames cost).
+    var bytesWritten: Int { get }
     /// Whether the terminal's window may be seen (false once it reported it hidden: mode 2033).
     var terminalVisible: Bool { get }
     /// Whether frames are to place pictures in characters rather than write their cells
@@ -72,5 +76,7 @@ extension TerminalBackend {
     public func flushText() {}
     public var linkSummary: String? { nil }
     public var linkRate: Double? { nil }
+    public var bytesWritten: Int { 0 }
+    public var outputWaiting: Bool { false }
     public var placesCellPictures: Bool { false }
 }

@@ -178,7 +178,8 @@ public struct AlbumsScreen {
             let pictureRect = Rect(x: tile.pictureX, y: boxTop + (tile.boxRows - tile.pictureRows) / 2,
                                    width: tile.pictureColumns, height: tile.pictureRows)
             let slot = pictures.picture(for: photo, url: photo.urls.sized(width: pictures.pixelWidth(columns: tile.pictureColumns)),
-                                        columns: tile.pictureColumns, rows: tile.pictureRows)
+                                        columns: tile.pictureColumns, rows: tile.pictureRows,
+                                        selected: index == ui.albumPhotosList.selected)
             parts.drawPicture(slot, in: pictureRect, clip: list, tick: ui.tick, into: &buffer)
             let textY = boxTop + tile.boxRows
             if textY >= list.y, textY < list.maxY, let caption = photo.caption.map(UntrustedText.sanitize), !caption.isEmpty {

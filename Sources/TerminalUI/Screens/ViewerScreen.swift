@@ -224,11 +224,12 @@ public struct ViewerScreen {
     }
 
     /// Where an animation is: "▶ 3/20", "▶ 3/20 loop 2", "❚❚ 3/20", "▶ 3/5…" (the rest still being read), "paused: slow
-    /// link, Space plays"; nil status: its frames are on their way.
+    /// link, Space plays", "link too slow to play: Space tries"; nil status: its frames are on their way.
     static func motionLabel(_ motion: AnimationStatus?, unicode: Bool) -> String {
         guard let motion else { return "animated: loading its frames" }
         guard motion.frames > 0 else { return motion.cut.map { "still: \($0)" } ?? "still" }
         if motion.heldForLink { return "paused: slow link, Space plays" }
+        if motion.linkTooSlow { return "link too slow to play: Space tries" }
         if let why = motion.heldBecause { return "still: \(why), Space plays" }
         // Still being read: the frames so far, and more to come.
         let count = "\(motion.frames)\(motion.reading ? (unicode ? "…" : "...") : motion.cut == nil ? "" : "+")"

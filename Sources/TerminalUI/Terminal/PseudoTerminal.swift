@@ -115,6 +115,16 @@ public final class PseudoTerminal: @unchecked Sendable {
         totalBytes += bytes.count
         lastByteTime = Self.clock()
         if keepsOutput { received.append(contentsOf: bytes.filter { $0 != Self.marker }) }
+        if let watch = watched, watch.found == nil {
+            let seen = watch.tail + bytes
+            for (index, needle) in watch.needles.enumerated() where seen.count >= needle.count {
+                if (0...(seen.count - needle.count)).contains(where: { seen[$0..<($0 + needle.count)].elementsEqual(needle) }) {
+                    watched?.found = (index, lastByteTime)
+                    break
+                }
+            }
+            watched?.tail = Array(seen.suffix(max(0, (watch.needles.map(\.count).max() ?? 1) - 1)))
+        }
         var sinceMarker = 0
         for byte in bytes {
             if byte == Self.marker {
@@ -200,6 +210,27 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     private var lastByteTime = 0.0
+    /// Runs of bytes looked for in what the terminal reads, and which came first, when.
+    private var watched: (needles: [[UInt8]], tail: [UInt8], found: (index: Int, at: Double)?)?
+
+    /// Looks for any of `texts` in what the terminal reads from now on (one watch at a time: the last asked for).
+    public func watch(for texts: [String]) {
+        lock.withLock { watched = (texts.map { Array($0.utf8) }, [], nil) }
+    }
+
+    /// Which of the texts `watch` looks for the terminal read first, and when (CLOCK_MONOTONIC seconds), waiting at
+    /// most `timeout` seconds; nil if none came.
+    public func waitForWatched(timeout: Double) -> (index: Int, at: Double)? {
+        let deadline = Self.clock() + timeout
+        while Self.clock() < deadline {
+            if let found = lock.withLock({ watched?.found }) { return found }
+            usleep(2_000)
+        }
+        return nil
+    }
+
+    /// The clock `lastByteAt` and `waitForWatched` read.
+    public static var now: Double { clock() }
 
     /// A reader's pace on a link of `rate` bytes a second: each byte takes 1/rate seconds. After an idle spell
     /// the link starts afresh (it does not save up time to burst later).
