@@ -1,8 +1,8 @@
 import Foundation
 
 /// The `animations` setting (config file, `IMAGE_FEED_ANIMATIONS`, `render --animate`): whether animations play.
-/// `hover` (the default) plays the one in the viewer; album tiles and cards show stills, as they do with `on` too
-/// (tiles that play are not built). `off` shows every animation still until Space plays it; `safe` plays, but holds
+/// `hover` (the default) plays the one in the viewer and an album's selected animated tile; `on` every animated tile in
+/// view too (at most four). `off` shows every animation still until Space plays it; `safe` plays, but holds
 /// still, and says so, an animation that flashes more than three times a second (WCAG 2.3.1), measured from its
 /// frames' luminance before they play.
 public enum AnimationSetting: String, Sendable, CaseIterable {
