@@ -80,12 +80,13 @@ extension WhatAUserMeetsTests {
 
     /// An animation the server damaged is not kept: at the next start it plays; and once the server has recovered,
     /// `r` fetches a damaged one again and it plays. Both used to stay broken for the day, the damaged bytes kept in
-    /// the image cache and reused after restarts.
+    /// the image cache and reused after restarts. (The album's selected tile reads its animation too: the server is
+    /// damaging images before the album opens, so the tile's read is damaged as well, and not kept either.)
     func test_aDamagedAnimation_isNotKept_andRFetchesItAgain() async throws {
         try launchIntoTheFeed()
-        try openTheAlbumOfAnimations()
         sandboxBase = try demoBase()
         try await setFaults("image=corrupt")
+        try openTheAlbumOfAnimations()
         try tmux.send("Enter")
         var screen = try tmux.waitFor(text: "Photo unavailable")
         XCTAssertFalse(screen.contains("Space play"), "nothing is offered to play\n\(screen)")

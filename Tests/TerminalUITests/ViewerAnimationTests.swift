@@ -227,6 +227,23 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(pipeline.viewerAnimation?.paused, false)
     }
 
+    /// Where the terminal is given every frame first, a slow link that carries them all in a few seconds plays it anyway
+    /// (every byte goes once): at 39 Mbit/s the rocket's frames cross in well under four seconds.
+    func test_aSlowLinkThatCarriesEveryFrameInAFewSeconds_playsWhereTheTerminalIsGivenEveryFrame() throws {
+        let clock = Clock()
+        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
+        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
+        pipeline.linkRate = 4_900_000
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
+        let status = try XCTUnwrap(pipeline.viewerAnimation)
+        XCTAssertFalse(status.heldForLink)
+        XCTAssertFalse(status.paused)
+        let animation = try XCTUnwrap(pipeline.animation)
+        XCTAssertTrue(pipeline.uploadCrosses(animation, rate: 4_900_000))
+        XCTAssertFalse(pipeline.uploadCrosses(animation, rate: 125_000), "at 1 Mbit/s they would take \(animation.frames.count * animation.width * animation.height * 3 / 125_000) s")
+    }
+
     /// Frames the program draws play over a slow link: made smaller until one crosses in a tenth of a second, shown
     /// once the link has carried the last (the clock keeps time: frames due meanwhile are skipped); where even a third
     /// of the picture each way would not cross in time, the still stays and says why, and Space tries.

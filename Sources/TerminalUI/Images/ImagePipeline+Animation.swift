@@ -150,7 +150,7 @@ extension ImagePipeline {
             // Where the terminal is given every frame, on a slow link it stands still until Space; where the program
             // draws them, they are sized and paced to the link (`followLink`). Every animation stands still where the
             // setting asks for stillness.
-            hold = animationSetting == .off ? .off : linkRate != nil && !pacesOnLoop ? .link : nil
+            hold = animationSetting == .off ? .off : linkRate.map { !pacesOnLoop && !uploadCrosses(animation, rate: $0) } == true ? .link : nil
             clock = AnimationClock(delays: delays, loops: loops, now: now(), paused: hold != nil)
             if hold == nil { followLink() }
         }
@@ -216,6 +216,27 @@ extension ImagePipeline {
         case .retry: break
         }
     }
+
+    /// Where the terminal is given every frame before it plays them (Kitty graphics' animation, iTerm2's GIF), whether the
+    /// link carries them all within `uploadSeconds` (the still shows meanwhile, keys go between the chunks): then it
+    /// plays over a slow link too, every byte sent once. A Kitty frame is taken at three bytes a pixel (compressed, in
+    /// base64), a GIF at its file's size in base64.
+    func uploadCrosses(_ animation: AnimatedImage, rate: Double) -> Bool {
+        let bytes: Double
+        switch drawer.playback {
+        case .terminalFrames:
+            bytes = Double(animation.frames.count) * Double(animation.width) * Double(animation.height) * 3
+        case .terminalGIF:
+            guard let file = animationFile, viewIsWhole else { return false }
+            bytes = Double(file.count) * 4 / 3
+        case .paced, .framesInPlace:
+            return false
+        }
+        return bytes <= rate * Self.uploadSeconds
+    }
+
+    /// The longest a slow link may take to carry every frame of an animation the terminal plays before it plays.
+    static let uploadSeconds = 4.0
 
     /// The animation's frames are read as soon as the viewer opens, fitted to the view's pixels (the still shows
     /// meanwhile).

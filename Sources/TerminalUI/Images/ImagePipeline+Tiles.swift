@@ -84,6 +84,8 @@ extension ImagePipeline {
                     stop.stop()
                 }
                 try Task.checkCancellation()
+                // A damaged file is not kept (the viewer fetches it anew).
+                if animation.damaged { source.discard(url) }
                 let delays = animation.frames.map(\.delay)
                 if measuresFlashes,
                    Flashes.tooMany(Flashes.perSecond(luminances: animation.frames.map { Flashes.luminances($0.image) }, delays: delays)) {
@@ -96,7 +98,9 @@ extension ImagePipeline {
                 }
                 post(.tileFrames(photoID: photoID, columns: columns, rows: rows, frames, delays: delays, loops: animation.loops))
             } catch {
-                // The still stays (the viewer says why an animation cannot be read).
+                // The still stays (the viewer says why an animation cannot be read); bytes that were no picture are not
+                // kept.
+                if error is ImageDecodingError { source.discard(url) }
                 if !Task.isCancelled {
                     post(.tileFrames(photoID: photoID, columns: columns, rows: rows, [], delays: [], loops: 1))
                 }
