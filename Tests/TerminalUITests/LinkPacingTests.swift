@@ -64,4 +64,19 @@ final class LinkPacingTests: XCTestCase {
         for second in 1...8 { XCTAssertTrue(asked.shown(at: Double(second), bytesWritten: second * 100_000)) }
         XCTAssertEqual(asked.scale, LinkPacing.smallest, accuracy: 0.0001)
     }
+
+    /// Paused and played on: what was written meanwhile (the frame it stood at, the status line) is no frame's cost.
+    func test_aPauseStartsTheMeasuringAgain() throws {
+        var pacing = try XCTUnwrap(LinkPacing(rate: 100_000, wholeFrame: 8_000))
+        for (index, bytes) in [0, 100, 200, 4_200].enumerated() { XCTAssertTrue(pacing.shown(at: Double(index), bytesWritten: bytes)) }
+        XCTAssertEqual(pacing.bytesPerFrame, 4_000)
+        pacing.restart()
+        XCTAssertTrue(pacing.mayShow(at: 3.01), "nothing to wait for")
+        // 60 KB written while it stood (pauses, the still drawn again): not measured, nor the next frame after it.
+        XCTAssertTrue(pacing.shown(at: 10, bytesWritten: 64_200))
+        XCTAssertTrue(pacing.shown(at: 10.1, bytesWritten: 68_200))
+        XCTAssertTrue(pacing.shown(at: 10.2, bytesWritten: 72_200))
+        XCTAssertEqual(pacing.scale, 1)
+        XCTAssertEqual(pacing.bytesPerFrame, 4_000)
+    }
 }

@@ -215,6 +215,7 @@ extension ImagePipeline {
         case let .step(offset): clock!.step(by: offset, now: now())
         case .retry: break
         }
+        linkPacing?.restart()
     }
 
     /// Where the terminal is given every frame before it plays them (Kitty graphics' animation, iTerm2's GIF), whether the

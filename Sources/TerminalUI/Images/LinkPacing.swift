@@ -59,6 +59,13 @@ struct LinkPacing {
         rate = newRate
     }
 
+    /// Paused, stepped or played on: what is written meanwhile (the frame it stands at, the status line) is no frame's
+    /// cost; measuring starts again two frames on.
+    mutating func restart() {
+        lastShown = nil
+        settling = Self.settlingFrames
+    }
+
     /// What a whole frame is thought to cost before any is measured: characters by the cell (an escape sequence for
     /// each colour, 24-bit ones longer), pixels by the pixel (Sixel's bands at most colours).
     static func estimate(cells: Int, trueColor: Bool) -> Double {

@@ -115,12 +115,12 @@ public final class PseudoTerminal: @unchecked Sendable {
         totalBytes += bytes.count
         lastByteTime = Self.clock()
         if keepsOutput { received.append(contentsOf: bytes.filter { $0 != Self.marker }) }
-        if let watch = watched, watch.found == nil {
+        if let watch = watched {
             let seen = watch.tail + bytes
-            for (index, needle) in watch.needles.enumerated() where seen.count >= needle.count {
+            for (index, needle) in watch.needles.enumerated() where seen.count >= needle.count && watch.seen[index] == nil {
                 if (0...(seen.count - needle.count)).contains(where: { seen[$0..<($0 + needle.count)].elementsEqual(needle) }) {
-                    watched?.found = (index, lastByteTime)
-                    break
+                    if watched?.found == nil { watched?.found = (index, lastByteTime) }
+                    watched?.seen[index] = lastByteTime
                 }
             }
             watched?.tail = Array(seen.suffix(max(0, (watch.needles.map(\.count).max() ?? 1) - 1)))
@@ -211,11 +211,16 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     private var lastByteTime = 0.0
     /// Runs of bytes looked for in what the terminal reads, and which came first, when.
-    private var watched: (needles: [[UInt8]], tail: [UInt8], found: (index: Int, at: Double)?)?
+    private var watched: (needles: [[UInt8]], tail: [UInt8], found: (index: Int, at: Double)?, seen: [Int: Double])?
 
     /// Looks for any of `texts` in what the terminal reads from now on (one watch at a time: the last asked for).
     public func watch(for texts: [String]) {
-        lock.withLock { watched = (texts.map { Array($0.utf8) }, [], nil) }
+        lock.withLock { watched = (texts.map { Array($0.utf8) }, [], nil, [:]) }
+    }
+
+    /// When the terminal first read the text at `index` of those `watch` looks for (nil: not yet).
+    public func watchedSeen(_ index: Int) -> Double? {
+        lock.withLock { watched?.seen[index] }
     }
 
     /// Which of the texts `watch` looks for the terminal read first, and when (CLOCK_MONOTONIC seconds), waiting at
