@@ -227,6 +227,49 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(pipeline.viewerAnimation?.paused, false)
     }
 
+    /// While a frame shows, the next is drawn off the loop: when it is due, the loop only places it (drawn on the loop, a
+    /// frame at the view's pixels kept a key waiting behind it).
+    func test_theNextFrameIsDrawnOffTheLoop_whileTheOneBeforeShows() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames == 20 && !$0.reading } ?? false }
+        XCTAssertEqual(pipeline.viewerAnimation?.frame, 0)
+        XCTAssertEqual(pipeline.frameAhead?.index, 1)
+        settle(pipeline, mailbox) { pipeline.frameAhead?.picture != nil }
+        let ahead = try XCTUnwrap(pipeline.frameAhead?.picture)
+        clock.now += 0.081
+        XCTAssertTrue(pipeline.advanceAnimation())
+        guard case let .ready(second) = frame(pipeline) else { return XCTFail("the second frame") }
+        XCTAssertEqual(second.cells, ahead.cells, "the frame drawn ahead")
+        XCTAssertEqual(pipeline.frameAhead?.index, 2, "and the one after it is on its way")
+    }
+
+    /// A zoom while it plays: the last frame stays until the frame for the new view is drawn off the loop, as the
+    /// still's view does.
+    func test_aViewChangedWhileItPlays_keepsTheLastFrame_untilTheNewViewsIsDrawnOffTheLoop() throws {
+        let clock = Clock()
+        let (pipeline, mailbox) = pipeline(PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor)), clock: clock)
+        _ = frame(pipeline)
+        settle(pipeline, mailbox) { pipeline.viewerAnimation.map { $0.frames == 20 && !$0.reading } ?? false }
+        guard case let .ready(whole) = frame(pipeline) else { return XCTFail("a frame") }
+        let zoomed = ViewTransform(zoom: 2)
+        func zoomedFrame() -> PictureSlot {
+            pipeline.beginFrame()
+            defer { pipeline.endFrame() }
+            return pipeline.viewerPicture(for: photo, columns: 40, rows: 11, view: zoomed)
+        }
+        guard case let .ready(meanwhile) = zoomedFrame() else { return XCTFail("a frame") }
+        XCTAssertEqual(meanwhile.cells, whole.cells, "the last frame stays")
+        XCTAssertEqual(pipeline.frameAhead?.key.view, zoomed)
+        var drawn: CellPicture?
+        settle(pipeline, mailbox) {
+            if case let .ready(picture) = zoomedFrame(), picture.cells != whole.cells { drawn = picture }
+            return drawn != nil
+        }
+        XCTAssertNotNil(drawn, "the zoomed frame, once drawn")
+    }
+
     /// Where the terminal is given every frame first, a slow link that carries them all in a few seconds plays it anyway
     /// (every byte goes once): at 39 Mbit/s the rocket's frames cross in well under four seconds.
     func test_aSlowLinkThatCarriesEveryFrameInAFewSeconds_playsWhereTheTerminalIsGivenEveryFrame() throws {

@@ -189,6 +189,8 @@ extension ImagePipeline {
         linkPacing = nil
         linkShownFrame = nil
         framesScale = 1
+        frameAhead?.task.cancel()
+        frameAhead = nil
     }
 
     /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.
@@ -296,8 +298,9 @@ extension ImagePipeline {
         }
     }
 
-    /// Frame `index` drawn for the view, on the run loop (a frame is as large as the view's pixels already: a
-    /// millisecond or two). A frame in pixels names the one before it and the cell rows they share, which need not
+    /// Frame `index` for the view: kept drawn, drawn ahead off the loop, or drawn on the loop (a frame is as large as
+    /// the view's pixels already: a few milliseconds); for a view just changed, drawn off the loop while the last frame
+    /// stays. A frame in pixels names the one before it and the cell rows they share, which need not
     /// be sent again.
     func animationFrame(_ animation: AnimatedImage, index: Int, key: ViewerKey) -> CellPicture {
         // Over a slow link, frames smaller than the view (centred in it): drawn again when their size changes.
@@ -314,11 +317,21 @@ extension ImagePipeline {
         if let drawn = framesDrawn?.pictures[index] {
             picture = drawn
         } else {
-            let image = animation.frames[min(index, animation.frames.count - 1)].image
-            let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
-            let columns = scale < 1 ? max(1, Int((Double(key.columns) * scale).rounded())) : key.columns
-            let rows = scale < 1 ? max(1, Int((Double(key.rows) * scale).rounded())) : key.rows
-            picture = ViewerRendering.render(rotated, columns: columns, rows: rows, view: key.view, drawer: drawer)
+            if let ahead = frameAhead, ahead.key == key, ahead.index == index, ahead.scale == scale, let drawn = ahead.picture {
+                // Drawn off the loop while the frame before it showed.
+                picture = drawn
+            } else if let shown = frameShown, shown.key.photoID == key.photoID, shown.key != key {
+                // The view changed (a zoom, a pan, a turn): the frame for it is drawn off the loop, and the last frame
+                // stays until it is, as the still's view does. Drawn while the clock moved on: it shows now, as the frame
+                // it is.
+                if let ahead = frameAhead, ahead.key == key, ahead.scale == scale, ahead.picture != nil, ahead.index != index {
+                    return animationFrame(animation, index: ahead.index, key: key)
+                }
+                draw(animation, index: index, ahead: false, key: key, scale: scale)
+                return shown.picture
+            } else {
+                picture = Self.drawFrame(animation.frames[min(index, animation.frames.count - 1)].image, key: key, scale: scale, drawer: drawer)
+            }
             let bytes = picture.pixels?.image.pixels.count ?? picture.cells.count * MemoryLayout<CellPicture.Cell>.stride
             if let kept = framesDrawn, kept.bytes + bytes <= AnimationLimits.drawnFrameBytes {
                 framesDrawn?.pictures[index] = picture
@@ -342,7 +355,35 @@ extension ImagePipeline {
                                                        rows: pixels.rows, follows: .init(pictureID: ids[previous], unchangedRows: unchanged)))
         }
         frameShown = (key, index, picture)
+        draw(animation, index: (index + 1) % animation.frames.count, ahead: true, key: key, scale: scale)
         return picture
+    }
+
+    /// A frame of the animation drawn for the view (at `scale` of its cells each way, centred, over a slow link).
+    static func drawFrame(_ image: RGBImage, key: ViewerKey, scale: Double, drawer: PictureDrawer) -> CellPicture {
+        let rotated = ViewerRendering.rotate(image, quarterTurns: key.view.quarterTurns)
+        let columns = scale < 1 ? max(1, Int((Double(key.columns) * scale).rounded())) : key.columns
+        let rows = scale < 1 ? max(1, Int((Double(key.rows) * scale).rounded())) : key.rows
+        return ViewerRendering.render(rotated, columns: columns, rows: rows, view: key.view, drawer: drawer)
+    }
+
+    /// Frame `next` drawn off the loop, where it is not kept drawn already: the frame after the one that shows (`ahead`),
+    /// so that when it is due the loop only places it (drawing a frame at the view's pixels on the loop kept a key
+    /// waiting behind it); or the frame due for a view just changed.
+    func draw(_ animation: AnimatedImage, index next: Int, ahead: Bool, key: ViewerKey, scale: Double) {
+        guard animation.frames.count > 1 || !ahead, animation.frames.indices.contains(next) else { return }
+        guard framesDrawn?.key != key || framesDrawn?.pictures[next] == nil else { return }
+        if let ahead = frameAhead, ahead.key == key, ahead.index == next, ahead.scale == scale { return }
+        frameAhead?.task.cancel()
+        let image = animation.frames[next].image
+        let drawer = self.drawer
+        let post = self.post
+        let task = Task.detached(priority: .userInitiated) {
+            let picture = ImagePipeline.drawFrame(image, key: key, scale: scale, drawer: drawer)
+            if Task.isCancelled { return }
+            post(.viewerFrameAhead(key, index: next, scale: scale, picture))
+        }
+        frameAhead = (key, next, scale, nil, task)
     }
 
     /// Every frame drawn for the view, off the run loop, as one picture the terminal plays.

@@ -32,6 +32,8 @@ public final class ImagePipeline: PictureProvider {
         case viewerFrames(photoID: String, AnimatedImage)
         /// Every frame of the viewer's animation drawn for the view, for a terminal that plays them itself.
         case viewerMotion(ViewerKey, CellPicture)
+        /// The animation's next frame, drawn for the view off the loop while the one before it shows.
+        case viewerFrameAhead(ViewerKey, index: Int, scale: Double, CellPicture)
         /// An animated tile's frames drawn for its cells (none: it stays a still).
         case tileFrames(photoID: String, columns: Int, rows: Int, [CellPicture], delays: [Double], loops: Int)
     }
@@ -176,6 +178,8 @@ public final class ImagePipeline: PictureProvider {
     var linkShownDue = 0.0
     /// The share of the view (each way) the frames in `framesDrawn` were drawn at.
     var framesScale = 1.0
+    /// The next frame being drawn off the loop (`drawAhead`), and once drawn, its picture.
+    var frameAhead: (key: ViewerKey, index: Int, scale: Double, picture: CellPicture?, task: Task<Void, Never>)?
     /// Animated tiles playing where they stand, by photo id (`ImagePipeline+Tiles`); those the frame asked to play,
     /// the frame before's, and those to start reading once it ends.
     var tilePlayers: [String: TilePlayer] = [:]
@@ -396,6 +400,9 @@ public final class ImagePipeline: PictureProvider {
             play(animation, loops: animation.loops)
         case let .tileFrames(photoID, columns, rows, frames, delays, loops):
             deliverTile(photoID: photoID, columns: columns, rows: rows, frames: frames, delays: delays, loops: loops)
+        case let .viewerFrameAhead(key, index, scale, picture):
+            guard let ahead = frameAhead, ahead.key == key, ahead.index == index, ahead.scale == scale else { return nil }
+            frameAhead?.picture = picture
         case let .viewerMotion(key, picture):
             guard key.photoID == viewerPhotoID else { return nil }
             if motionRender?.key == key { motionRender = nil }
