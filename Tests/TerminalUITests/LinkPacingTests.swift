@@ -1,3 +1,4 @@
+import TerminalImage
 @testable import TerminalUI
 import XCTest
 
@@ -63,6 +64,18 @@ final class LinkPacingTests: XCTestCase {
         XCTAssertTrue(asked.shown(at: 0, bytesWritten: 0))
         for second in 1...8 { XCTAssertTrue(asked.shown(at: Double(second), bytesWritten: second * 100_000)) }
         XCTAssertEqual(asked.scale, LinkPacing.smallest, accuracy: 0.0001)
+    }
+
+    /// What a frame costs is what changes from the frame before: a still background is not sent again.
+    func test_theShareThatChanges_isMeasuredFromTheFrames() {
+        let still = RGBImage(width: 64, height: 64, red: 10, green: 20, blue: 30)
+        XCTAssertEqual(LinkPacing.changedShare([still, still, still]), 0.25, "nothing changes: at least a quarter")
+        XCTAssertEqual(LinkPacing.changedShare([still, RGBImage(width: 64, height: 64, red: 200, green: 20, blue: 30)]), 1)
+        // The top half changes.
+        var half = still
+        for index in 0..<(64 * 32 * 3) where index % 3 == 0 { half.pixels[index] = 250 }
+        XCTAssertEqual(LinkPacing.changedShare([still, half]), 0.5)
+        XCTAssertEqual(LinkPacing.changedShare([still]), 1, "one frame: nothing known")
     }
 
     /// Paused and played on: what was written meanwhile (the frame it stood at, the status line) is no frame's cost.

@@ -118,7 +118,9 @@ extension ImagePipeline {
         } else {
             whole = LinkPacing.estimate(cells: key.columns * key.rows, trueColor: drawer.blitter.mode == .truecolor)
         }
-        linkPacing = LinkPacing(rate: rate, wholeFrame: whole, anyway: playedOnRequest)
+        // What changes from frame to frame is what is sent.
+        if animationChangedShare == nil, let animation { animationChangedShare = LinkPacing.changedShare(animation.frames.map(\.image)) }
+        linkPacing = LinkPacing(rate: rate, wholeFrame: whole * (animationChangedShare ?? 1), anyway: playedOnRequest)
         if linkPacing == nil, hold == nil, clock?.isRunning == true {
             // Not even a third of the picture each way crosses in a tenth of a second: it stands, and says why.
             hold = .tooSlow
@@ -191,6 +193,7 @@ extension ImagePipeline {
         framesScale = 1
         frameAhead?.task.cancel()
         frameAhead = nil
+        animationChangedShare = nil
     }
 
     /// Space, `.` and `,` in the viewer; `r` over an animation that could not be read.

@@ -178,6 +178,8 @@ public final class ImagePipeline: PictureProvider {
     var linkShownDue = 0.0
     /// The share of the view (each way) the frames in `framesDrawn` were drawn at.
     var framesScale = 1.0
+    /// The share of the animation's frames that changes from one to the next (`LinkPacing.changedShare`), once measured.
+    var animationChangedShare: Double?
     /// The next frame being drawn off the loop (`drawAhead`), and once drawn, its picture.
     var frameAhead: (key: ViewerKey, index: Int, scale: Double, picture: CellPicture?, task: Task<Void, Never>)?
     /// Animated tiles playing where they stand, by photo id (`ImagePipeline+Tiles`); those the frame asked to play,

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalImage
 
 /// How an animation the program draws frame by frame (characters, Sixel) plays over a slow link: each frame made
 /// small enough to cross in a tenth of a second, so a key waits behind at most that; frames shown no more often than
@@ -74,6 +75,34 @@ struct LinkPacing {
 
     static func estimate(pixels: Int) -> Double {
         Double(pixels) * 0.75
+    }
+
+    /// The share of a frame that changes from one frame to the next (a GIF's still background is not sent again:
+    /// curses sends the cells that changed, a Sixel frame the rows): of sixteen bands across each frame, those in which
+    /// any sampled pixel differs from the frame before, over at most eight pairs of frames; at least a quarter.
+    static func changedShare(_ frames: [RGBImage]) -> Double {
+        let bands = 16
+        var changed = 0
+        var compared = 0
+        for (before, after) in zip(frames, frames.dropFirst()).prefix(8) {
+            guard before.width == after.width, before.height == after.height, before.height >= bands else { continue }
+            let rowBytes = before.width * 3
+            for band in 0..<bands {
+                compared += 1
+                let rows = (band * before.height / bands)..<((band + 1) * before.height / bands)
+                var differs = false
+                for row in stride(from: rows.lowerBound, to: rows.upperBound, by: 2) where !differs {
+                    let start = row * rowBytes
+                    for offset in stride(from: start, to: start + rowBytes, by: 12) where before.pixels[offset] != after.pixels[offset] {
+                        differs = true
+                        break
+                    }
+                }
+                if differs { changed += 1 }
+            }
+        }
+        guard compared > 0 else { return 1 }
+        return max(0.25, Double(changed) / Double(compared))
     }
 
     /// The shortest time between two frames: what the last cost, at the share of the link frames may take.
