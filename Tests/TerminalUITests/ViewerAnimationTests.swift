@@ -211,14 +211,20 @@ final class ViewerAnimationTests: XCTestCase {
         XCTAssertEqual(follows[0], ids[0][19], "the first follows the last")
     }
 
-    /// Where the terminal is given every frame before it plays them, a slow link holds the still until Space.
-    func test_aSlowLink_holdsTheStill_untilSpace_whereTheTerminalIsGivenEveryFrame() throws {
-        let clock = Clock()
+    /// The viewer's pipeline for a terminal that plays the frames (Kitty graphics, cells of 8x16) over a link of `rate`
+    /// bytes a second, once the animation is read.
+    func playedByKitty(overALinkOf rate: Double) -> ImagePipeline {
         let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
-        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
-        pipeline.linkRate = 125_000
+        let (pipeline, mailbox) = pipeline(drawer, clock: Clock())
+        pipeline.linkRate = rate
         _ = frame(pipeline)
         settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
+        return pipeline
+    }
+
+    /// Where the terminal is given every frame before it plays them, a slow link holds the still until Space.
+    func test_aSlowLink_holdsTheStill_untilSpace_whereTheTerminalIsGivenEveryFrame() throws {
+        let pipeline = playedByKitty(overALinkOf: 125_000)
         XCTAssertEqual(pipeline.viewerAnimation?.heldForLink, true)
         XCTAssertNil(pipeline.nextAnimationFrame)
         XCTAssertEqual(ViewerScreen.motionLabel(pipeline.viewerAnimation, unicode: true), "paused: slow link, Space plays")
@@ -273,12 +279,7 @@ final class ViewerAnimationTests: XCTestCase {
     /// Where the terminal is given every frame first, a slow link that carries them all in a few seconds plays it anyway
     /// (every byte goes once): at 39 Mbit/s the rocket's frames cross in well under four seconds.
     func test_aSlowLinkThatCarriesEveryFrameInAFewSeconds_playsWhereTheTerminalIsGivenEveryFrame() throws {
-        let clock = Clock()
-        let drawer = PictureDrawer(blitter: HalfBlockBlitter(mode: .truecolor), cellWidth: 8, cellHeight: 16, playback: .terminalFrames)
-        let (pipeline, mailbox) = pipeline(drawer, clock: clock)
-        pipeline.linkRate = 4_900_000
-        _ = frame(pipeline)
-        settle(pipeline, mailbox) { pipeline.viewerAnimation != nil }
+        let pipeline = playedByKitty(overALinkOf: 4_900_000)
         let status = try XCTUnwrap(pipeline.viewerAnimation)
         XCTAssertFalse(status.heldForLink)
         XCTAssertFalse(status.paused)

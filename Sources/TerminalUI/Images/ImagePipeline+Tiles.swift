@@ -58,7 +58,6 @@ extension ImagePipeline {
                                          load: readTile(start.photo, file: start.file, columns: start.columns, rows: start.rows))
         }
         tilesToStart.removeAll()
-        swap(&tilesWanted, &tilesWantedBefore)
         tilesWanted.removeAll(keepingCapacity: true)
     }
 

@@ -183,10 +183,9 @@ public final class ImagePipeline: PictureProvider {
     /// The next frame being drawn off the loop (`drawAhead`), and once drawn, its picture.
     var frameAhead: (key: ViewerKey, index: Int, scale: Double, picture: CellPicture?, task: Task<Void, Never>)?
     /// Animated tiles playing where they stand, by photo id (`ImagePipeline+Tiles`); those the frame asked to play,
-    /// the frame before's, and those to start reading once it ends.
+    /// and those to start reading once it ends.
     var tilePlayers: [String: TilePlayer] = [:]
     var tilesWanted: Set<String> = []
-    var tilesWantedBefore: Set<String> = []
     var tilesToStart: [String: (photo: Photo, file: URL, columns: Int, rows: Int)] = [:]
 
     public convenience init(source: any ImageSource, blitter: HalfBlockBlitter,

@@ -234,9 +234,6 @@ public final class PseudoTerminal: @unchecked Sendable {
         return nil
     }
 
-    /// The clock `lastByteAt` and `waitForWatched` read.
-    public static var now: Double { clock() }
-
     /// A reader's pace on a link of `rate` bytes a second: each byte takes 1/rate seconds. After an idle spell
     /// the link starts afresh (it does not save up time to burst later).
     private struct Pace {
