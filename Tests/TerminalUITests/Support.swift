@@ -91,4 +91,6 @@ final class TestBackend: TerminalBackend {
     }
     /// A signal the test pretends arrived.
     var quitSignal: Int32?
+    /// The colour scheme the test pretends the terminal reported (mode 2031).
+    var reportedLightScheme: Bool?
 }

@@ -60,8 +60,14 @@ final class TerminalTableTests: XCTestCase {
               environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .iterm2, links: true, terminal: "VS Code"),
         Place(name: "VS Code, images off", answers: cell(8, 16) + da1("62;9;22"),
               environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .cells, links: true, terminal: "VS Code"),
-        Place(name: "VS Code with Kitty graphics", answers: kittyOK + cell(8, 16) + da1("62;4;9;22"),
-              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .kitty, links: true, terminal: "VS Code"),
+        // xterm.js 6 answers the Kitty query, but frees an image when a placement goes: iTerm2's images all the same.
+        Place(name: "VS Code answering the Kitty query", answers: kittyOK + version("xterm.js(6.0.0)") + cell(8, 16) + da1("62;4;9;22"),
+              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "vscode"], pictures: .iterm2, links: true, terminal: "VS Code"),
+        // Over plain SSH from VS Code no TERM_PROGRAM crosses: its XTVERSION answer names it.
+        Place(name: "xterm.js over SSH", answers: kittyOK + version("xterm.js(6.0.0)") + cell(8, 16) + da1("62;4;9;22"),
+              environment: ["TERM": "xterm-256color"], pictures: .iterm2, links: true, terminal: "VS Code"),
+        Place(name: "xterm.js over SSH, images off", answers: kittyOK + version("xterm.js(6.0.0)") + cell(8, 16) + da1("62;9;22"),
+              environment: ["TERM": "xterm-256color"], pictures: .cells, links: true, terminal: "VS Code"),
         // Windows Terminal over SSH: nothing in the environment crosses; DA1 lists Sixel and CSI 16 t says 10x20.
         Place(name: "Windows Terminal over SSH", answers: cell(10, 20) + da1("61;4;6;7;14;21;22;23;24;28;32;42"),
               environment: ["TERM": "xterm-256color"], pictures: .sixel, links: false, cell: (10, 20)),
@@ -74,6 +80,10 @@ final class TerminalTableTests: XCTestCase {
               environment: ["TERM": "xterm-256color", "LC_TERMINAL": "iTerm2"], pictures: .iterm2, links: true, terminal: "iTerm2"),
         Place(name: "iTerm2 by XTVERSION", answers: version("iTerm2 3.5.0") + cell(14, 28) + da1("62;4"),
               environment: ["TERM": "xterm-256color"], pictures: .iterm2, links: true, terminal: "iTerm2"),
+        // iTerm2 3.5.5 and later answer the Kitty query: its own images all the same.
+        Place(name: "iTerm2 3.6, answering the Kitty query", answers: kittyOK + version("iTerm2 3.6.2") + cell(14, 28) + da1("62;4"),
+              environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app", "LC_TERMINAL": "iTerm2"], pictures: .iterm2,
+              links: true, terminal: "iTerm2"),
         // tmux built with Sixel, attached to foot (no placeholders): Sixel in the pane.
         Place(name: "tmux with Sixel, in foot", answers: version("tmux 3.5a") + da1("62;4;22"),
               environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
@@ -82,11 +92,26 @@ final class TerminalTableTests: XCTestCase {
               environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"],
               tmux: "0|foot|foot(1.16.2)|9|18|RGB,sixel|", pictures: .cells, links: false, between: .tmux, terminal: "foot"),
         // Zellij: Kitty graphics where it answers for them (0.45 and later), never Sixel from its DA1.
-        Place(name: "Zellij 0.45 in kitty", answers: kittyOK + cell(10, 21) + da1("62;4;22"),
-              environment: ["TERM": "xterm-kitty", "ZELLIJ": "0", "ZELLIJ_SESSION_NAME": "work"], pictures: .kitty, links: false,
+        // Zellij passes OSC 8 links to the terminal outside (known by the environment it left): on where that terminal
+        // makes them clickable.
+        Place(name: "Zellij 0.45 in kitty", answers: kittyOK + version("Zellij(0.45.0)") + cell(10, 21) + da1("62;4;22"),
+              environment: ["TERM": "xterm-kitty", "ZELLIJ": "0", "ZELLIJ_SESSION_NAME": "work"], pictures: .kitty, links: true,
               between: .zellij),
-        Place(name: "older Zellij in foot", answers: cell(9, 18) + da1("62;4;22"),
-              environment: ["TERM": "foot", "ZELLIJ": "0"], pictures: .cells, links: false, between: .zellij),
+        // Zellij 0.45 in a terminal with Sixel: it lists Sixel in DA1 only then, and passes it through.
+        Place(name: "Zellij 0.45 in foot", answers: version("Zellij(0.45.0)") + cell(9, 18) + da1("62;4;22"),
+              environment: ["TERM": "foot", "ZELLIJ": "0"], pictures: .sixel, links: true, between: .zellij, cell: (9, 18)),
+        Place(name: "Zellij 0.45 in a terminal without Sixel", answers: version("Zellij(0.45.0)") + cell(9, 18) + da1("62;22"),
+              environment: ["TERM": "xterm-256color", "ZELLIJ": "0"], pictures: .cells, links: false, between: .zellij),
+        Place(name: "older Zellij in foot", answers: version("Zellij(0.44.1)") + cell(9, 18) + da1("62;4;22"),
+              environment: ["TERM": "foot", "ZELLIJ": "0"], pictures: .cells, links: true, between: .zellij),
+        Place(name: "Zellij not saying its version", answers: cell(9, 18) + da1("62;4;22"),
+              environment: ["TERM": "foot", "ZELLIJ": "0"], pictures: .cells, links: true, between: .zellij),
+        // herdr in Ghostty: Ghostty's environment and answers (its terminal layer is Ghostty's), TERM and COLORTERM of its
+        // own, HERDR_ENV=1: herdr draws its panes as text; its links go to Ghostty.
+        Place(name: "herdr in Ghostty", answers: kittyOK + version("ghostty 1.2.0") + cell(9, 18) + da1("62;22"),
+              environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "TERM_PROGRAM": "ghostty", "GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty",
+                            "HERDR_ENV": "1", "HERDR_PANE_ID": "7"],
+              pictures: .cells, links: true, between: .herdr, terminal: "herdr"),
         // GNU screen: characters, whatever the terminal outside has.
         Place(name: "GNU screen in kitty", answers: version("kitty(0.35.2)") + da1("62;4"),
               environment: ["TERM": "screen", "STY": "1234.pts-0.host", "COLORTERM": "truecolor"], pictures: .cells, links: false,
@@ -136,8 +161,10 @@ final class TerminalTableTests: XCTestCase {
         for place in cases {
             var abilities = place.answers.map { TerminalProbe.parse(Array($0.utf8)) }
             if let frames = place.frames { abilities?.kittyFrames = frames }
+            // xterm.js's Kitty answer is not taken: its frames matter where the settings name Kitty graphics.
+            let settings = TerminalProfile.Settings(graphics: place.name == "xterm.js" ? .kitty : nil)
             let decided = TerminalProfile.decide(environment: place.environment, abilities: abilities, tmux: place.tmux.flatMap(TmuxClient.parse),
-                                                 settings: .init(), unicode: true)
+                                                 settings: settings, unicode: true)
             XCTAssertTrue([.kitty, .kittyPlaceholders].contains(decided.graphics.mode), "\(place.name): \(decided.graphics.reason)")
             XCTAssertEqual(decided.graphics.playback, place.playback, "\(place.name): \(decided.graphics.playbackReason)")
             XCTAssertTrue(decided.summary.contains("animations: \(decided.graphics.playbackReason)"), place.name)
@@ -158,6 +185,8 @@ final class TerminalTableTests: XCTestCase {
     func test_render_guessesByEnvironment() {
         XCTAssertEqual(Terminals.graphicsByEnvironment(["TERM": "xterm-kitty"]), .kitty)
         XCTAssertEqual(Terminals.graphicsByEnvironment(["TERM_PROGRAM": "ghostty"]), .kitty)
+        XCTAssertNil(Terminals.graphicsByEnvironment(["TERM_PROGRAM": "ghostty", "TERM": "xterm-256color", "HERDR_ENV": "1"]),
+                     "herdr keeps Ghostty's environment but draws no Kitty graphics")
         XCTAssertEqual(Terminals.graphicsByEnvironment(["TERM_PROGRAM": "WezTerm"]), .iterm2, "WezTerm's Kitty graphics misplace pictures")
         XCTAssertEqual(Terminals.graphicsByEnvironment(["LC_TERMINAL": "iTerm2"]), .iterm2)
         XCTAssertNil(Terminals.graphicsByEnvironment(["TERM": "xterm-kitty", "TMUX": "/tmp/t"]))
@@ -184,22 +213,75 @@ final class TerminalTableTests: XCTestCase {
         XCTAssertEqual(TmuxClient.parse("1|xterm-256color|Konsole 23.08.5")?.drawsPlaceholders, false)
     }
 
-    /// GNU screen with a COLORTERM inherited from the terminal outside: 256 colours, and nothing advises 24-bit.
-    func test_gnuScreen_withInheritedColorterm_drawsAndAdvises256() {
+    /// GNU screen with a COLORTERM inherited from the terminal outside: 256 colours (screen cannot be asked whether it
+    /// is screen 5 with `truecolor on`), and the advice says how that draws 24-bit.
+    func test_gnuScreen_withInheritedColorterm_draws256_andSaysHowScreen5Draws24Bit() {
         let environment = ["TERM": "screen", "STY": "1234.pts-0.host", "COLORTERM": "truecolor"]
         let decided = TerminalProfile.decide(environment: environment, abilities: nil, tmux: nil, settings: .init(), unicode: true)
         XCTAssertFalse(decided.terminfo.entries.contains { $0.hasSuffix("-direct") }, "\(decided.terminfo.entries)")
         XCTAssertNotEqual(decided.colors.value, .truecolor)
-        XCTAssertNil(decided.colorsAdvice, "screen has no 24-bit colour to advise")
         XCTAssertFalse(decided.mouse.value)
         XCTAssertTrue(decided.colors.reason.contains("GNU screen"), decided.colors.reason)
+        // Screen 5 draws 24-bit colour with `truecolor on` (it cannot be asked): the advice says how, 256 stays.
+        let advice = try? XCTUnwrap(decided.colorsAdvice, "the terminal outside has 24-bit colour")
+        XCTAssertTrue(advice?.contains("truecolor on") == true && advice?.contains("screen 5") == true, advice ?? "")
+        XCTAssertTrue(advice?.contains("colors = \"truecolor\"") == true, advice ?? "")
+        // Without a word of 24-bit colour from the terminal outside, nothing to advise.
+        let plain = TerminalProfile.decide(environment: ["TERM": "screen", "STY": "1234.pts-0.host"], abilities: nil, tmux: nil,
+                                           settings: .init(), unicode: true)
+        XCTAssertNil(plain.colorsAdvice)
+        // Set, it is drawn in the semicolon form screen 5 reads.
+        let set = TerminalProfile.decide(environment: environment, abilities: nil, tmux: nil, settings: .init(colors: .truecolor), unicode: true)
+        XCTAssertEqual(set.terminfo.entries.first, "alacritty-direct", "\(set.terminfo.entries)")
+        XCTAssertNil(set.colorsAdvice, "set: nothing to advise")
+    }
+
+    /// Synchronized output (DEC mode 2026): on where DECRQM says the terminal has it (1 set, 2 reset), never where it
+    /// did not answer or knows it not, never through a tmux whose client lacks it, never inside GNU screen.
+    func test_synchronizedFrames_whereDECRQMAnswers_andNowhereElse() {
+        let decrqm = { (value: Int) in "\u{1B}[?2026;\(value)$y" }
+        let tmuxEnvironment = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-1000/default,1,0"]
+        let cases: [(name: String, answers: String?, environment: [String: String], tmux: String?, on: Bool)] = [
+            ("kitty, reset", Self.version("kitty(0.42.1)") + decrqm(2) + Self.da1("62;"), ["TERM": "xterm-kitty"], nil, true),
+            ("foot, set", Self.version("foot(1.16.2)") + decrqm(1) + Self.da1("62;4;22"), ["TERM": "foot"], nil, true),
+            ("xterm, not known", Self.version("XTerm(379)") + decrqm(0) + Self.da1("63;1;2;4"), ["TERM": "xterm-256color"], nil, false),
+            ("permanently reset", decrqm(4) + Self.da1("62;"), ["TERM": "xterm-256color"], nil, false),
+            ("no answer to DECRQM", Self.da1("62;"), ["TERM": "xterm-256color"], nil, false),
+            ("not asked", nil, ["TERM": "xterm-kitty"], nil, false),
+            ("tmux with a client that has it", Self.version("tmux 3.5a") + decrqm(2) + Self.da1("62;22"), tmuxEnvironment,
+             "1|xterm-kitty|kitty(0.42.1)|10|21|RGB,sync,title", true),
+            ("tmux with a client that lacks it", Self.version("tmux 3.5a") + decrqm(2) + Self.da1("62;22"), tmuxEnvironment,
+             "1|xterm-256color|XTerm(379)|6|13|RGB,title", false),
+            ("GNU screen", decrqm(2) + Self.da1("62;"), ["TERM": "screen", "STY": "1.pts-0.host"], nil, false),
+        ]
+        for place in cases {
+            let abilities = place.answers.map { TerminalProbe.parse(Array($0.utf8)) }
+            let decided = TerminalProfile.decide(environment: place.environment, abilities: abilities, tmux: place.tmux.flatMap(TmuxClient.parse),
+                                                 settings: .init(), unicode: true)
+            XCTAssertEqual(decided.synchronizedFrames.value, place.on, "\(place.name): \(decided.synchronizedFrames.reason)")
+            XCTAssertTrue(decided.summary.contains { $0.hasPrefix("synchronized frames: \(place.on ? "on" : "off") (") }, place.name)
+        }
+    }
+
+    /// Colour-scheme reports (mode 2031): kitty, Ghostty and Contour answer DECRQM for them; the theme follows there.
+    func test_themeChanges_followedWhereTheTerminalReportsThem() {
+        let answered = TerminalProbe.parse(Array((Self.version("ghostty 1.2.0") + "\u{1B}[?2031;2$y" + Self.da1("62;22")).utf8))
+        XCTAssertEqual(answered.themeReports, 2)
+        let decided = TerminalProfile.decide(environment: ["TERM": "xterm-ghostty"], abilities: answered, tmux: nil, settings: .init(), unicode: true)
+        XCTAssertTrue(decided.themeChanges.value, decided.themeChanges.reason)
+        XCTAssertTrue(decided.summary.contains { $0.hasPrefix("theme changes: reported") })
+        let silent = TerminalProbe.parse(Array((Self.version("XTerm(379)") + "\u{1B}[?2031;0$y" + Self.da1("63;4")).utf8))
+        XCTAssertFalse(TerminalProfile.decide(environment: ["TERM": "xterm-256color"], abilities: silent, tmux: nil, settings: .init(),
+                                              unicode: true).themeChanges.value)
+        XCTAssertFalse(TerminalProfile.decide(environment: ["TERM": "screen", "STY": "1.pts-0.host"], abilities: answered, tmux: nil,
+                                              settings: .init(), unicode: true).themeChanges.value, "not through GNU screen")
     }
 
     /// A rule that names a terminal lives in Terminals.swift: no other file of the program holds one.
     func test_terminalNames_liveInTheTable() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let names = ["\"kitty", "\"ghostty", "\"wezterm", "\"foot", "\"iTerm2\"", "\"iTerm.app\"", "\"vscode", "WT_SESSION", "KONSOLE_VERSION", "VTE_VERSION",
-                     "\"mlterm", "\"rxvt", "XTerm(", "ZELLIJ", "\"STY\"", "\"TMUX\"", "KITTY_WINDOW_ID", "LC_TERMINAL", "TERM_PROGRAM"]
+                     "\"mlterm", "\"rxvt", "XTerm(", "ZELLIJ", "HERDR_ENV", "xterm.js", "zellij(", "\"STY\"", "\"TMUX\"", "KITTY_WINDOW_ID", "LC_TERMINAL", "TERM_PROGRAM"]
         let files = ["Sources/TerminalUI", "Sources/TerminalImage", "Sources/ImageFeedApp", "Sources/image-feed"].flatMap { folder in
             FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL } ?? []

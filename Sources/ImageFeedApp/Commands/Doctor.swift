@@ -225,9 +225,11 @@ public enum Doctor {
             var detail = "\(describe(plan.colorMode)) (terminfo entry \(plan.entry!)\(origin))"
             if !(environment["NO_COLOR"] ?? "").isEmpty { detail = "none: NO_COLOR is set" }
             if profile.between == .gnuScreen, configuration?.colors == nil {
-                detail += "; GNU screen draws 256 colours at most, whatever COLORTERM says"
+                detail += "; GNU screen draws 256 colours unless it is screen 5 with truecolor on"
             }
-            if let advice = profile.colorsAdvice {
+            if let advice = profile.colorsAdvice, profile.between == .gnuScreen {
+                add("Colours", .info, detail + "; the terminal outside has 24-bit colour", fix: advice)
+            } else if let advice = profile.colorsAdvice {
                 add("Colours", .warning, detail + "; the terminal has 24-bit colour", fix: advice)
             } else {
                 add("Colours", .ok, detail)
@@ -284,15 +286,24 @@ public enum Doctor {
                 add("tmux", .info, "inside tmux or screen (tmux was not asked)")
             }
         case .gnuScreen:
-            add("tmux", .info, "inside GNU screen: 256 colours at most (screen 4 has no 24-bit colour, whatever COLORTERM says), "
-                + "no mouse (screen holds a lone Esc while the mouse is reported), the screen cleared on quitting")
+            add("tmux", .info, "inside GNU screen: 256 colours unless it is screen 5 with truecolor on (screen 4 has no 24-bit colour, "
+                + "whatever COLORTERM says), no mouse (screen holds a lone Esc while the mouse is reported), the screen cleared on quitting")
         case .zellij:
-            add("Zellij", .info, "inside Zellij: pictures only as Kitty graphics it draws itself (0.45 and later answer for them), "
-                + "never Sixel or placeholders; links and sextants are left to the terminal outside")
+            add("Zellij", .info, "inside Zellij: pictures as Kitty graphics it draws itself, or Sixel it passes to a terminal that "
+                + "draws it (0.45 and later), never placeholders; links go to the terminal outside, sextants are left to its font")
+        case .herdr:
+            add("herdr", .info, "inside herdr: its panes are drawn into the terminal as text, so pictures are characters "
+                + "(its Kitty graphics are experimental, off by default); links go to the terminal outside")
         case .nothing:
             break
         }
         add("Links", .info, "OSC 8 links \(profile.hyperlinks.value ? "on" : "off"): \(profile.hyperlinks.reason)")
+        add("Frames", .info, (profile.synchronizedFrames.value ? "synchronized: " : "not synchronized: ") + profile.synchronizedFrames.reason)
+        let themeSet = configuration.map { $0.origins["theme"] != nil } ?? false
+        add("Theme changes", .info, profile.themeChanges.value
+            ? (themeSet ? "reported, but a theme is set, which stays: " : "followed (light and dark as the terminal switches): ")
+                + profile.themeChanges.reason
+            : "not followed: " + profile.themeChanges.reason)
         // Where `y` (copy the link) goes from here, asked as the session asks when it copies.
         let clipboard = ClipboardRoute.decide(environment: environment) { TmuxClient.run($0, environment: environment) }.summary
         add("Clipboard", clipboard.fix == nil ? .info : .warning, clipboard.detail, fix: clipboard.fix)

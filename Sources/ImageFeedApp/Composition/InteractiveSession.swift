@@ -81,6 +81,13 @@ public enum InteractiveSession {
                               performer: performer, state: state, logo: logo(), graphics: choice,
                               blitter: chosenBlitter, keyMap: context.configuration.keyMap,
                               animations: context.configuration.animations)
+        // Unless a theme is set, a terminal that reports changes of its colour scheme (mode 2031) takes the theme with it.
+        if themeName ?? configured == nil, profile.themeChanges.value {
+            let overrides = context.configuration.themeColors, dark = context.configuration.theme
+            let (colorMode, unicode) = (backend.colorMode, backend.unicode)
+            app.themeFollowing = { light in Theme(colorMode: colorMode, unicode: unicode, name: light ? .light : dark, overrides: overrides) }
+            app.themeObserver = { name in logger.info("theme: \(name.rawValue) (the terminal's colour scheme changed)") }
+        }
         // Failures a key caused, as the status line told them, go to the log too.
         app.noticeObserver = { notice in
             if notice.kind == .error { logger.notice("shown: \(notice.text)") } else { logger.debug("shown: \(notice.text)") }

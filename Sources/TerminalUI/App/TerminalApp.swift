@@ -47,7 +47,7 @@ public final class TerminalApp {
     public private(set) var state: AppState
     public private(set) var ui = UIState()
     private let backend: TerminalBackend
-    private let screen: AppFrame
+    private var screen: AppFrame
     private let performer: EffectPerformer
     private let inbox: Inbox
     private var pipeline: ImagePipeline!
@@ -171,6 +171,18 @@ public final class TerminalApp {
                 dirty = true
             }
         }
+        // The terminal's colour scheme changed (it said so: mode 2031): a theme that follows it changes with it.
+        if let light = backend.reportedLightScheme, light != schemeShown, let follow = themeFollowing {
+            schemeShown = light
+            let theme = follow(light)
+            if theme.name != screen.theme.name {
+                screen = AppFrame(theme: theme, logo: screen.logo, cellAspect: screen.cellAspect, picturesNote: screen.picturesNote,
+                                  blitter: screen.blitter, keyMap: screen.keyMap)
+                themeObserver?(theme.name)
+                backend.invalidate()
+                dirty = true
+            }
+        }
         // Hidden (the terminal said so), the animation stands where it is: nothing is drawn or sent for nobody to see.
         if pipeline.windowHidden == backend.terminalVisible {
             pipeline.windowHidden = !backend.terminalVisible
@@ -237,6 +249,13 @@ public final class TerminalApp {
     /// Told of each notice the status line shows, and whether it is an error (the log keeps the failures a key
     /// caused).
     public var noticeObserver: ((StatusNotice) -> Void)?
+    /// Where no theme is set: the theme for the terminal's colour scheme (true: light), which a reported change of
+    /// scheme (mode 2031) switches to within a frame. nil: the theme stays as set.
+    public var themeFollowing: ((_ light: Bool) -> Theme)?
+    /// Told the theme's name each time it follows the terminal's scheme (the session logs it).
+    public var themeObserver: ((ThemeName) -> Void)?
+    /// The scheme the theme last followed (nil: none reported yet).
+    private var schemeShown: Bool?
 
     public func dispatch(_ event: AppViewModel.Event) {
         let hadViewer = state.viewer?.photo.id

@@ -113,6 +113,7 @@ extension NcursesBackend {
             decoded += decoder.feed(scalar)
             output.noteAnswers(decoder.deviceAttributesAnswers)
             if let visible = decoder.takeVisibility() { terminalVisible = visible }
+            if let light = decoder.takeScheme() { reportedLightScheme = light }
         }
     }
 

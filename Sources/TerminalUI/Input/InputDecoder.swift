@@ -40,6 +40,16 @@ public struct InputDecoder: Sendable {
     /// reports it (mode 2033: kitty, Ghostty), until taken.
     public private(set) var visibility: Bool?
 
+    /// The last colour-scheme report (`CSI ? 997 ; 1 n`: dark; `; 2 n`: light), where the terminal reports changes of its
+    /// scheme (mode 2031: kitty, Ghostty, Contour), until taken: true for light.
+    public private(set) var scheme: Bool?
+
+    /// The colour scheme reported since last asked, if any (true: light).
+    public mutating func takeScheme() -> Bool? {
+        defer { scheme = nil }
+        return scheme
+    }
+
     /// The visibility reported since last asked, if any.
     public mutating func takeVisibility() -> Bool? {
         defer { visibility = nil }
@@ -127,6 +137,7 @@ public struct InputDecoder: Sendable {
                 if value == 0x6E, bytes.first == 0x3F {
                     let numbers = Self.parameters(bytes[...])
                     if numbers.count == 2, numbers[0] == 999, [1, 2].contains(numbers[1]) { visibility = numbers[1] == 1 }
+                    if numbers.count == 2, numbers[0] == 997, [1, 2].contains(numbers[1]) { scheme = numbers[1] == 2 }
                 }
                 return Self.csi(bytes, final: UInt8(value))
             default:

@@ -13,6 +13,9 @@ enum SignalTrap {
     nonisolated(unsafe) static var wakeDescriptor: Int32 = -1
     nonisolated(unsafe) static var savedTerminal = termios()
     nonisolated(unsafe) static var hasSavedTerminal = false
+    /// The modes the session set that only some terminals have, for the crash path to end: 1 synchronized output
+    /// (mode 2026), 2 colour-scheme reports (mode 2031).
+    nonisolated(unsafe) static var modesSet: Int32 = 0
 
     /// Call before curses changes the terminal.
     static func saveTerminal() {
@@ -80,6 +83,15 @@ enum SignalTrap {
     /// screen, show the cursor, reset colours and stop mouse reporting.
     static func restoreTerminalNow() {
         if hasSavedTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal) }
+        // A synchronized update the crash left open ends first (else the terminal would hold what follows a while).
+        if modesSet & 1 != 0 {
+            let end: StaticString = "\u{1B}[?2026l"
+            _ = write(STDOUT_FILENO, end.utf8Start, end.utf8CodeUnitCount)
+        }
+        if modesSet & 2 != 0 {
+            let end: StaticString = "\u{1B}[?2031l"
+            _ = write(STDOUT_FILENO, end.utf8Start, end.utf8CodeUnitCount)
+        }
         let reset: StaticString = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?2033l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
         _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
     }

@@ -27,7 +27,7 @@ extension NcursesBackend {
     public func restore() {
         guard !restored else { return }
         output.takePicturesAway()
-        output.queue("\u{1B}[?1006l" + Self.visibilityReportsOff)
+        output.queue("\u{1B}[?1006l" + reportsOff)
         if clearsOnExit {
             // Sent through the queue like every frame (curses' own output goes to a memory file while it draws):
             // the default colours, then the screen erased, before curses leaves the alternate screen if there is one.
@@ -65,7 +65,7 @@ extension NcursesBackend {
         guard !restored else { return true }
         SignalTrap.suspendRequested = 0
         output.takePicturesAway()
-        output.queue("\u{1B}[?1006l" + Self.visibilityReportsOff + "\u{1B}[0m\u{1B}[H\u{1B}[2J")
+        output.queue("\u{1B}[?1006l" + reportsOff + "\u{1B}[0m\u{1B}[H\u{1B}[2J")
         flushAll(within: 2)
         if let flags = sharedFlags { _ = fcntl(writeDescriptor, F_SETFL, flags) }
         mousemask(0, nil)
@@ -80,7 +80,7 @@ extension NcursesBackend {
         nonl()
         curs_set(0)
         if mouseReported { mousemask(Self.button1Pressed | Self.button4Pressed | Self.button5Pressed, nil) }
-        output.queue("\u{1B}[?1006h" + Self.visibilityReportsOn)
+        output.queue("\u{1B}[?1006h" + reportsOn)
         output.pump()
         // The window may have changed size while stopped.
         Self.resizeSignalled = 1

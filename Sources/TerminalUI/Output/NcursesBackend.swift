@@ -62,6 +62,8 @@ public final class NcursesBackend: TerminalBackend {
     var decoder = InputDecoder()
     /// What the terminal last reported of its window (mode 2033): false while nobody can see it.
     public internal(set) var terminalVisible = true
+    /// The colour scheme the terminal last reported (mode 2031): true light, false dark.
+    public internal(set) var reportedLightScheme: Bool?
     var decoded: [InputEvent] = []
     /// How long the rest of an escape sequence may take to arrive before a lone Esc counts as the key.
     let escapeWait: Int32 = 30
@@ -240,9 +242,20 @@ public final class NcursesBackend: TerminalBackend {
         clearsOnExit = true
         // The SGR mouse encoding where the terminal has it (positions past column 223, and no raw bytes);
         // InputDecoder reads both encodings.
-        self.output.queue("\u{1B}[?1006h" + Self.visibilityReportsOn)
+        reportsThemeChanges = profile.themeChanges.value
+        self.output.synchronizes = profile.synchronizedFrames.value
+        SignalTrap.modesSet = (profile.synchronizedFrames.value ? 1 : 0) | (reportsThemeChanges ? 2 : 0)
+        self.output.queue("\u{1B}[?1006h" + reportsOn)
         self.output.pump()
     }
+
+    /// The terminal reports changes of its colour scheme (mode 2031, asked for where it said it has it): `CSI ? 997 ; 1 n`
+    /// dark, `; 2 n` light.
+    private(set) var reportsThemeChanges = false
+    /// What the terminal is asked to report while the program has it (visibility, and theme changes where it has them),
+    /// and the sequence that stops it.
+    var reportsOn: String { Self.visibilityReportsOn + (reportsThemeChanges ? "\u{1B}[?2031h" : "") }
+    var reportsOff: String { Self.visibilityReportsOff + (reportsThemeChanges ? "\u{1B}[?2031l" : "") }
 
     /// Visibility reports (DEC mode 2033: kitty 0.48, Ghostty): the terminal says when its window is hidden and seen
     /// again (`CSI ? 999 ; 2 n`, `; 1 n`), and playback pauses meanwhile. A terminal without the mode ignores it.

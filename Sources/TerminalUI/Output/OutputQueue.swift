@@ -43,6 +43,14 @@ final class OutputQueue {
     /// The terminal's answers take long enough to come from far away (not from a terminal on this machine that
     /// is merely slow to draw): its rate sizes pictures.
     private var terminalIsFar: Bool
+    /// Each burst of writing (a frame, the pictures that go with it) is one synchronized update (DEC mode 2026), where
+    /// the terminal has it: begun before the burst's first byte, ended once nothing more waits to go (the terminal
+    /// then shows it whole, never half drawn). A burst the link holds up stays one update until it has gone.
+    var synchronizes = false
+    /// A synchronized update was begun and not yet ended.
+    private(set) var updateOpen = false
+    static let beginUpdate = Array("\u{1B}[?2026h".utf8)
+    static let endUpdate = Array("\u{1B}[?2026l".utf8)
     /// Bytes the terminal took without pushing back, since `flowStart`.
     private var flowBytes = 0
     private var flowStart = 0.0
@@ -79,6 +87,10 @@ final class OutputQueue {
         if textWritten > 0, textWritten == text.count {
             text.removeAll(keepingCapacity: true)
             textWritten = 0
+        }
+        if synchronizes, !updateOpen, !bytes.isEmpty {
+            text += Self.beginUpdate
+            updateOpen = true
         }
         text += bytes
     }
@@ -149,8 +161,19 @@ final class OutputQueue {
             if chunk == nil, textWritten >= text.count {
                 text.removeAll(keepingCapacity: true)
                 textWritten = 0
-                guard pictureWindowOpen, let next = pictures?.nextChunk() else { break }
-                chunk = next
+                guard pictureWindowOpen, let next = pictures?.nextChunk() else {
+                    // Nothing more goes now: the update ends (and the terminal shows it).
+                    guard updateOpen else { break }
+                    updateOpen = false
+                    text = Self.endUpdate
+                    continue
+                }
+                if synchronizes, !updateOpen {
+                    chunk = Self.beginUpdate + next
+                    updateOpen = true
+                } else {
+                    chunk = next
+                }
                 chunkWritten = 0
             }
             let blocked: Bool

@@ -44,6 +44,8 @@ public protocol TerminalBackend: AnyObject {
     var bytesWritten: Int { get }
     /// Whether the terminal's window may be seen (false once it reported it hidden: mode 2033).
     var terminalVisible: Bool { get }
+    /// The colour scheme the terminal last reported (mode 2031: true light, false dark); nil while it has said none.
+    var reportedLightScheme: Bool? { get }
     /// Whether frames are to place pictures in characters rather than write their cells
     /// (`CellBuffer.placesCellPictures`): the backend sends their rows itself.
     var placesCellPictures: Bool { get }
@@ -62,6 +64,7 @@ public struct Waker: Sendable {
 
 extension TerminalBackend {
     public var terminalVisible: Bool { true }
+    public var reportedLightScheme: Bool? { nil }
     /// A backend whose `readInput` never waits needs no waking.
     public var waker: Waker { Waker {} }
     public func copyToClipboard(_ text: String) -> CopyOutcome {

@@ -22,11 +22,11 @@ enum KittyProtocol: PictureProtocol {
         case .zellij:
             return context.abilities?.kittyGraphics == true
                 ? .chosen("inside Zellij, which answered the Kitty graphics query (it draws them itself from 0.45)")
-                : .refused("inside Zellij, which draws no Kitty graphics before 0.45 (and its Sixel answer is not trusted)")
+                : .refused("inside Zellij, which draws no Kitty graphics before 0.45 (and passes no Sixel before 0.45)")
         case .nothing:
             guard context.abilities?.kittyGraphics == true, context.row?.kittyAnswer != .ignored else { return nil }
             return .chosen("the terminal\(context.name) answered the Kitty graphics query")
-        case .tmux, .gnuScreen:
+        case .tmux, .gnuScreen, .herdr:
             return nil
         }
     }

@@ -32,7 +32,13 @@ enum SixelProtocol: PictureProtocol {
             }
             guard context.sized else { return .refused("the terminal\(context.name) has Sixel but did not say its cell size") }
             return .chosen("the terminal\(context.name) reports Sixel")
-        case .gnuScreen, .zellij:
+        case .zellij:
+            // Zellij 0.45 passes Sixel to a terminal that draws it (and only then lists it in DA1); older ones listed it
+            // whatever the terminal had.
+            guard Terminals.zellijPassesSixel(context.abilities) else { return nil }
+            guard context.sized else { return .refused("inside Zellij, which passes Sixel on, but the cell size was not said") }
+            return .chosen("inside Zellij 0.45 or later, which passes Sixel to a terminal that draws it (its DA1 lists Sixel)")
+        case .gnuScreen, .herdr:
             return nil
         }
     }

@@ -71,6 +71,9 @@ public struct GraphicsChoice: Equatable, Sendable {
         case .tmux:
             guard context.tmux != nil else { return context.choice(.cells, "inside tmux or screen, which keep pictures from the terminal") }
             guard !context.tmuxTerminal.isEmpty else { return context.choice(.cells, "inside tmux, with no terminal attached to ask") }
+        case .herdr:
+            return context.choice(.cells, "inside herdr, which draws its panes into the terminal as text (its Kitty graphics are "
+                                  + "experimental and off by default)")
         case .zellij:
             break
         case .nothing:

@@ -35,6 +35,16 @@ public struct TerminalAbilities: Equatable, Sendable {
 
     /// The background colour (OSC 11), 0...255 a channel, where the terminal said.
     public var background: Colour?
+    /// What the terminal answered DECRQM for synchronized output (DEC mode 2026: 1 set, 2 reset, both meaning it has
+    /// the mode; 0 it does not know it; 3, 4 fixed); nil where it did not answer.
+    public var synchronizedOutput: Int?
+    /// Its DECRQM answer for colour-scheme reports (mode 2031: it says when its light or dark scheme changes), as above.
+    public var themeReports: Int?
+
+    /// The terminal said it has synchronized output (DECRQM 2026 answered 1 or 2).
+    public var hasSynchronizedOutput: Bool { [1, 2].contains(synchronizedOutput ?? 0) }
+    /// The terminal said it reports changes of its colour scheme (DECRQM 2031 answered 1 or 2).
+    public var reportsThemeChanges: Bool { [1, 2].contains(themeReports ?? 0) }
 
     /// A terminal's answer to an animation frame: it plays frames (kitty), refused them with an error (Zellij's
     /// `ENOTSUPPORTED`, xterm.js's `EINVAL`), or said nothing (Ghostty, Konsole).
@@ -89,6 +99,8 @@ public enum TerminalProbe {
         + "\u{1B}[16t" // the cell's size in pixels
         + "\u{1B}[14t" // the text area's size in pixels
         + "\u{1B}]11;?\u{1B}\\" // OSC 11: the background colour (light or dark)
+        + "\u{1B}[?2026$p" // DECRQM: synchronized output
+        + "\u{1B}[?2031$p" // DECRQM: colour-scheme change reports
         + "\u{1B}[c" // DA1: the sentinel
 
     /// Asks the terminal on `input`/`output` and reads its answers until DA1's arrives or `deadline` seconds
@@ -281,6 +293,13 @@ public enum TerminalProbe {
                     abilities.answered = true
                     let values = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
                     if values.dropFirst().contains(4) { abilities.sixel = true }
+                } else if final == "y", parameters.hasPrefix("?"), parameters.hasSuffix("$") {
+                    // DECRPM: ? mode ; value $ y
+                    let values = parameters.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
+                    if values.count == 2 {
+                        if values[0] == 2026 { abilities.synchronizedOutput = values[1] }
+                        if values[0] == 2031 { abilities.themeReports = values[1] }
+                    }
                 } else if final == "t" {
                     let values = parameters.split(separator: ";").compactMap { Int($0) }
                     if values.count == 3, values[0] == 6, values[1] > 0, values[2] > 0 {
@@ -381,6 +400,8 @@ public struct TmuxClient: Equatable, Sendable {
     /// tmux was built with Sixel (`#{sixel_support}`, tmux 3.4 and later) and the client's terminal draws it (`sixel`
     /// among its features): a Sixel picture in the pane reaches the terminal, in the pane.
     public var drawsSixel = false
+    /// tmux passes synchronized output on to the client's terminal (`sync` among its features, tmux 3.4 and later).
+    public var synchronizes = false
 
     public init(passthrough: Bool, terminalName: String, terminalType: String, cellWidth: Int? = nil, cellHeight: Int? = nil) {
         self.passthrough = passthrough
@@ -403,6 +424,7 @@ public struct TmuxClient: Equatable, Sendable {
         if fields.count >= 6 {
             let features = fields[5].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             client.hasRGB = features.contains("RGB")
+            client.synchronizes = features.contains("sync")
             client.drawsSixel = fields.count == 7 && fields[6] == "1" && features.contains("sixel")
         }
         if fields.count >= 5, let width = Int(fields[3]), let height = Int(fields[4]),

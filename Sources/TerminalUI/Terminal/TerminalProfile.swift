@@ -52,6 +52,11 @@ public struct TerminalProfile: Sendable {
     public var mouse: Decision<Bool>
     /// The terminal said its background is light (the light theme, unless one is set).
     public var lightBackground: Bool
+    /// Each frame and the pictures with it are written as one synchronized update (DEC mode 2026), which the terminal
+    /// shows whole: where it said it has the mode, and (inside tmux) tmux passes it to the client's terminal.
+    public var synchronizedFrames: Decision<Bool>
+    /// The terminal reports changes of its colour scheme (mode 2031): a theme not set follows them.
+    public var themeChanges: Decision<Bool>
     public var link: LinkSetting
     /// The locale is UTF-8.
     public var unicode: Bool
@@ -75,7 +80,8 @@ public struct TerminalProfile: Sendable {
         } else if let origin = settings.colors.map({ "colors = \($0.rawValue) in the settings" }) {
             colorReason = "\(origin), through terminfo entry \(plan.entry ?? "none")"
         } else if between == .gnuScreen {
-            colorReason = "inside GNU screen, which draws 256 colours at most whatever COLORTERM says (terminfo entry \(plan.entry ?? "none"))"
+            colorReason = "inside GNU screen, which draws 256 colours unless it is screen 5 with truecolor on, and cannot be asked which "
+                + "(terminfo entry \(plan.entry ?? "none"))"
         } else {
             colorReason = "terminfo entry \(plan.entry ?? "none")"
         }
@@ -83,7 +89,11 @@ public struct TerminalProfile: Sendable {
         // GNU screen, whose inherited COLORTERM says nothing of screen).
         var advice: String?
         let term = environment["TERM"] ?? ""
-        if plan.entry != nil, plan.colorMode != .truecolor, settings.colors == nil, graphics.mode != .kittyPlaceholders, !noColor,
+        if between == .gnuScreen, plan.entry != nil, settings.colors == nil, !noColor,
+           Terminals.heardTrueColor(term: term, environment: environment, abilities: abilities) {
+            // The terminal outside has 24-bit colour; screen passes it on only as screen 5 with truecolor on.
+            advice = Terminals.gnuScreenTrueColorAdvice
+        } else if plan.entry != nil, plan.colorMode != .truecolor, settings.colors == nil, graphics.mode != .kittyPlaceholders, !noColor,
            Terminals.saysTrueColor(term: term, environment: environment, abilities: abilities) {
             advice = !plan.termKnown ? "install TERM's terminfo entry, as above"
                 : Terminfo.knowsEntry("xterm-direct")
@@ -105,6 +115,28 @@ public struct TerminalProfile: Sendable {
         let linksReason = links ? "the terminal makes them clickable"
             : between != .nothing ? "\(between.rawValue) keeps them from the terminal" : "the terminal is not known to make them clickable"
         let mouse = between != .gnuScreen
+        let synchronized: Decision<Bool>
+        if between == .gnuScreen {
+            synchronized = Decision(value: false, reason: "GNU screen has no synchronized output")
+        } else if abilities?.answered != true {
+            synchronized = Decision(value: false, reason: "the terminal could not be asked")
+        } else if abilities?.hasSynchronizedOutput != true {
+            synchronized = Decision(value: false, reason: "the terminal did not say it has synchronized output (DECRQM 2026)")
+        } else if between == .tmux, tmux?.synchronizes != true {
+            synchronized = Decision(value: false, reason: "tmux answered for synchronized output, but does not pass it to its client's "
+                                    + "terminal (no sync among the client's features)")
+        } else {
+            synchronized = Decision(value: true, reason: between == .tmux ? "tmux and its client's terminal have synchronized output"
+                                    : "the terminal answered DECRQM 2026: each frame is shown whole")
+        }
+        let themeChanges: Decision<Bool>
+        if between == .gnuScreen {
+            themeChanges = Decision(value: false, reason: "GNU screen reports no colour-scheme changes")
+        } else if abilities?.reportsThemeChanges == true {
+            themeChanges = Decision(value: true, reason: "the terminal reports changes of its colour scheme (mode 2031)")
+        } else {
+            themeChanges = Decision(value: false, reason: "the terminal did not say it reports changes of its colour scheme (DECRQM 2031)")
+        }
         return TerminalProfile(
             environment: environment, abilities: abilities, tmux: tmux,
             terminal: Terminals.row(seen)?.name, between: between, mosh: abilities?.mosh,
@@ -112,7 +144,8 @@ public struct TerminalProfile: Sendable {
             graphics: graphics, blitter: blitter, hyperlinks: Decision(value: links, reason: linksReason),
             sixelScrolls: Terminals.sixelFollowsScrolls(environment: environment, abilities: abilities),
             mouse: Decision(value: mouse, reason: mouse ? "reported" : "off inside GNU screen (it holds a lone Esc while the mouse is reported)"),
-            lightBackground: abilities?.hasLightBackground == true, link: settings.link, unicode: unicode)
+            lightBackground: abilities?.hasLightBackground == true, synchronizedFrames: synchronized, themeChanges: themeChanges,
+            link: settings.link, unicode: unicode)
     }
 
     /// The lines that say what was decided (the session's log, doctor's report).
@@ -122,7 +155,9 @@ public struct TerminalProfile: Sendable {
                      "colours: \(colors.value.rawValue) (\(colors.reason))",
                      "photos as characters: \(blitter.value.rawValue) (\(blitter.reason))",
                      "OSC 8 links: \(hyperlinks.value ? "on" : "off") (\(hyperlinks.reason))",
-                     "mouse: \(mouse.reason)"]
+                     "mouse: \(mouse.reason)",
+                     "synchronized frames: \(synchronizedFrames.value ? "on" : "off") (\(synchronizedFrames.reason))",
+                     "theme changes: \(themeChanges.value ? "reported" : "not reported") (\(themeChanges.reason))"]
         if let terminal { lines.insert("terminal: \(terminal)", at: 0) }
         if between != .nothing { lines.append("between: \(between.rawValue)") }
         if let mosh { lines.append("through mosh \(mosh)") }

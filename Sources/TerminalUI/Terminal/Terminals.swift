@@ -84,6 +84,11 @@ public enum Terminals {
     // MARK: - The terminals
 
     public static let rows: [Row] = [
+        // herdr (a multiplexer of 2026): its panes inherit the environment of the terminal it runs in (Ghostty's, say),
+        // TERM xterm-256color and COLORTERM truecolor of its own, and HERDR_ENV=1; its terminal layer (libghostty's)
+        // answers the questions as Ghostty would, but it draws its panes into the real terminal as text, and its Kitty
+        // graphics are experimental and off by default. Known by HERDR_ENV before any row its environment would match.
+        Row(name: "herdr", recognises: { $0.environment["HERDR_ENV"] == "1" }),
         // kitty: Kitty graphics (it answers the query), placeholders from 0.28, sextants and links of its own.
         Row(name: "kitty", recognises: { $0.answers("kitty") || $0.term == "xterm-kitty" || $0.has("KITTY_WINDOW_ID") },
             sextants: true, hyperlinks: true, kittyByEnvironment: true, placeholders: { kittyDrawsPlaceholders($0) }),
@@ -102,12 +107,17 @@ public enum Terminals {
         Row(name: "Rio", recognises: { $0.answers("rio") || $0.term == "rio" || $0.program == "rio" || $0.clientName == "rio" },
             hyperlinks: true, placeholders: { _ in true }),
         // iTerm2: its own inline images draw better than its Sixel. LC_TERMINAL crosses SSH with the other LC_ variables.
+        // From 3.5.5 it answers the Kitty graphics query too, but its Kitty graphics lack what pictures here rely on (a
+        // placement's deletion, placeholders broken in 3.7): its answer is not taken.
         Row(name: "iTerm2", recognises: { $0.answers("iterm2") || $0.environment["LC_TERMINAL"] == "iTerm2" || $0.program == "iTerm.app" },
-            hyperlinks: true, inlineImages: .always),
-        // VS Code's terminal (xterm.js): Sixel and iTerm2's images where its image support is on (then DA1 lists Sixel),
-        // Kitty graphics since early 2026 (it answers the query), no placeholders, animation frames refused (EINVAL).
-        Row(name: "VS Code", recognises: { $0.program == "vscode" }, hyperlinks: true, kittyFramesStand: true,
-            inlineImages: .whenSixelReported),
+            hyperlinks: true, kittyAnswer: .ignored, inlineImages: .always),
+        // VS Code's terminal and every other xterm.js host (over plain SSH no TERM_PROGRAM crosses; its XTVERSION
+        // answer, "xterm.js(6.0.0)", names it): Sixel and iTerm2's images where its image support is on (then DA1 lists
+        // Sixel). xterm.js 6 answers the Kitty query too, but keeps one placement an image and frees the image when a
+        // placement is deleted (the way pictures here are taken away): its answer is not taken. Animation frames refused
+        // (EINVAL).
+        Row(name: "VS Code", recognises: { $0.program == "vscode" || $0.answers("xterm.js") }, hyperlinks: true,
+            kittyAnswer: .ignored, kittyFramesStand: true, inlineImages: .whenSixelReported),
         // Windows Terminal (1.22 and later: Sixel): its Sixel cell is 10x20 pixels whatever the font, and over SSH the
         // kernel has no pixel size to give.
         Row(name: "Windows Terminal", recognises: { $0.has("WT_SESSION") }, hyperlinks: true, sixelCell: (10, 20)),
@@ -165,6 +175,9 @@ public enum Terminals {
         /// answers the query; no placeholders, no animation); before, characters (older ones listed Sixel in DA1 even
         /// where the terminal had none).
         case zellij = "Zellij"
+        /// herdr: a multiplexer that draws its panes into the terminal as text (its Kitty graphics are experimental,
+        /// off by default), with OSC 8 links of its own to the terminal, and synchronized frames it writes itself.
+        case herdr
     }
 
     /// tmux, GNU screen or Zellij, by the environment (TERM alone says screen or tmux where the variables were lost).
@@ -172,6 +185,7 @@ public enum Terminals {
         let term = environment["TERM"] ?? ""
         if !(environment["STY"] ?? "").isEmpty { return .gnuScreen }
         if !(environment["TMUX"] ?? "").isEmpty || term.hasPrefix("tmux") { return .tmux }
+        if environment["HERDR_ENV"] == "1" { return .herdr }
         if !(environment["ZELLIJ"] ?? "").isEmpty || !(environment["ZELLIJ_SESSION_NAME"] ?? "").isEmpty { return .zellij }
         if term.hasPrefix("screen") { return .tmux }
         return .nothing
@@ -220,7 +234,9 @@ public enum Terminals {
         if !noColor, graphics != .kittyPlaceholders, colors == .truecolor || (colors == nil && direct) {
             // mosh passes 24-bit colour only in its semicolon form (38;2;R;G;B) and drops xterm-direct's colons
             // (38:2::R:G:B): alacritty-direct is xterm-256color with the semicolon form.
-            entries += abilities?.mosh != nil ? ["alacritty-direct"] : directSiblings(of: term, forced: colors == .truecolor)
+            // GNU screen 5 (with `truecolor on`) reads the semicolon form too: the same entry.
+            entries += abilities?.mosh != nil || isGNUScreen(environment) ? ["alacritty-direct"]
+                : directSiblings(of: term, forced: colors == .truecolor)
         }
         // GNU screen names itself "screen" (8 colours in terminfo) unless its configuration says otherwise, and so
         // does tmux before 3.4, yet both draw 256 colours in any terminal that has them and bring them down to what one
@@ -236,11 +252,21 @@ public enum Terminals {
     /// COLORTERM inherited from the terminal outside it, or that terminal's answers passed through, say nothing of
     /// what screen draws. Only the `colors` setting forces it there.
     public static func saysTrueColor(term: String, environment: [String: String], abilities: TerminalAbilities?) -> Bool {
-        !isGNUScreen(environment)
-            && (["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
-                || abilities?.trueColor == true || abilities?.kittyGraphics == true
-                || Terminals.drawsDirectColour(term: term, version: abilities?.version))
+        !isGNUScreen(environment) && heardTrueColor(term: term, environment: environment, abilities: abilities)
     }
+
+    /// The words `saysTrueColor` listens to, wherever they come from: inside GNU screen they speak of the terminal
+    /// outside it (which screen 5 can pass 24-bit colour to, with `truecolor on`).
+    public static func heardTrueColor(term: String, environment: [String: String], abilities: TerminalAbilities?) -> Bool {
+        ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+            || abilities?.trueColor == true || abilities?.kittyGraphics == true
+            || Terminals.drawsDirectColour(term: term, version: abilities?.version)
+    }
+
+    /// What turns 24-bit colour on inside GNU screen, where the terminal outside has it: screen 5 draws it with
+    /// `truecolor on` (screen 4 has none, and neither can be asked which it is).
+    public static let gnuScreenTrueColorAdvice = "GNU screen 5 draws 24-bit colour with truecolor on (in ~/.screenrc); "
+        + "with that, colors = \"truecolor\" in the config file (or IMAGE_FEED_COLORS=truecolor) draws it"
 
     /// The terminfo entries with direct colour that stand for `term` (xterm-256color → xterm-direct,
     /// xterm-kitty → kitty-direct, tmux-256color → tmux-direct), most fitting first; `forced` adds
@@ -267,7 +293,7 @@ public enum Terminals {
     /// string is a window title to them: by the environment, or by XTVERSION, "tmux 3.3a"), nor to a terminal that
     /// shows APC strings as text, nor to one that did not answer at all.
     public static func sendsKittyQuery(_ environment: [String: String], after abilities: TerminalAbilities? = nil) -> Bool {
-        guard !isMultiplexed(environment) else { return false }
+        guard !isMultiplexed(environment), between(environment) != .herdr else { return false }
         if row(Seen(environment: environment, abilities: nil, tmux: nil))?.printsAPC == true { return false }
         guard let abilities else { return true }
         let version = (abilities.version ?? "").lowercased()
@@ -278,7 +304,7 @@ public enum Terminals {
     /// a multiplexer). Not through GNU screen or Zellij, which draw them from the font of the terminal outside.
     public static func drawsSextants(environment: [String: String], abilities: TerminalAbilities?, tmux: TmuxClient?) -> Bool {
         switch between(environment) {
-        case .gnuScreen, .zellij: return false
+        case .gnuScreen, .zellij, .herdr: return false
         case .tmux:
             return row(Seen(environment: [:], abilities: abilities, tmux: tmux))?.sextants == true
         case .nothing:
@@ -295,14 +321,36 @@ public enum Terminals {
         return !(term.isEmpty || term == "dumb" || row(Seen(environment: ["TERM": term], abilities: nil, tmux: nil))?.noBlockElements == true)
     }
 
-    /// Whether the terminal makes OSC 8 links clickable: known by its answers or environment; never through tmux,
-    /// screen or Zellij, which keep them from the terminal (or drop them).
+    /// Whether the terminal makes OSC 8 links clickable: known by its answers or environment; never through tmux or
+    /// screen, which keep them from the terminal (or drop them). Zellij and herdr pass them on to the terminal they run
+    /// in (Zellij by default), whose answers they keep to themselves: that terminal is known by the environment it
+    /// left them (its row, or VTE's version), TERM aside where herdr set its own.
     public static func drawsHyperlinks(environment: [String: String], abilities: TerminalAbilities?) -> Bool {
-        guard between(environment) == .nothing else { return false }
-        if abilities?.kittyGraphics == true { return true } // kitty, Ghostty, WezTerm, Konsole
-        let seen = Seen(environment: environment, abilities: abilities, tmux: nil)
-        if let vte = seen.vte, vte >= 5000 { return true }
-        return rows.contains { $0.hyperlinks && $0.recognises(seen) }
+        switch between(environment) {
+        case .tmux, .gnuScreen:
+            return false
+        case .zellij, .herdr:
+            var outside = environment
+            outside["HERDR_ENV"] = nil
+            if between(environment) == .herdr { outside["TERM"] = nil }
+            let seen = Seen(environment: outside, abilities: nil, tmux: nil)
+            if let vte = seen.vte, vte >= 5000 { return true }
+            return rows.contains { $0.hyperlinks && $0.recognises(seen) }
+        case .nothing:
+            if abilities?.kittyGraphics == true { return true } // kitty, Ghostty, WezTerm, Konsole
+            let seen = Seen(environment: environment, abilities: abilities, tmux: nil)
+            if let vte = seen.vte, vte >= 5000 { return true }
+            return rows.contains { $0.hyperlinks && $0.recognises(seen) }
+        }
+    }
+
+    /// Zellij from 0.45 passes Sixel through to a terminal that draws it, and only then lists Sixel in its DA1 (older
+    /// ones listed it whatever the terminal had): by its XTVERSION answer, "Zellij(0.45.0)".
+    public static func zellijPassesSixel(_ abilities: TerminalAbilities?) -> Bool {
+        guard let abilities, abilities.sixel, let version = abilities.version?.lowercased(), version.hasPrefix("zellij(") else { return false }
+        let numbers = version.dropFirst(7).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
+        guard let major = numbers.first else { return false }
+        return major > 0 || (numbers.dropFirst().first ?? 0) >= 45
     }
 
     /// Whether the terminal moves Sixel pixels with the rows it scrolls (xterm by XTVERSION, mlterm outside tmux and
