@@ -52,7 +52,14 @@ final class RealTerminalTests: RealTerminalTestCase {
             print("kitty: viewer photo \(viewer.rect.width)x\(viewer.rect.height) px, PSNR \(String(format: "%.1f", viewer.score)) dB")
             try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "kitty")
             try assertMovesLeaveNothingBehind(viewer.window, viewer: viewer.shot, feed: viewer.feed, terminal: "kitty")
+            // kitty answers DECRQM 2026 (set or reset): every frame went as one synchronized update.
+            XCTAssertTrue(sessionLog().contains("synchronized frames: on (the terminal answered DECRQM 2026"), sessionLog())
         }
+    }
+
+    /// What the session logged so far.
+    func sessionLog() -> String {
+        (try? String(contentsOf: folder.url.appendingPathComponent("state/image-feed/image-feed.log"), encoding: .utf8)) ?? ""
     }
 
     /// urxvt prints APC strings as text: the start-up questions leave nothing on the shell's screen (the Kitty
@@ -88,6 +95,8 @@ final class RealTerminalTests: RealTerminalTestCase {
 
     func test_xterm_viewer_showsTheSixelPhoto_asWellAsImg2sixel_andAHelpOverItLeavesNothingBehind() throws {
         let viewer = try viewerPhotograph(in: .xterm)
+        // xterm does not know mode 2026 (DECRQM answers 0): it is never named there.
+        XCTAssertTrue(sessionLog().contains("synchronized frames: off (the terminal did not say it has synchronized output"), sessionLog())
         try assertHelpLeavesNothingBehind(viewer.window, before: viewer.shot, terminal: "xterm")
         try assertMovesLeaveNothingBehind(viewer.window, viewer: viewer.shot, feed: viewer.feed, terminal: "xterm")
         try assertAsGoodAsThePeers(viewer, in: .xterm, sixel: true)

@@ -112,7 +112,9 @@ public struct TerminalProfile: Sendable {
             blitter = Decision(value: .half, reason: unicode ? "the terminal's font may lack Block Elements" : "the locale is not UTF-8")
         }
         let links = Terminals.drawsHyperlinks(environment: environment, abilities: abilities)
-        let linksReason = links ? "the terminal makes them clickable"
+        let linksReason = links && [.zellij, .herdr].contains(between)
+            ? "\(between.rawValue) passes them to the terminal outside, which makes them clickable"
+            : links ? "the terminal makes them clickable"
             : between != .nothing ? "\(between.rawValue) keeps them from the terminal" : "the terminal is not known to make them clickable"
         let mouse = between != .gnuScreen
         let synchronized: Decision<Bool>
