@@ -11,9 +11,12 @@ DEB_PACKAGES := libncurses-dev ncurses-term libjpeg62-turbo-dev libpng-dev libgi
 # VT340, urxvt, mlterm; GNU screen for the tests that run the app inside it), photographed with
 # ImageMagick's import, with xwininfo from x11-utils to find the window on the screen; img2sixel is what the
 # Sixel picture is compared with).
-TEST_PACKAGES := ffmpeg valgrind tmux zbar-tools xvfb kitty xterm rxvt-unicode mlterm alacritty chafa screen mosh openssh-client openssh-server xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
+TEST_PACKAGES := $(PACKAGE_PACKAGES) ffmpeg valgrind tmux zbar-tools xvfb kitty xterm rxvt-unicode mlterm alacritty chafa screen mosh openssh-client openssh-server xdotool x11-utils imagemagick libsixel-bin fonts-dejavu-core
 # What only the benchmarks use: chafa, the picture-in-a-terminal tool the thumbnail time is compared with.
 BENCH_PACKAGES := chafa
+# What `make package` adds: lintian, which checks the Debian package (dpkg-shlibdeps, which finds its Depends, comes
+# with dpkg-dev, as the build's compiler does).
+PACKAGE_PACKAGES := lintian dpkg-dev
 # What `make install` adds: nothing beyond the build's packages (HTTP goes through libcurl, linked as the
 # build links it); kept so one place says so.
 INSTALL_PACKAGES :=
@@ -22,7 +25,7 @@ PREFIX ?= $(HOME)/.local
 # PyPI tools the tests use: none yet (kept here so one command installs everything).
 PY_PACKAGES :=
 
-.PHONY: all deps build demo test check bench fuzz sandbox install uninstall clean
+.PHONY: all deps build demo test check bench fuzz sandbox install uninstall package clean
 
 all: build
 
@@ -41,14 +44,20 @@ test: deps
 	@bash scripts/install-deps.sh "$(TEST_PACKAGES) $(INSTALL_PACKAGES)" ""
 	$(SWIFT) build --build-tests
 	# The program as installed is built (release, static) beside the suite, which mostly waits on terminals and
-	# servers; the install check then finds it built. Its log is printed after the suite's.
-	SWIFT="$(SWIFT)" bash scripts/install.sh build > .build/install-build.log 2>&1 & echo $$! > .build/install-build.pid
+	# servers, and packaged (make package, into .build/dist); the install and package checks then find them made.
+	# Its log is printed after the suite's.
+	(SWIFT="$(SWIFT)" bash scripts/install.sh build && DIST=.build/dist SWIFT="$(SWIFT)" bash scripts/package.sh) \
+	  > .build/install-build.log 2>&1 & echo $$! > .build/install-build.pid
 	# A hung test fails the run instead of holding CI. The suite runs as two groups at once (scripts/run-tests.sh).
 	SWIFT="$(SWIFT)" timeout 1800 bash scripts/run-tests.sh; status=$$?; pid=$$(cat .build/install-build.pid); \
 	  if [ $$status != 0 ]; then pkill -TERM -P $$pid; kill $$pid 2>/dev/null; fi; \
-	  while kill -0 $$pid 2>/dev/null; do sleep 2; done; tail -n 5 .build/install-build.log; exit $$status
+	  while kill -0 $$pid 2>/dev/null; do sleep 2; done; tail -n 40 .build/install-build.log | grep -v "^I: .*spelling-error"; \
+	  grep -q "^Packaged image-feed" .build/install-build.log || { echo "the release build or the package failed" >&2; exit 1; }; \
+	  exit $$status
 	# The installed program, built as `make install` builds it, run with no Swift on PATH. The guard is against a hang.
 	SWIFT="$(SWIFT)" timeout 2700 bash scripts/test-install.sh
+	# The package and the tarball as a user of a box without Swift meets them (apt-get install, run, purge).
+	DIST=.build/dist timeout 600 bash scripts/test-package.sh
 
 # The inner loop: every class but the ones that start the program in terminals (docs/dev/testing.md).
 check: deps
@@ -77,6 +86,11 @@ install: deps
 
 uninstall:
 	bash scripts/install.sh uninstall "$(PREFIX)"
+
+# The Debian package, the tarball and SHA256SUMS, in dist/ (scripts/package.sh; docs/install.md).
+package: deps
+	@bash scripts/install-deps.sh "$(PACKAGE_PACKAGES)" ""
+	SWIFT="$(SWIFT)" bash scripts/package.sh
 
 clean:
 	rm -rf .build

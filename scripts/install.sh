@@ -29,7 +29,10 @@ build() {
     echo "Building image-feed (release, Swift runtime linked statically)..."
     # Package.swift links a release build so already (the runtime in, lld, no symbol exported); the option says it
     # for every module the build compiles.
-    "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch"
+    # The checkout's folder is written as "." in the program (the paths #filePath and __FILE__ keep for messages): the
+    # same sources build the same program wherever they are checked out (scripts/package.sh's reproducible package).
+    "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch" \
+        -Xswiftc -file-prefix-map -Xswiftc "$root=." -Xcc "-ffile-prefix-map=$root=."
     # ArgumentParser's own man page generator, built from the checkout SwiftPM already holds. A tool of the build,
     # not shipped: a debug build does (it takes a fraction of a release one's time).
     echo "Building the man page generator..."

@@ -255,9 +255,14 @@ public struct SandboxCatalog: Sendable {
             candidates.append(program.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("share/image-feed/Assets"))
         }
-        let source = URL(fileURLWithPath: #filePath)
-        candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Assets"))
+        // A build in a checkout (CHECKOUT/.build/…/image-feed, or a test bundle there): the checkout's Assets. (Not
+        // the source file's path: the release build writes the checkout as ".", so the program is the same wherever
+        // it was built.)
+        for program in [Bundle.main.executableURL, Bundle.main.bundleURL].compactMap({ $0?.resolvingSymlinksInPath().path }) {
+            if let build = program.range(of: "/.build/") {
+                candidates.append(URL(fileURLWithPath: String(program[..<build.lowerBound])).appendingPathComponent("Assets"))
+            }
+        }
         return candidates.first {
             FileManager.default.fileExists(atPath: $0.appendingPathComponent("catalog.json").path)
         }
