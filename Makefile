@@ -46,7 +46,7 @@ test: deps
 	# The program as installed is built (release, static) beside the suite, which mostly waits on terminals and
 	# servers, and packaged (make package, into .build/dist); the install and package checks then find them made.
 	# Its log is printed after the suite's.
-	(SWIFT="$(SWIFT)" bash scripts/install.sh build && DIST=.build/dist SWIFT="$(SWIFT)" bash scripts/package.sh) \
+	(SWIFT="$(SWIFT)" bash scripts/install.sh build && IMAGE_FEED_BUILT=1 LINTIAN=0 DIST=.build/dist bash scripts/package.sh) \
 	  > .build/install-build.log 2>&1 & echo $$! > .build/install-build.pid
 	# A hung test fails the run instead of holding CI. The suite runs as two groups at once (scripts/run-tests.sh).
 	SWIFT="$(SWIFT)" timeout 1800 bash scripts/run-tests.sh; status=$$?; pid=$$(cat .build/install-build.pid); \
@@ -54,10 +54,12 @@ test: deps
 	  while kill -0 $$pid 2>/dev/null; do sleep 2; done; tail -n 40 .build/install-build.log | grep -v "^I: .*spelling-error"; \
 	  grep -q "^Packaged image-feed" .build/install-build.log || { echo "the release build or the package failed" >&2; exit 1; }; \
 	  exit $$status
-	# The installed program, built as `make install` builds it, run with no Swift on PATH. The guard is against a hang.
-	SWIFT="$(SWIFT)" timeout 2700 bash scripts/test-install.sh
-	# The package and the tarball as a user of a box without Swift meets them (apt-get install, run, purge).
-	DIST=.build/dist timeout 600 bash scripts/test-package.sh
+	# Side by side: the program installed as `make install` installs it, and the package and the tarball as a user of
+	# a box without Swift meets them (apt-get install, run, purge; lintian). Both run with no Swift on PATH; the guards
+	# are against a hang. The install check's log is printed after the package check's.
+	IMAGE_FEED_BUILT=1 SWIFT="$(SWIFT)" timeout 2700 bash scripts/test-install.sh > .build/test-install.log 2>&1 & pid=$$!; \
+	  DIST=.build/dist timeout 600 bash scripts/test-package.sh; package=$$?; wait $$pid; install=$$?; \
+	  cat .build/test-install.log; [ $$package = 0 ] && [ $$install = 0 ]
 
 # The inner loop: every class but the ones that start the program in terminals (docs/dev/testing.md).
 check: deps

@@ -17,7 +17,7 @@
 # SWIFT names the toolchain's swift; LINTIAN=0 leaves lintian out.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-dist=${DIST:-$root/dist}
+dist=$(realpath -m "${DIST:-$root/dist}")
 scratch="$root/.build/install"
 program="$scratch/release/image-feed"
 
@@ -72,7 +72,7 @@ mkdir -p "$work/shlibs/debian"
 printf 'Source: image-feed\n\nPackage: image-feed\nArchitecture: any\n' > "$work/shlibs/debian/control"
 loaded=()
 while read -r soname; do
-    path=$(/sbin/ldconfig -p | awk -v name="$soname" '$1 == name { print $NF; exit }')
+    path=$(/sbin/ldconfig -p | awk -v name="$soname" '$1 == name && !found { print $NF; found = 1 }')
     [[ -n $path ]] || { echo "package: the program loads $soname, which this machine does not have" >&2; exit 1; }
     loaded+=("$path")
 done < <(strings -n 8 "$program" | grep -xE 'lib[a-z0-9_+-]+\.so\.[0-9]+' | grep -vxE 'lib(c|m|pthread|dl|rt)\.so\.[0-9]+' | sort -u)
@@ -145,8 +145,8 @@ touch --date="@$SOURCE_DATE_EPOCH" "$deb_root/DEBIAN" "$deb_root/DEBIAN/control"
 chmod 644 "$deb_root/DEBIAN/control" "$deb_root/DEBIAN/md5sums"
 mkdir -p "$dist"
 deb="$dist/image-feed_${version}_${arch}.deb"
-# gzip, not xz: as small within a few percent for a program this size, and many times faster to make.
-dpkg-deb --root-owner-group -Zgzip -z9 --build "$deb_root" "$deb" >/dev/null
+# gzip (level 6), not xz: as small within a few percent for a program this size, and many times faster to make.
+dpkg-deb --root-owner-group -Zgzip -z6 --build "$deb_root" "$deb" >/dev/null
 
 # The tarball: the same files under image-feed-VERSION/, and what the machine needs.
 name="image-feed-$version"
@@ -166,7 +166,7 @@ EOF
 find "$work/tar" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 tarball="$dist/$name-linux-$machine.tar.gz"
 tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner --format=gnu -C "$work/tar" -cf - "$name" \
-    | gzip -9n > "$tarball"
+    | gzip -6n > "$tarball"
 
 (cd "$dist" && sha256sum "$(basename "$deb")" "$(basename "$tarball")" > SHA256SUMS)
 
