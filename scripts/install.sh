@@ -31,17 +31,27 @@ build() {
     if [[ ${IMAGE_FEED_BUILT:-0} == 1 && -x $program && -x $scratch/tools/debug/generate-manual ]]; then
         return
     fi
-    echo "Building image-feed (release, Swift runtime linked statically)..."
+    echo "Building image-feed (release, Swift runtime linked statically) and the man page generator..."
+    # ArgumentParser's own man page generator, built from the checkout SwiftPM holds for the program (resolved first),
+    # beside the program: a tool of the build, not shipped, so a debug build (a fraction of a release one's time).
+    "$swift" package resolve --scratch-path "$scratch" >/dev/null
+    "$swift" build --package-path "$scratch/checkouts/swift-argument-parser" --scratch-path "$scratch/tools" \
+        --product generate-manual > "$scratch/generate-manual.log" 2>&1 &
+    local generator=$!
     # Package.swift links a release build so already (the runtime in, lld, no symbol exported); the option says it
     # for every module the build compiles.
     # The checkout's folder is written as "." in the program (the paths #filePath and __FILE__ keep for messages): the
     # same sources build the same program wherever they are checked out (scripts/package.sh's reproducible package).
+    local status=0
     "$swift" build -c release --static-swift-stdlib --product image-feed --scratch-path "$scratch" \
-        -Xswiftc -file-prefix-map -Xswiftc "$root=." -Xcc "-ffile-prefix-map=$root=."
-    # ArgumentParser's own man page generator, built from the checkout SwiftPM already holds. A tool of the build,
-    # not shipped: a debug build does (it takes a fraction of a release one's time).
-    echo "Building the man page generator..."
-    "$swift" build --package-path "$scratch/checkouts/swift-argument-parser" --scratch-path "$scratch/tools" --product generate-manual
+        -Xswiftc -file-prefix-map -Xswiftc "$root=." -Xcc "-ffile-prefix-map=$root=." || status=$?
+    if ! wait "$generator"; then
+        cat "$scratch/generate-manual.log" >&2
+        echo "The man page generator did not build." >&2
+        exit 1
+    fi
+    tail -n 1 "$scratch/generate-manual.log"
+    ((status == 0)) || exit "$status"
 }
 
 # The install writes down every file and folder it made, so that uninstall removes exactly those.
