@@ -227,10 +227,11 @@ public enum Doctor {
             if profile.between == .gnuScreen, configuration?.colors == nil {
                 detail += "; GNU screen draws 256 colours unless it is screen 5 with truecolor on"
             }
-            if let advice = profile.colorsAdvice, profile.between == .gnuScreen {
-                add("Colours", .info, detail + "; the terminal outside has 24-bit colour", fix: advice)
-            } else if let advice = profile.colorsAdvice {
-                add("Colours", .warning, detail + "; the terminal has 24-bit colour", fix: advice)
+            if let advice = profile.colorsAdvice {
+                // Inside GNU screen nothing is wrong: screen cannot be asked whether it is screen 5 with truecolor on.
+                let screen = profile.between == .gnuScreen
+                add("Colours", screen ? .info : .warning, detail + (screen ? "; the terminal outside has 24-bit colour" : "; the terminal has 24-bit colour"),
+                    fix: advice)
             } else {
                 add("Colours", .ok, detail)
             }

@@ -42,9 +42,11 @@ public struct TerminalAbilities: Equatable, Sendable {
     public var themeReports: Int?
 
     /// The terminal said it has synchronized output (DECRQM 2026 answered 1 or 2).
-    public var hasSynchronizedOutput: Bool { [1, 2].contains(synchronizedOutput ?? 0) }
+    public var hasSynchronizedOutput: Bool { Self.hasMode(synchronizedOutput) }
     /// The terminal said it reports changes of its colour scheme (DECRQM 2031 answered 1 or 2).
-    public var reportsThemeChanges: Bool { [1, 2].contains(themeReports ?? 0) }
+    public var reportsThemeChanges: Bool { Self.hasMode(themeReports) }
+    /// A DECRQM answer that says the terminal has the mode and it can be set and reset (1 set, 2 reset).
+    static func hasMode(_ answer: Int?) -> Bool { [1, 2].contains(answer ?? 0) }
 
     /// A terminal's answer to an animation frame: it plays frames (kitty), refused them with an error (Zellij's
     /// `ENOTSUPPORTED`, xterm.js's `EINVAL`), or said nothing (Ghostty, Konsole).

@@ -154,10 +154,15 @@ public enum Terminals {
     /// kitty draws placeholders from 0.28.
     static func kittyDrawsPlaceholders(_ seen: Seen) -> Bool {
         let type = seen.clientType.hasPrefix("kitty(") ? seen.clientType : seen.version
-        guard type.hasPrefix("kitty(") else { return false }
-        let numbers = type.dropFirst(6).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
+        return version(type, of: "kitty", atLeast: 28)
+    }
+
+    /// Whether an XTVERSION answer of the form "name(major.minor…)" (lowercased) names `name` at 0.`minor` or later.
+    static func version(_ answer: String, of name: String, atLeast minor: Int) -> Bool {
+        guard answer.hasPrefix(name + "(") else { return false }
+        let numbers = answer.dropFirst(name.count + 1).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
         guard let major = numbers.first else { return false }
-        return major > 0 || numbers.dropFirst().first.map { $0 >= 28 } == true
+        return major > 0 || (numbers.dropFirst().first ?? 0) >= minor
     }
 
     // MARK: - What stands in between
@@ -326,31 +331,29 @@ public enum Terminals {
     /// in (Zellij by default), whose answers they keep to themselves: that terminal is known by the environment it
     /// left them (its row, or VTE's version), TERM aside where herdr set its own.
     public static func drawsHyperlinks(environment: [String: String], abilities: TerminalAbilities?) -> Bool {
-        switch between(environment) {
+        let between = between(environment)
+        let seen: Seen
+        switch between {
         case .tmux, .gnuScreen:
             return false
         case .zellij, .herdr:
             var outside = environment
             outside["HERDR_ENV"] = nil
-            if between(environment) == .herdr { outside["TERM"] = nil }
-            let seen = Seen(environment: outside, abilities: nil, tmux: nil)
-            if let vte = seen.vte, vte >= 5000 { return true }
-            return rows.contains { $0.hyperlinks && $0.recognises(seen) }
+            if between == .herdr { outside["TERM"] = nil }
+            seen = Seen(environment: outside, abilities: nil, tmux: nil)
         case .nothing:
             if abilities?.kittyGraphics == true { return true } // kitty, Ghostty, WezTerm, Konsole
-            let seen = Seen(environment: environment, abilities: abilities, tmux: nil)
-            if let vte = seen.vte, vte >= 5000 { return true }
-            return rows.contains { $0.hyperlinks && $0.recognises(seen) }
+            seen = Seen(environment: environment, abilities: abilities, tmux: nil)
         }
+        if let vte = seen.vte, vte >= 5000 { return true }
+        return rows.contains { $0.hyperlinks && $0.recognises(seen) }
     }
 
     /// Zellij from 0.45 passes Sixel through to a terminal that draws it, and only then lists Sixel in its DA1 (older
     /// ones listed it whatever the terminal had): by its XTVERSION answer, "Zellij(0.45.0)".
     public static func zellijPassesSixel(_ abilities: TerminalAbilities?) -> Bool {
-        guard let abilities, abilities.sixel, let version = abilities.version?.lowercased(), version.hasPrefix("zellij(") else { return false }
-        let numbers = version.dropFirst(7).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
-        guard let major = numbers.first else { return false }
-        return major > 0 || (numbers.dropFirst().first ?? 0) >= 45
+        guard let abilities, abilities.sixel else { return false }
+        return version((abilities.version ?? "").lowercased(), of: "zellij", atLeast: 45)
     }
 
     /// Whether the terminal moves Sixel pixels with the rows it scrolls (xterm by XTVERSION, mlterm outside tmux and
