@@ -18,17 +18,33 @@ final class InputDecoderTests: XCTestCase {
     }
 
     /// Visibility reports (mode 2033: kitty, Ghostty) are no keys: the decoder keeps the last one for the loop.
+    /// What the decoder makes of `text`, fed a scalar at a time as the terminal's bytes come.
+    @discardableResult
+    func feed(_ text: String, to decoder: inout InputDecoder) -> [InputEvent] {
+        text.unicodeScalars.flatMap { decoder.feed($0) }
+    }
+
     func test_visibilityReports_areNoKeys_andTheLastIsKept() {
         var decoder = InputDecoder()
-        var events: [InputEvent] = []
-        for scalar in "\u{1B}[?999;2nq".unicodeScalars { events += decoder.feed(scalar) }
-        XCTAssertEqual(events, [.key(.character("q"))])
+        XCTAssertEqual(feed("\u{1B}[?999;2nq", to: &decoder), [.key(.character("q"))])
         XCTAssertEqual(decoder.takeVisibility(), false, "hidden")
         XCTAssertNil(decoder.takeVisibility(), "taken once")
-        for scalar in "\u{1B}[?999;1n".unicodeScalars { _ = decoder.feed(scalar) }
+        feed("\u{1B}[?999;1n", to: &decoder)
         XCTAssertEqual(decoder.takeVisibility(), true, "seen again")
-        for scalar in "\u{1B}[?999;7n\u{1B}[?998;2n".unicodeScalars { _ = decoder.feed(scalar) }
+        feed("\u{1B}[?999;7n\u{1B}[?998;2n", to: &decoder)
         XCTAssertNil(decoder.takeVisibility(), "another state or another report says nothing of it")
+    }
+
+    /// Colour-scheme reports (mode 2031: kitty, Ghostty, Contour) are no keys either: the last is kept (true: light).
+    func test_schemeReports_areNoKeys_andTheLastIsKept() {
+        var decoder = InputDecoder()
+        XCTAssertEqual(feed("\u{1B}[?997;2nq", to: &decoder), [.key(.character("q"))])
+        XCTAssertEqual(decoder.takeScheme(), true, "light")
+        XCTAssertNil(decoder.takeScheme(), "taken once")
+        feed("\u{1B}[?997;1n", to: &decoder)
+        XCTAssertEqual(decoder.takeScheme(), false, "dark")
+        feed("\u{1B}[?997;5n\u{1B}[?996;2n", to: &decoder)
+        XCTAssertNil(decoder.takeScheme(), "another value or another report says nothing of it")
     }
 
     func test_endFromPuTTY_isNotTheDigitFour() {

@@ -118,19 +118,6 @@ final class SynchronizedFrameTests: XCTestCase {
         XCTAssertTrue(String(decoding: terminal.takeOutput(), as: UTF8.self).contains("\u{1B}[?2031l"))
     }
 
-    func test_schemeReports_areNoKeys_andTheLastIsKept() {
-        var decoder = InputDecoder()
-        var events: [InputEvent] = []
-        for scalar in "\u{1B}[?997;2nq".unicodeScalars { events += decoder.feed(scalar) }
-        XCTAssertEqual(events, [.key(.character("q"))])
-        XCTAssertEqual(decoder.takeScheme(), true, "light")
-        XCTAssertNil(decoder.takeScheme(), "taken once")
-        for scalar in "\u{1B}[?997;1n".unicodeScalars { _ = decoder.feed(scalar) }
-        XCTAssertEqual(decoder.takeScheme(), false, "dark")
-        for scalar in "\u{1B}[?997;5n\u{1B}[?996;2n".unicodeScalars { _ = decoder.feed(scalar) }
-        XCTAssertNil(decoder.takeScheme(), "another value or another report says nothing of it")
-    }
-
     /// A theme that follows the terminal changes within a frame of the report, and back; a theme set stays.
     func test_aReportedScheme_switchesAFollowingTheme_withinAFrame() {
         let backend = TestBackend(width: 60, height: 16)
