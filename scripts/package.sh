@@ -70,12 +70,13 @@ chmod -R u=rwX,go=rX "$stage"
 # linked with the loaded ones lets dpkg-shlibdeps find their packages as it finds the linked ones'.
 mkdir -p "$work/shlibs/debian"
 printf 'Source: image-feed\n\nPackage: image-feed\nArchitecture: any\n' > "$work/shlibs/debian/control"
+source "$root/scripts/checks.sh"
 loaded=()
-while read -r soname; do
-    path=$(/sbin/ldconfig -p | awk -v name="$soname" '$1 == name && !found { print $NF; found = 1 }')
+while read -r soname path; do
     [[ -n $path ]] || { echo "package: the program loads $soname, which this machine does not have" >&2; exit 1; }
-    loaded+=("$path")
-done < <(strings -n 8 "$program" | grep -xE 'lib[a-z0-9_+-]+\.so\.[0-9]+' | grep -vxE 'lib(c|m|pthread|dl|rt)\.so\.[0-9]+' | sort -u)
+    # glibc's own are the program's anyway (dpkg-shlibdeps finds libc6 from the program).
+    [[ $soname =~ ^lib(c|m|pthread|dl|rt)\.so\.[0-9]+$ ]] || loaded+=("$path")
+done < <(loaded_libraries "$program")
 cc -shared -nostdlib -o "$work/shlibs/loaded.so" -Wl,--no-as-needed "${loaded[@]}"
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e"$usr/bin/image-feed" -e"$work/shlibs/loaded.so" 2>"$work/shlibdeps.log" \
     | sed -n 's/^shlibs:Depends=//p') || {

@@ -7,9 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { local what=$1; shift; if "$@"; then echo "ok: $what"; else fail "$what"; fi; }
+source "$root/scripts/checks.sh"
 
 bash "$root/scripts/install.sh" install "$prefix"
 program="$prefix/bin/image-feed"
@@ -51,10 +49,7 @@ if command -v man >/dev/null; then
 fi
 
 # Completions: bash loads its script and completes the subcommands; zsh and fish check theirs when present.
-bash_script="$prefix/share/bash-completion/completions/image-feed"
-completed=$(bash -c 'source "$1"; COMP_WORDS=(image-feed re); COMP_CWORD=1; COMP_LINE="image-feed re"; COMP_POINT=${#COMP_LINE}
-    fn=$(complete -p image-feed | sed -E "s/.*-F ([^ ]+).*/\1/"); "$fn" image-feed re image-feed; printf "%s\n" "${COMPREPLY[@]}"' _ "$bash_script" 2>/dev/null || true)
-check "bash completes 're' to render" grep -qx render <<<"$completed"
+check "bash completes 're' to render" grep -qx render <<<"$(bash_completes "$prefix/share/bash-completion/completions/image-feed" re)"
 if command -v zsh >/dev/null; then
     check "the zsh completion parses" zsh -n "$prefix/share/zsh/site-functions/_image-feed"
 fi

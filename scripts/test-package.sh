@@ -18,9 +18,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-check() { local what=$1; shift; if "$@"; then echo "ok: $what"; else fail "$what"; fi; }
+source "$root/scripts/checks.sh"
 
 deb=$(ls "$dist"/image-feed_*.deb 2>/dev/null | head -1)
 tarball=$(ls "$dist"/image-feed-*-linux-*.tar.gz 2>/dev/null | head -1)
@@ -106,13 +104,12 @@ else
     depends=$(dpkg-deb -f "$deb" Depends | sed -E 's/ \([^)]*\)//g; s/,/ /g')
     missing=()
     sonames=0
-    while read -r soname; do
+    while read -r soname path; do
         sonames=$((sonames + 1))
-        path=$(/sbin/ldconfig -p | awk -v name="$soname" '$1 == name && !found { print $NF; found = 1 }')
         owner=$(dpkg -S "$(realpath "$path")" 2>/dev/null | sed -n 1p | cut -d: -f1) || owner=""
         [[ -z $owner ]] && owner=$(dpkg -S "$path" 2>/dev/null | sed -n 1p | cut -d: -f1)
         if [[ -z $owner ]] || ! grep -qw -- "$owner" <<<"$depends"; then missing+=("$soname (${owner:-no package})"); fi
-    done < <(strings -n 8 /usr/bin/image-feed | grep -xE 'lib[a-z0-9_+-]+\.so\.[0-9]+' | sort -u)
+    done < <(loaded_libraries /usr/bin/image-feed)
     check "every library the program loads ($sonames) is in Depends (${missing[*]:-none missing})" test ${#missing[@]} -eq 0 -a $sonames -gt 5
     check "ldd finds every linked library" bash -c 'ldd /usr/bin/image-feed >/dev/null && ! ldd /usr/bin/image-feed | grep -q "not found"'
     feed=$(as_user image-feed feed --demo --pages 1 --per-page 3 2>&1 || true)
@@ -127,10 +124,7 @@ else
     check "bash's completion is where bash-completion looks" test -s /usr/share/bash-completion/completions/image-feed
     check "zsh's is where Debian's zsh looks" test -s /usr/share/zsh/vendor-completions/_image-feed
     check "fish's is where fish looks" test -s /usr/share/fish/vendor_completions.d/image-feed.fish
-    completed=$(bash -c 'source /usr/share/bash-completion/completions/image-feed; COMP_WORDS=(image-feed re); COMP_CWORD=1
-        COMP_LINE="image-feed re"; COMP_POINT=${#COMP_LINE}; fn=$(complete -p image-feed | sed -E "s/.*-F ([^ ]+).*/\1/")
-        "$fn" image-feed re image-feed; printf "%s\n" "${COMPREPLY[@]}"' 2>/dev/null || true)
-    check "bash completes 're' to render" grep -qx render <<<"$completed"
+    check "bash completes 're' to render" grep -qx render <<<"$(bash_completes /usr/share/bash-completion/completions/image-feed re)"
     check "the copyright and changelog are in /usr/share/doc/image-feed" test -s /usr/share/doc/image-feed/copyright -a -s /usr/share/doc/image-feed/changelog.gz
     mapfile -t files < <(dpkg -L image-feed)
     "${apt_get[@]}" purge -y -qq image-feed >/dev/null
