@@ -5,7 +5,8 @@ import TerminalImage
 import XCTest
 
 /// Synchronized output (DEC mode 2026) and colour-scheme reports (mode 2031), as the terminal sees them: where it said
-/// it has synchronized output, every frame and the pictures with it arrive inside one update it shows whole; where it
+/// it has synchronized output, every frame and the pictures drawn with it arrive inside one update it shows whole (the
+/// data of a Kitty picture, which shows nothing until placed, goes between updates); where it
 /// did not, the mode is never named; a reported change of scheme takes a theme that follows it along.
 final class SynchronizedFrameTests: XCTestCase {
     static let begin = "\u{1B}[?2026h", end = "\u{1B}[?2026l"
@@ -35,7 +36,7 @@ final class SynchronizedFrameTests: XCTestCase {
                                   abilities: abilities, graphics: graphics, link: .fast)
     }
 
-    func test_whereTheTerminalHasIt_everyFrameAndItsPicturesAreOneUpdate() throws {
+    func test_whereTheTerminalHasIt_everyFrameIsOneUpdate_andAKittyPicturesDataGoesBetweenUpdates() throws {
         let terminal = try PseudoTerminal(width: 60, height: 20, keepsOutput: true)
         defer { terminal.close() }
         let backend = try backend(on: terminal, answers: "\u{1B}[?2026;2$y\u{1B}[?62;22c", graphics: .kitty)
@@ -47,8 +48,9 @@ final class SynchronizedFrameTests: XCTestCase {
         let written = try XCTUnwrap(opening.range(of: Self.begin), opening.debugDescription)
         XCTAssertEqual(outsideUpdates(String(opening[written.lowerBound...])).outside, "", opening.debugDescription)
         XCTAssertTrue(opening[written.lowerBound...].contains("\u{1B}[?1006h"))
-        // Frames of text, then one with a picture (its upload follows curses' frame), then text over it again.
-        // Small enough to go within the first window (the pseudo-terminal answers no DA1 asked behind pictures).
+        // Frames of text, then one with a picture (its upload follows curses' frame), the picture moved (its data
+        // already in the terminal), then text over it again. Small enough to go within the first window (the
+        // pseudo-terminal answers no DA1 asked behind pictures).
         let card = noisyPicture(columns: 8, rows: 4)
         var frames: [CellBuffer] = []
         for step in 0..<3 {
@@ -59,6 +61,10 @@ final class SynchronizedFrameTests: XCTestCase {
         var withPicture = frameShowing(card)
         withPicture.write("with a picture", x: 0, y: 0)
         frames.append(withPicture)
+        var moved = CellBuffer(width: 60, height: 20)
+        moved.draw(card, x: 20, y: 6)
+        moved.write("moved", x: 0, y: 0)
+        frames.append(moved)
         frames.append(frames[0])
         for (index, frame) in frames.enumerated() {
             backend.draw(frame)
@@ -66,14 +72,25 @@ final class SynchronizedFrameTests: XCTestCase {
             let output = String(decoding: terminal.takeOutput(), as: UTF8.self)
             let (outside, balanced) = outsideUpdates(output)
             XCTAssertTrue(balanced, "frame \(index): every update begun is ended: \(output.prefix(200).debugDescription)")
-            XCTAssertEqual(outside, "", "frame \(index): nothing outside an update")
             XCTAssertTrue(output.hasPrefix(Self.begin), "frame \(index)")
             if index == 3 {
-                XCTAssertTrue(output.contains("\u{1B}_G"), "the picture's upload went")
-                // The picture went inside the same update as the text it belongs to.
+                // The picture's data, which shows nothing until placed, goes between updates (whole Kitty
+                // transmissions, nothing else); the text before it and its placement each go inside one.
+                XCTAssertTrue(outside.contains("\u{1B}_Ga=t"), "the picture's upload went between updates")
+                XCTAssertEqual(outside.replacingOccurrences(of: #"\u{1B}_G(a=t,|m=)[^\u{1B}]*\u{1B}\\"#, with: "", options: .regularExpression),
+                               "", "only picture data outside an update: \(outside.prefix(300).debugDescription)")
                 let first = try XCTUnwrap(output.range(of: Self.end))
-                XCTAssertTrue(output[..<first.lowerBound].contains("\u{1B}_G") && output[..<first.lowerBound].contains("with a picture"),
-                              "the text and the picture are shown together")
+                XCTAssertTrue(output[..<first.lowerBound].contains("with a picture"), "the text is shown whole")
+                let placement = try XCTUnwrap(output.range(of: "a=p,"), "the picture placed")
+                XCTAssertFalse(outsideUpdates(String(output[..<placement.lowerBound])).balanced, "the placement inside an update")
+            } else {
+                XCTAssertEqual(outside, "", "frame \(index): nothing outside an update")
+            }
+            if index == 4 {
+                // A picture the terminal has moves with the text it belongs to: one update for both.
+                let updates = output.components(separatedBy: Self.begin).count - 1
+                XCTAssertEqual(updates, 1, "frame 4: one update: \(output.debugDescription)")
+                XCTAssertTrue(output.contains("a=p,") && output.contains("moved"), output.debugDescription)
             }
         }
         backend.restore()

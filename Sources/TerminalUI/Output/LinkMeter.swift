@@ -150,6 +150,8 @@ struct ChunkQueue<Key: Hashable> {
         var abort: [UInt8]
         /// Control jobs (a delete) always go.
         var withdrawable: Bool
+        /// The job hands the terminal picture data to keep and shows nothing by itself (a Kitty upload).
+        var stores = false
     }
 
     private(set) var jobs: [Job] = []
@@ -165,10 +167,13 @@ struct ChunkQueue<Key: Hashable> {
         jobs.enumerated().contains { index, job in job.key == key && job.next == 0 && !(index == 0 && handedOut) }
     }
 
-    mutating func append(_ key: Key, chunks: [[UInt8]], abort: [UInt8] = [], withdrawable: Bool = true) {
+    mutating func append(_ key: Key, chunks: [[UInt8]], abort: [UInt8] = [], withdrawable: Bool = true, stores: Bool = false) {
         guard !chunks.isEmpty else { return }
-        jobs.append(Job(key: key, chunks: chunks, abort: abort, withdrawable: withdrawable))
+        jobs.append(Job(key: key, chunks: chunks, abort: abort, withdrawable: withdrawable, stores: stores))
     }
+
+    /// Whether the chunk `next` gives (or gave) only stores picture data in the terminal.
+    var nextOnlyStores: Bool { jobs.first?.stores ?? false }
 
     /// Takes back the jobs `unwanted` names: those not begun go without a byte; the one under way ends after
     /// its current chunk with its closing bytes. Returns the keys taken back (whatever was sent of them is void).

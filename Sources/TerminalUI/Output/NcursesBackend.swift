@@ -367,7 +367,7 @@ public final class NcursesBackend: TerminalBackend {
             pictures.plan(buffer, repainted: picturesRepainted, link: link)
             picturesRepainted = false
             // Pictures in characters are part of the frame: on a fast link their rows go with it.
-            pictures.sendFrameBytes(output.queue)
+            pictures.sendFrameBytes { output.queue($0) }
         }
         queueHyperlinks(buffer, before: before, moved: scrolled, hashesBefore: hashesBefore, rowHashes: rowHashes, scrolls: scrolls)
         output.askBehindPictures()

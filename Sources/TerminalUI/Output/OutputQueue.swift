@@ -43,9 +43,11 @@ final class OutputQueue {
     /// The terminal's answers take long enough to come from far away (not from a terminal on this machine that
     /// is merely slow to draw): its rate sizes pictures.
     private var terminalIsFar: Bool
-    /// Each burst of writing (a frame, the pictures that go with it) is one synchronized update (DEC mode 2026), where
+    /// Each burst of writing (a frame, the pictures drawn with it) is one synchronized update (DEC mode 2026), where
     /// the terminal has it: begun before the burst's first byte, ended once nothing more waits to go (the terminal
     /// then shows it whole, never half drawn). A burst the link holds up stays one update until it has gone.
+    /// Picture data the terminal keeps and shows nothing of by itself (a Kitty upload) goes between updates: it needs
+    /// none, and kitty 0.26.5 lost pictures whose data crossed inside updates now and then.
     var synchronizes = false
     /// A synchronized update was begun and not yet ended.
     private(set) var updateOpen = false
@@ -83,12 +85,13 @@ final class OutputQueue {
         queue(Array(string.utf8))
     }
 
-    func queue(_ bytes: [UInt8]) {
+    /// `draws`: false for a question to the terminal, which needs no update of its own.
+    func queue(_ bytes: [UInt8], draws: Bool = true) {
         if textWritten > 0, textWritten == text.count {
             text.removeAll(keepingCapacity: true)
             textWritten = 0
         }
-        if synchronizes, !updateOpen, !bytes.isEmpty {
+        if synchronizes, draws, !updateOpen, !bytes.isEmpty {
             text += Self.beginUpdate
             updateOpen = true
         }
@@ -127,7 +130,7 @@ final class OutputQueue {
         // Once every half window: a question per frame would cost the terminal an answer per spinner's turn.
         if queued - (probes.last?.bytesBefore ?? lastAcknowledgement.bytes) < pictureWindow / 2 { return }
         probes.append((Self.clock(), queued))
-        queue("\u{1B}[c")
+        queue(Array("\u{1B}[c".utf8), draws: false)
     }
 
     /// The terminal has answered DA1 `count` times in all: what was written before each question has crossed.
@@ -168,9 +171,11 @@ final class OutputQueue {
                     text = Self.endUpdate
                     continue
                 }
-                if synchronizes, !updateOpen {
-                    chunk = Self.beginUpdate + next
-                    updateOpen = true
+                let stores = pictures?.chunkOnlyStores == true
+                if synchronizes, stores == updateOpen {
+                    // Data to keep goes after the update is ended; what draws begins one.
+                    chunk = (stores ? Self.endUpdate : Self.beginUpdate) + next
+                    updateOpen = !stores
                 } else {
                     chunk = next
                 }

@@ -304,7 +304,7 @@ final class KittyPictureLayer: QueuedPictureLayer {
         } else {
             bytes = KittyGraphics.transmit(image, id: id, prepared: preparedPayload(picture, sentAs: image)) + kittyMotion(picture, sentAs: image, id: id)
         }
-        queue.append(.upload(id), chunks: escapeSequences(bytes), abort: kittyAbort(id: id, retiring: true))
+        queue.append(.upload(id), chunks: escapeSequences(bytes), abort: kittyAbort(id: id, retiring: true), stores: true)
         book.record(picture, image: image, id: id, paced: frame)
     }
 
@@ -317,7 +317,7 @@ final class KittyPictureLayer: QueuedPictureLayer {
         let id = entry.spareID ?? takeID()
         let made = kittyFrame(picture, index, width: entry.width, height: entry.height)
         queue.append(.upload(id), chunks: escapeSequences(KittyGraphics.transmit(made.image, id: id, prepared: made.prepared)),
-                     abort: kittyAbort(id: id, retiring: true))
+                     abort: kittyAbort(id: id, retiring: true), stores: true)
         book.showFrame(index, of: picture.id, id: id)
         return entry.id
     }

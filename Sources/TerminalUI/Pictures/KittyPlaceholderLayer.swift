@@ -177,7 +177,7 @@ final class KittyPlaceholderLayer: QueuedPictureLayer {
                                                prepared: preparedPayload(picture, sentAs: image))
                 + kittyMotion(picture, sentAs: image, id: id)
         }
-        queue.append(.upload(picture.id), chunks: escapeSequences(bytes).map(wrapped), abort: wrapped(kittyAbort(id: id)))
+        queue.append(.upload(picture.id), chunks: escapeSequences(bytes).map(wrapped), abort: wrapped(kittyAbort(id: id)), stores: true)
         book.record(picture, image: image, id: id, paced: frame)
     }
 

@@ -119,6 +119,9 @@ protocol PictureLayer: AnyObject {
     func nextChunk() -> [UInt8]?
     /// The chunk `nextChunk` gave is written whole.
     func chunkSent()
+    /// The chunk `nextChunk` gives (or gave) hands the terminal picture data to keep and shows nothing by itself (a
+    /// Kitty upload; its placement is another chunk): it goes between synchronized updates, never inside one.
+    var chunkOnlyStores: Bool { get }
     /// Whether chunks wait.
     var hasWork: Bool { get }
     /// Whether the frame should be planned again now (a picture sent small can go in full: the link is idle).
@@ -161,6 +164,7 @@ protocol QueuedPictureLayer: PictureLayer {
 extension QueuedPictureLayer {
     func nextChunk() -> [UInt8]? { queue.next() }
     func chunkSent() { queue.sent() }
+    var chunkOnlyStores: Bool { queue.nextOnlyStores }
     var hasWork: Bool { !queue.isEmpty }
 }
 
