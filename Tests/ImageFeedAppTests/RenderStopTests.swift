@@ -35,17 +35,23 @@ final class RenderStopTests: XCTestCase {
             if let output {
                 process.standardOutput = output
                 process.standardError = output
-                output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                    let data = handle.availableData
-                    guard let self else { return }
-                    self.lock.lock()
-                    // Nothing read: the end of the output (every writer has closed it).
-                    if data.isEmpty { self.ended = true } else { self.bytes += data }
-                    self.lock.unlock()
-                    if data.isEmpty { handle.readabilityHandler = nil }
-                }
             }
             try process.run()
+            guard let output else { return }
+            // Read on a thread of its own, each read blocking until bytes or the end come: Foundation's
+            // readabilityHandler on Linux now and then misses the end of a pipe (its empty read never comes).
+            let reading = output.fileHandleForReading
+            let reader = Thread { [self] in
+                while true {
+                    let data = reading.availableData
+                    lock.lock()
+                    // Nothing read: the end of the output (every writer has closed it).
+                    if data.isEmpty { ended = true } else { bytes += data }
+                    lock.unlock()
+                    if data.isEmpty { return }
+                }
+            }
+            reader.start()
         }
 
         /// Whether all the process wrote has been read: its exit comes before the last bytes are (on a busy machine,
