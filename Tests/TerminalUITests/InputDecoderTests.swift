@@ -17,13 +17,13 @@ final class InputDecoderTests: XCTestCase {
         }
     }
 
-    /// Visibility reports (mode 2033: kitty, Ghostty) are no keys: the decoder keeps the last one for the loop.
     /// What the decoder makes of `text`, fed a scalar at a time as the terminal's bytes come.
     @discardableResult
     func feed(_ text: String, to decoder: inout InputDecoder) -> [InputEvent] {
         text.unicodeScalars.flatMap { decoder.feed($0) }
     }
 
+    /// Visibility reports (mode 2033: kitty, Ghostty) are no keys: the decoder keeps the last one for the loop.
     func test_visibilityReports_areNoKeys_andTheLastIsKept() {
         var decoder = InputDecoder()
         XCTAssertEqual(feed("\u{1B}[?999;2nq", to: &decoder), [.key(.character("q"))])

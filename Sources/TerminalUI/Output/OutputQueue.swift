@@ -81,11 +81,11 @@ final class OutputQueue {
 
     /// Bytes for the terminal outside curses' picture of the screen (modes curses does not set), after what
     /// curses wrote before them.
-    func queue(_ string: String) {
-        queue(Array(string.utf8))
+    /// `draws`: false for a question to the terminal, which needs no update of its own.
+    func queue(_ string: String, draws: Bool = true) {
+        queue(Array(string.utf8), draws: draws)
     }
 
-    /// `draws`: false for a question to the terminal, which needs no update of its own.
     func queue(_ bytes: [UInt8], draws: Bool = true) {
         if textWritten > 0, textWritten == text.count {
             text.removeAll(keepingCapacity: true)
@@ -130,7 +130,7 @@ final class OutputQueue {
         // Once every half window: a question per frame would cost the terminal an answer per spinner's turn.
         if queued - (probes.last?.bytesBefore ?? lastAcknowledgement.bytes) < pictureWindow / 2 { return }
         probes.append((Self.clock(), queued))
-        queue(Array("\u{1B}[c".utf8), draws: false)
+        queue("\u{1B}[c", draws: false)
     }
 
     /// The terminal has answered DA1 `count` times in all: what was written before each question has crossed.
